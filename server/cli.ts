@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { ENTITY_ID } from './domain/ids.ts';
+import { createEntity, entityExists, grantToken, listEntities, newAccessToken, revokeToken } from './merchants/repository.ts';
+import { openStore } from './store/index.ts';
+
+/**
+ * Operator commands, run with `npm run gateway -- <command>` against the configured store
+ * (DATABASE_URL, or the embedded store in DATA_DIR — stop a running gateway on that directory first).
+ */
+
+const USAGE = `Usage: npm run gateway -- <command>
+
+  entity create [--name NAME] [--id ID]      create an entity and an access token for it
+  entity list                                list entities
+  token create --entity ID [--entity ID ...] [--label LABEL]
+                                             create an access token allowed for the given entities
+  token revoke TOKEN_ID                      revoke an access token
+`;
+
+class UsageError extends Error {}
+
+async function run(args: string[]): Promise<string> {
+  const [resource, action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      id: { type: 'string' },
+      entity: { type: 'string', multiple: true },
+      label: { type: 'string' },
+    },
+    allowPositionals: true,
+  });
+  const config = loadConfig();
+  const store = await openStore(config);
+  try {
+    switch (`${resource} ${action}`) {
+      case 'entity create': {
+        if (values.id !== undefined && !ENTITY_ID.test(values.id)) throw new UsageError('--id must be 32 lowercase hexadecimal characters');
+        const token = newAccessToken();
+        const entity = await store.transaction(async (tx) => {
+          const created = await createEntity(tx, values.name ?? 'Merchant', values.id);
+          await grantToken(tx, token, `entity ${created.id}`, [created.id]);
+          return created;
+        });
+        return `entityId      ${entity.id}\naccess token  ${token}\n(the token is shown once; only its hash is stored)`;
+      }
+      case 'entity list':
+        return (await listEntities(store)).map((entity) => `${entity.id}  ${entity.name}`).join('\n') || '(no entities)';
+      case 'token create': {
+        const entityIds = values.entity ?? [];
+        if (entityIds.length === 0) throw new UsageError('token create needs at least one --entity ID');
+        for (const id of entityIds) {
+          if (!ENTITY_ID.test(id) || !(await entityExists(store, id))) throw new UsageError(`no entity ${id}`);
+        }
+        const token = newAccessToken();
+        const tokenId = await grantToken(store, token, values.label ?? 'token', entityIds);
+        return `token id      ${tokenId}\naccess token  ${token}\n(the token is shown once; only its hash is stored)`;
+      }
+      case 'token revoke': {
+        const tokenId = positionals[0];
+        if (!tokenId) throw new UsageError('token revoke needs the TOKEN_ID');
+        return (await revokeToken(store, tokenId)) ? `revoked ${tokenId}` : `no active token ${tokenId}`;
+      }
+      default:
+        throw new UsageError(`unknown command: ${args.join(' ') || '(none)'}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (output) => {
+    process.stdout.write(`${output}\n`);
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof ConfigError) process.stderr.write(`Configuration error: ${error.message}\n`);
+    else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

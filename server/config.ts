@@ -1,0 +1,117 @@
+/**
+ * The gateway's configuration: every environment variable the server reads is read here, and only here.
+ * The README documents each one.
+ */
+
+export type GatewayEnvironment = 'test' | 'live';
+
+export interface DemoMerchant {
+  readonly entityId: string;
+  readonly accessToken: string;
+}
+
+export interface GatewayConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Directory of the embedded PGlite store; unused when `databaseUrl` is set. */
+  readonly dataDir: string;
+  /** PostgreSQL connection string; when set, PostgreSQL is used instead of the embedded store. */
+  readonly databaseUrl: string | undefined;
+  /** Base URL the gateway puts into URLs it hands out (redirects, widget script, static assets). */
+  readonly publicUrl: string;
+  readonly environment: GatewayEnvironment;
+  /** The demo merchant created at start-up, or undefined when there is none (live without explicit credentials). */
+  readonly demoMerchant: DemoMerchant | undefined;
+  readonly logLevel: LogLevel;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/**
+ * Well-known demo credentials for test mode. They are printed at start and written in the README, so a
+ * live gateway never accepts them unless an operator sets DEMO_ENTITY_ID and DEMO_ACCESS_TOKEN explicitly.
+ */
+export const DEFAULT_DEMO_MERCHANT: DemoMerchant = {
+  entityId: '8ac7a4c79394bdc801939736f17e063d',
+  accessToken: 'OGFjN2E0Yzc5Mzk0YmRjODAxOTM5NzM2ZjFhNzA2NDF8ZGVtby1tZXJjaGFudA==',
+};
+
+export class ConfigError extends Error {}
+
+const ENTITY_ID = /^[0-9a-f]{32}$/;
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 8080;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer between 0 and 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseEnvironment(raw: string | undefined): GatewayEnvironment {
+  if (raw === undefined || raw === '') return 'test';
+  if (raw === 'test' || raw === 'live') return raw;
+  throw new ConfigError(`GATEWAY_ENV must be "test" or "live", got "${raw}"`);
+}
+
+function parseLogLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info';
+  if (raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error' || raw === 'silent') return raw;
+  throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, silent, got "${raw}"`);
+}
+
+function parseDemoMerchant(
+  environment: GatewayEnvironment,
+  entityId: string | undefined,
+  accessToken: string | undefined,
+): DemoMerchant | undefined {
+  if (entityId !== undefined && !ENTITY_ID.test(entityId)) {
+    throw new ConfigError('DEMO_ENTITY_ID must be 32 lowercase hexadecimal characters');
+  }
+  if (accessToken !== undefined && accessToken.length < 16) {
+    throw new ConfigError('DEMO_ACCESS_TOKEN must be at least 16 characters long');
+  }
+  if (environment === 'live') {
+    return entityId && accessToken ? { entityId, accessToken } : undefined;
+  }
+  return {
+    entityId: entityId ?? DEFAULT_DEMO_MERCHANT.entityId,
+    accessToken: accessToken ?? DEFAULT_DEMO_MERCHANT.accessToken,
+  };
+}
+
+function parsePublicUrl(raw: string | undefined, host: string, port: number): string {
+  const value = raw && raw !== '' ? raw : `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const environment = parseEnvironment(env.GATEWAY_ENV);
+  const port = parsePort(env.PORT);
+  const host = env.HOST && env.HOST !== '' ? env.HOST : 'localhost';
+  const emptyToUndefined = (value: string | undefined) => (value === '' ? undefined : value);
+  return {
+    port,
+    host,
+    dataDir: emptyToUndefined(env.DATA_DIR) ?? './data',
+    databaseUrl: emptyToUndefined(env.DATABASE_URL),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
+    environment,
+    demoMerchant: parseDemoMerchant(
+      environment,
+      emptyToUndefined(env.DEMO_ENTITY_ID),
+      emptyToUndefined(env.DEMO_ACCESS_TOKEN),
+    ),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+  };
+}

@@ -1,0 +1,103 @@
+import { RESULTS, type Result } from './resultCodes.ts';
+
+/**
+ * The rules for back-office operations (capture, refund, reversal) on a referenced payment. Pure:
+ * the caller loads the parent and the totals of its approved children inside the transaction that
+ * locks the parent, and inserts the new child only when this returns no objection.
+ */
+
+export type InitialPaymentType = 'PA' | 'DB' | 'CD';
+export type BackOfficeType = 'CP' | 'RV' | 'RF';
+
+export interface ReferencedPayment {
+  readonly paymentType: string;
+  readonly amountMinor: number;
+  readonly approved: boolean;
+  /** numberOfCaptures of a PA; null means any number of partial captures up to the amount. */
+  readonly maxCaptures: number | null;
+}
+
+/** Sums over the parent's approved children. */
+export interface ChildTotals {
+  readonly capturedMinor: number;
+  readonly captureCount: number;
+  readonly finalCaptureDone: boolean;
+  readonly refundedMinor: number;
+  readonly finalRefundDone: boolean;
+  readonly reversed: boolean;
+}
+
+export const NO_CHILDREN: ChildTotals = {
+  capturedMinor: 0,
+  captureCount: 0,
+  finalCaptureDone: false,
+  refundedMinor: 0,
+  finalRefundDone: false,
+  reversed: false,
+};
+
+const REFERENCEABLE: Record<BackOfficeType, readonly string[]> = {
+  CP: ['PA'],
+  RF: ['DB', 'CD', 'CP'],
+  RV: ['PA', 'DB', 'CD'],
+};
+
+const REFUSAL: Record<BackOfficeType, Result> = {
+  CP: RESULTS.cannotCapture,
+  RF: RESULTS.cannotRefund,
+  RV: RESULTS.cannotReverse,
+};
+
+export interface BackOfficeRefusal {
+  readonly result: Result;
+  /** Why, in words a merchant's developer can act on; appended to the result description. */
+  readonly reason: string;
+}
+
+function refuse(type: BackOfficeType, reason: string): BackOfficeRefusal {
+  return { result: REFUSAL[type], reason };
+}
+
+export function captureAmountLeft(parent: ReferencedPayment, totals: ChildTotals): number {
+  return parent.amountMinor - totals.capturedMinor;
+}
+
+export function refundAmountLeft(parent: ReferencedPayment, totals: ChildTotals): number {
+  return parent.amountMinor - totals.refundedMinor;
+}
+
+/** Undefined when the operation may go to the acquirer; otherwise the result to answer with. */
+export function checkBackOffice(
+  type: BackOfficeType,
+  amountMinor: number,
+  parent: ReferencedPayment,
+  totals: ChildTotals,
+): BackOfficeRefusal | undefined {
+  if (!REFERENCEABLE[type].includes(parent.paymentType)) {
+    return {
+      result: RESULTS.referenceInvalidType,
+      reason: `${type} cannot reference a ${parent.paymentType}; it references ${REFERENCEABLE[type].join(', ')}`,
+    };
+  }
+  if (!parent.approved) return refuse(type, 'the referenced payment was not successful');
+  if (totals.reversed) return refuse(type, 'the referenced payment has been reversed');
+
+  switch (type) {
+    case 'CP':
+      if (totals.finalCaptureDone) return refuse(type, 'a final capture has already been made');
+      if (parent.maxCaptures !== null && totals.captureCount >= parent.maxCaptures) {
+        return refuse(type, `numberOfCaptures (${parent.maxCaptures}) reached`);
+      }
+      if (amountMinor > captureAmountLeft(parent, totals)) return refuse(type, 'amount exceeds the authorized amount left');
+      return undefined;
+    case 'RF':
+      if (totals.finalRefundDone) return refuse(type, 'a final refund has already been made');
+      if (amountMinor > refundAmountLeft(parent, totals)) return refuse(type, 'amount exceeds the amount left to refund');
+      return undefined;
+    case 'RV':
+      if (totals.captureCount > 0) return refuse(type, 'the preauthorization has been captured; refund the capture instead');
+      if (totals.refundedMinor > 0) return refuse(type, 'the payment has been partly refunded; refund the rest instead');
+      if (amountMinor !== parent.amountMinor) return refuse(type, 'a reversal covers the whole amount of the payment');
+      return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Result codes the gateway answers with. Codes and their classes follow COMPAT §8, so merchant code
+ * that classifies results with the published patterns keeps working.
+ */
+
+export interface Result {
+  readonly code: string;
+  readonly description: string;
+}
+
+function result(code: string, description: string): Result {
+  return { code, description };
+}
+
+export const RESULTS = {
+  succeeded: result('000.000.000', 'Transaction succeeded'),
+  successfulRequest: result('000.000.100', 'successful request'),
+  testModeInternalSuccess: result('000.100.110', "Request successfully processed in 'Merchant in Integrator Test Mode'"),
+  testModeExternalSuccess: result('000.100.112', "Request successfully processed in 'Merchant in Connector Test Mode'"),
+  pending: result('000.200.000', 'transaction pending'),
+  invalidCard: result('100.100.101', 'invalid creditcard, bank account number or bank name'),
+  cardExpired: result('100.100.303', 'card expired'),
+  cardBrandMismatch: result('100.100.700', 'invalid cc number/brand combination'),
+  invalidTestMode: result('100.300.101', 'invalid test mode (please use INTERNAL or EXTERNAL)'),
+  invalidRequestStructure: result('200.100.103', 'invalid Request Message. The request contains structural errors'),
+  invalidParameter: result('200.300.404', 'invalid or missing parameter'),
+  testModeInLive: result('600.200.701', 'testMode not allowed in live environment'),
+  referenceInvalidType: result('700.300.100', 'referenced tx can not be refunded, captured or reversed (invalid type)'),
+  cannotCapture: result('700.400.100', 'cannot capture (PA value exceeded, PA reverted or invalid workflow?)'),
+  cannotRefund: result('700.400.200', 'cannot refund (refund volume exceeded or tx reversed or invalid workflow?)'),
+  cannotReverse: result('700.400.300', 'cannot reverse (already refunded|reversed, invalid workflow or amount exceeded)'),
+  transactionNotFound: result('700.400.580', 'cannot find transaction'),
+  declinedUnknownReason: result('800.100.100', 'transaction declined for unknown reason'),
+  throttled: result('800.120.100', 'Rejected by Throttling.'),
+  invalidAuthentication: result('800.900.300', 'invalid authentication information'),
+  timeoutUncertain: result('900.100.300', 'timeout, uncertain result'),
+  unexpectedError: result('999.999.999', 'An unexpected error occurred; the request was not processed'),
+} as const;
+
+/** Descriptions of codes a simulated acquirer may be asked to answer (card.holder carrying a code). */
+const KNOWN_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  '800.100.151': 'transaction declined (invalid card)',
+  '800.100.152': 'transaction declined by authorization system',
+  '800.100.153': 'transaction declined (invalid CVV)',
+  '800.100.155': 'transaction declined (amount exceeds credit)',
+  '800.100.156': 'transaction declined (format error)',
+  '800.100.157': 'transaction declined (wrong expiry date)',
+  '800.100.159': 'transaction declined (stolen card)',
+  '800.100.162': 'transaction declined (limit exceeded)',
+  '800.100.171': 'transaction declined (pick up card)',
+  '800.100.190': 'transaction declined (invalid configuration data)',
+  '800.100.202': 'account closed',
+  '800.100.203': 'insufficient funds',
+  '800.100.402': 'cc/bank account holder not valid',
+  '800.800.102': 'Invalid street',
+  '800.800.202': 'Invalid zip',
+  '900.100.100': 'unexpected communication error with connector/acquirer',
+  '900.100.200': 'error response from connector/acquirer',
+  '900.100.300': 'timeout, uncertain result',
+  '900.100.400': 'timeout at connectors/acquirer side',
+  '300.100.100': 'Transaction declined (additional customer authentication required)',
+};
+
+export function describeResultCode(code: string): string {
+  const known =
+    KNOWN_DESCRIPTIONS[code] ?? Object.values(RESULTS).find((candidate) => candidate.code === code)?.description;
+  if (known) return known;
+  if (isSuccessfulCode(code)) return 'Request successfully processed';
+  if (isPendingCode(code)) return 'transaction pending';
+  return 'transaction declined';
+}
+
+const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0)/;
+const SUCCESS_WITH_REVIEW = /^(000\.400\.0[^3]|000\.400\.100)/;
+const PENDING = /^(000\.200)/;
+
+/** Successful, including "success, but review manually" (COMPAT §8). */
+export function isSuccessfulCode(code: string): boolean {
+  return SUCCESS.test(code) || SUCCESS_WITH_REVIEW.test(code);
+}
+
+export function isPendingCode(code: string): boolean {
+  return PENDING.test(code);
+}
+
+export const RESULT_CODE_FORMAT = /^[0-9]{3}\.[0-9]{3}\.[0-9]{3}$/;

@@ -1,0 +1,24 @@
+import type { GatewayConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/index.ts';
+import type { Acquirer } from '../acquirers/types.ts';
+
+/** What the app is built from: no module-level state, so tests build as many apps as they like. */
+export interface AppDependencies {
+  readonly config: GatewayConfig;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly acquirer: Acquirer;
+  /** The clock used for expiry checks; tests may pin it. */
+  readonly now: () => Date;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** Request parameters as sent: query string, plus the form body on POST. */
+    params: Map<string, string>;
+    /** The authenticated entity, once the auth middleware has run. */
+    entityId: string;
+  };
+}

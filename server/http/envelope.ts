@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Result } from '../domain/resultCodes.ts';
+import type { ParameterError } from '../params/types.ts';
+
+/**
+ * The JSON envelope every response carries (COMPAT §1): result, buildNumber, timestamp, ndc.
+ */
+
+function pad(value: number, width = 2): string {
+  return value.toString().padStart(width, '0');
+}
+
+/** `yyyy-MM-dd HH:mm:ss.SSS+0000` (UTC). */
+export function formatTimestamp(date: Date): string {
+  return (
+    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.` +
+    `${pad(date.getUTCMilliseconds(), 3)}+0000`
+  );
+}
+
+function sourceRevision(): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    // Not a git checkout (e.g. an unpacked release): identify the build by its package manifest.
+    const manifest = readFileSync(new URL('../../package.json', import.meta.url));
+    return createHash('sha1').update(manifest).digest('hex');
+  }
+}
+
+/** `<40 hex>@<yyyy-MM-dd HH:mm:ss +0000>`: the source revision and the time this process started. */
+export const BUILD_NUMBER = (() => {
+  const revision = sourceRevision();
+  const started = formatTimestamp(new Date()).slice(0, 19);
+  return `${/^[0-9a-f]{40}$/.test(revision) ? revision : createHash('sha1').update(revision).digest('hex')}@${started} +0000`;
+})();
+
+export interface EnvelopeResult extends Result {
+  readonly parameterErrors?: readonly ParameterError[];
+}
+
+export function envelope(result: EnvelopeResult, ndc: string, body: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...body, result, buildNumber: BUILD_NUMBER, timestamp: formatTimestamp(new Date()), ndc };
+}

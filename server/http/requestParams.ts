@@ -1,0 +1,55 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { invalidParameters } from './errors.ts';
+import { mergeForms, parseForm, type ParsedForm } from './form.ts';
+import type { AppEnv } from './context.ts';
+
+/** Largest accepted body: a full cart of 1000 items with every field fits with room to spare. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function queryOf(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return '';
+  const hash = url.indexOf('#', start);
+  return url.slice(start + 1, hash === -1 ? undefined : hash);
+}
+
+function contentTypeProblem(contentType: string | undefined): string | undefined {
+  if (contentType === undefined || contentType.trim() === '') return undefined;
+  const [mediaType, ...attributes] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  if (mediaType !== 'application/x-www-form-urlencoded') {
+    return 'must be application/x-www-form-urlencoded; charset=UTF-8';
+  }
+  const charset = attributes.find((attribute) => attribute.startsWith('charset='));
+  if (charset && charset.replace(/^charset=/, '').replace(/"/g, '') !== 'utf-8') return 'charset must be UTF-8';
+  return undefined;
+}
+
+async function readBody(c: Context<AppEnv>): Promise<ParsedForm> {
+  const contentType = c.req.header('content-type');
+  const problem = contentTypeProblem(contentType);
+  if (problem) {
+    throw invalidParameters([{ name: 'Content-Type', value: (contentType ?? '').slice(0, 128), message: problem }]);
+  }
+  const bytes = await c.req.arrayBuffer();
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw invalidParameters([{ name: 'body', value: '', message: 'is not valid UTF-8' }]);
+  }
+  return parseForm(text);
+}
+
+/**
+ * Reads the request's parameters: the query string, and on POST the form body too. A name sent twice,
+ * a forbidden name or malformed encoding is a 400 with parameterErrors before any handler runs.
+ */
+export const requestParams: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const fromQuery = parseForm(queryOf(c.req.url));
+  const parsed = c.req.method === 'POST' ? mergeForms(fromQuery, await readBody(c)) : fromQuery;
+  if (parsed.errors.length > 0) throw invalidParameters(parsed.errors);
+  c.set('params', parsed.params);
+  await next();
+};

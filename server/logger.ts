@@ -1,0 +1,110 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LogLevel } from './config.ts';
+
+/**
+ * Structured JSON logs, one object per line, carrying the id of the request being served.
+ * Redaction is the logger's own job, not its callers': card numbers, security codes, tokens and
+ * passwords are removed from every line whatever field or message they hide in.
+ */
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export type LogSink = (line: string) => void;
+
+interface RequestContext {
+  readonly requestId: string;
+}
+
+const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` with `requestId` attached to every log line written while it (and what it awaits) runs. */
+export function withRequestId<T>(requestId: string, fn: () => T): T {
+  return requestContext.run({ requestId }, fn);
+}
+
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+/** Field names whose values are secret wherever they appear (compared case-insensitively, by last segment). */
+const SECRET_KEYS = new Set([
+  'number',
+  'cvv',
+  'cvv2',
+  'cvc',
+  'pan',
+  'authorization',
+  'accesstoken',
+  'token',
+  'password',
+  'paymenttoken',
+  'cryptogram',
+  'dtvc',
+  'pin',
+  'secret',
+]);
+
+/** 12 to 19 digits, optionally grouped by spaces or hyphens, not part of a longer alphanumeric word. */
+const PAN_LIKE = /(?<![0-9A-Za-z])[0-9](?:[ -]?[0-9]){11,18}(?![0-9A-Za-z])/g;
+const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
+/** `card.cvv=123`, `"cvv":"123"`-style fragments inside free text. */
+const SECRET_ASSIGNMENT = /\b(card\.number|card\.cvv|cvv|password|accessToken)(["']?\s*[=:]\s*["']?)[^&\s"',;]*/gi;
+
+export function redactText(text: string): string {
+  return text
+    .replace(PAN_LIKE, '[REDACTED-PAN]')
+    .replace(BEARER, '$1 [REDACTED]')
+    .replace(SECRET_ASSIGNMENT, '$1$2[REDACTED]');
+}
+
+function isSecretKey(key: string): boolean {
+  const lastSegment = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  return SECRET_KEYS.has(lastSegment);
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    const text = String(value);
+    return redactText(text) === text ? value : '[REDACTED-PAN]';
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return '[too deep]';
+  if (value instanceof Error) {
+    return { name: value.name, message: redactText(value.message), stack: value.stack ? redactText(value.stack) : undefined };
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value instanceof Map) return redact(Object.fromEntries(value), depth);
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    result[key] = isSecretKey(key) ? '[REDACTED]' : redact(item, depth + 1);
+  }
+  return result;
+}
+
+export function createLogger(options: { level: LogLevel; sink?: LogSink }): Logger {
+  const threshold = LEVELS[options.level];
+  const sink: LogSink = options.sink ?? ((line) => process.stdout.write(`${line}\n`));
+  const write = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
+    if (LEVELS[level] < threshold) return;
+    const requestId = requestContext.getStore()?.requestId;
+    // The fixed keys come last so a field can never overwrite them.
+    const line = {
+      ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
+      time: new Date().toISOString(),
+      level,
+      ...(requestId ? { requestId } : {}),
+      msg: redactText(message),
+    };
+    sink(JSON.stringify(line));
+  };
+  return {
+    debug: (message, fields) => write('debug', message, fields),
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+  };
+}

@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { startGateway } from './gateway.ts';
+
+/** Process entry: configuration → store → app → listen. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const gateway = await startGateway(config);
+  const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  const lines = [
+    `Gateway listening on ${gateway.url} (public URL ${config.publicUrl}), ${config.environment} environment, ${store}`,
+  ];
+  if (config.demoMerchant) {
+    lines.push(
+      'Demo merchant:',
+      `  entityId      ${config.demoMerchant.entityId}`,
+      `  access token  ${config.demoMerchant.accessToken}`,
+      `Try: curl ${config.publicUrl}/v1/payments -H "Authorization: Bearer ${config.demoMerchant.accessToken}" \\`,
+      `       -d entityId=${config.demoMerchant.entityId} -d amount=92.00 -d currency=EUR -d paymentType=DB \\`,
+      '       -d paymentBrand=VISA -d card.number=4200000000000000 -d card.holder="Jane Jones" \\',
+      '       -d card.expiryMonth=05 -d card.expiryYear=2034 -d card.cvv=123',
+    );
+  } else {
+    lines.push('No demo merchant (live environment): create one with `npm run gateway -- entity create`.');
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    gateway.logger.info('shutting down', { signal });
+    gateway.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof ConfigError ? `Configuration error: ${error.message}` : String(error instanceof Error ? error.stack : error);
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ENTITY_ID, newResourceId } from '../domain/ids.ts';
+import type { Queryable } from '../store/index.ts';
+
+/** Merchants: entities and the access tokens allowed to act for them. Tokens are kept only as hashes. */
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A new access token: 48 random bytes, base64, the shape merchants are used to pasting. */
+export function newAccessToken(): string {
+  return randomBytes(48).toString('base64');
+}
+
+export interface Entity {
+  readonly id: string;
+  readonly name: string;
+}
+
+export async function createEntity(db: Queryable, name: string, id: string = newResourceId()): Promise<Entity> {
+  if (!ENTITY_ID.test(id)) throw new Error('an entity id is 32 lowercase hexadecimal characters');
+  await db.query('INSERT INTO entities (id, name) VALUES ($1, $2)', [id, name]);
+  return { id, name };
+}
+
+export async function entityExists(db: Queryable, id: string): Promise<boolean> {
+  const found = await db.query('SELECT 1 FROM entities WHERE id = $1', [id]);
+  return found.rows.length > 0;
+}
+
+export async function listEntities(db: Queryable): Promise<Entity[]> {
+  const found = await db.query<Entity>('SELECT id, name FROM entities ORDER BY created_at, id');
+  return found.rows;
+}
+
+/** Stores the hash of `token` as allowed for `entityIds`; returns the token's id (for revocation). */
+export async function grantToken(db: Queryable, token: string, label: string, entityIds: readonly string[]): Promise<string> {
+  const tokenId = newResourceId();
+  await db.query('INSERT INTO access_tokens (id, token_hash, label) VALUES ($1, $2, $3)', [tokenId, hashToken(token), label]);
+  for (const entityId of entityIds) {
+    await db.query('INSERT INTO access_token_entities (token_id, entity_id) VALUES ($1, $2)', [tokenId, entityId]);
+  }
+  return tokenId;
+}
+
+export async function revokeToken(db: Queryable, tokenId: string): Promise<boolean> {
+  const updated = await db.query('UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [tokenId]);
+  return updated.rowCount > 0;
+}
+
+export type TokenAccess =
+  | { readonly known: false }
+  | { readonly known: true; readonly tokenId: string; readonly entityIds: ReadonlySet<string> };
+
+/** Which entities a token may act for; `known: false` for an unknown or revoked token. */
+export async function findTokenAccess(db: Queryable, token: string): Promise<TokenAccess> {
+  const found = await db.query<{ token_id: string; entity_id: string | null }>(
+    `SELECT t.id AS token_id, e.entity_id FROM access_tokens t
+       LEFT JOIN access_token_entities e ON e.token_id = t.id
+      WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
+    [hashToken(token)],
+  );
+  const first = found.rows[0];
+  if (!first) return { known: false };
+  return {
+    known: true,
+    tokenId: first.token_id,
+    entityIds: new Set(found.rows.flatMap((row) => (row.entity_id ? [row.entity_id] : []))) };
+}
+
+/**
+ * Makes sure the demo merchant exists with exactly the configured credentials. Idempotent, so every
+ * start-up can call it; a changed DEMO_ACCESS_TOKEN replaces the old demo token.
+ */
+export async function ensureDemoMerchant(db: Queryable, entityId: string, token: string): Promise<void> {
+  if (!(await entityExists(db, entityId))) await createEntity(db, 'Demo merchant', entityId);
+  const access = await findTokenAccess(db, token);
+  if (access.known) {
+    if (!access.entityIds.has(entityId)) {
+      await db.query('INSERT INTO access_token_entities (token_id, entity_id) VALUES ($1, $2)', [access.tokenId, entityId]);
+    }
+    return;
+  }
+  await db.query(
+    `UPDATE access_tokens SET revoked_at = now()
+      WHERE label = 'demo' AND revoked_at IS NULL
+        AND id IN (SELECT token_id FROM access_token_entities WHERE entity_id = $1)`,
+    [entityId],
+  );
+  await grantToken(db, token, 'demo', [entityId]);
+}

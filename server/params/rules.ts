@@ -1,0 +1,247 @@
+/**
+ * The cross-field rules of the spec: requirements that depend on other parameters or on the operation.
+ * Each rule reports the parameters it finds at fault with the value as sent (the validator masks sensitive
+ * values). A rule does not re-check formats: the catalogue has done that.
+ */
+import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
+
+type Params = ReadonlyMap<string, string>;
+
+function missing(name: string, message: string): ParameterError {
+  return { name, value: '', message };
+}
+
+function anyWithPrefix(params: Params, prefix: string, except: readonly string[] = []): boolean {
+  for (const name of params.keys()) {
+    if (name.startsWith(prefix) && !except.includes(name)) return true;
+  }
+  return false;
+}
+
+/** Both or neither of two parameters. */
+function pair(params: Params, first: string, second: string): ParameterError[] {
+  const a = params.get(first);
+  const b = params.get(second);
+  if (a !== undefined && b === undefined) return [missing(second, `is required when ${first} is sent`)];
+  if (b !== undefined && a === undefined) return [missing(first, `is required when ${second} is sent`)];
+  return [];
+}
+
+const ADDRESS_PREFIXES = ['billing', 'shipping', 'merchant.billing', 'merchant.shipping'];
+const CUSTOMER_PREFIXES = ['customer', 'shipping.customer'];
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Doc 2 §2.9/§2.10: givenName and surname are required when any other customer (or shipping customer) parameter is sent. */
+function customerNames(params: Params): ParameterError[] {
+  const errors: ParameterError[] = [];
+  for (const prefix of CUSTOMER_PREFIXES) {
+    const names = [`${prefix}.givenName`, `${prefix}.surname`];
+    if (!anyWithPrefix(params, `${prefix}.`, names)) continue;
+    for (const name of names) {
+      if (!params.has(name)) errors.push(missing(name, `is required when other ${prefix}.* parameters are sent`));
+    }
+  }
+  return errors;
+}
+
+/** Doc 2 §2.9: identificationDocType and identificationDocId are sent together. */
+function identificationDocument(params: Params): ParameterError[] {
+  return CUSTOMER_PREFIXES.flatMap((prefix) =>
+    pair(params, `${prefix}.identificationDocType`, `${prefix}.identificationDocId`),
+  );
+}
+
+/** Doc 2 §2.7: with bank account data, number or iban is required, and bankCode or bic. */
+function bankAccountIdentifiers(params: Params): ParameterError[] {
+  if (!anyWithPrefix(params, 'bankAccount.')) return [];
+  const errors: ParameterError[] = [];
+  if (!params.has('bankAccount.number') && !params.has('bankAccount.iban')) {
+    errors.push(missing('bankAccount.iban', 'bankAccount.iban or bankAccount.number is required'));
+  }
+  if (!params.has('bankAccount.bankCode') && !params.has('bankAccount.bic')) {
+    errors.push(missing('bankAccount.bic', 'bankAccount.bic or bankAccount.bankCode is required'));
+  }
+  return errors;
+}
+
+/** Doc 2 §2.11/§2.13: houseNumber2 requires houseNumber1. */
+function houseNumbers(params: Params): ParameterError[] {
+  const errors: ParameterError[] = [];
+  for (const prefix of ADDRESS_PREFIXES) {
+    const second = params.get(`${prefix}.houseNumber2`);
+    if (second !== undefined && !params.has(`${prefix}.houseNumber1`)) {
+      errors.push({ name: `${prefix}.houseNumber2`, value: second, message: `requires ${prefix}.houseNumber1` });
+    }
+  }
+  return errors;
+}
+
+/** Doc 2 §2.11: street1 and street2 together cannot be digits only (applied to every address). */
+function streetNotDigitsOnly(params: Params): ParameterError[] {
+  const errors: ParameterError[] = [];
+  for (const prefix of ADDRESS_PREFIXES) {
+    const street1 = params.get(`${prefix}.street1`);
+    const street2 = params.get(`${prefix}.street2`);
+    const together = `${street1 ?? ''}${street2 ?? ''}`.replace(/\s/g, '');
+    if (together === '' || !/^[0-9]+$/.test(together)) continue;
+    const name = street1 !== undefined ? `${prefix}.street1` : `${prefix}.street2`;
+    errors.push({
+      name,
+      value: params.get(name) ?? '',
+      message: `${prefix}.street1 and ${prefix}.street2 together must not be digits only`,
+    });
+  }
+  return errors;
+}
+
+/** Doc 1 §4, COMPAT §2: the payment types each request accepts (checkouts: PA or DB, also per brand). */
+const PAYMENT_TYPES: Partial<Record<Operation, readonly string[]>> = {
+  payment: ['PA', 'DB', 'CD'],
+  backOffice: ['CP', 'RV', 'RF'],
+  checkout: ['PA', 'DB'],
+  schedule: ['PA', 'DB', 'CD'],
+};
+
+function paymentTypeForOperation(params: Params, operation: Operation): ParameterError[] {
+  const allowed = PAYMENT_TYPES[operation];
+  if (!allowed) return [];
+  const message = `must be one of: ${allowed.join(', ')}`;
+  const errors: ParameterError[] = [];
+  const paymentType = params.get('paymentType');
+  if (paymentType !== undefined && !allowed.includes(paymentType)) {
+    errors.push({ name: 'paymentType', value: paymentType, message });
+  }
+  if (operation === 'checkout') {
+    for (const [name, value] of params) {
+      if (name.startsWith('overridePaymentType[') && !allowed.includes(value)) errors.push({ name, value, message });
+    }
+  }
+  return errors;
+}
+
+/** COMPAT §2: a checkout needs paymentType unless createRegistration=true makes it registration-only. */
+function checkoutPaymentType(params: Params, operation: Operation): ParameterError[] {
+  if (operation !== 'checkout' || params.has('paymentType') || params.get('createRegistration') === 'true') return [];
+  return [missing('paymentType', 'is required unless createRegistration is true')];
+}
+
+/**
+ * Parameters that name a payment instrument other than a card. A payment with none of these pays by card.
+ * (An asynchronous brand that needs no instrument data at all is not covered: such a payment needs one of these.)
+ */
+const OTHER_INSTRUMENT_PREFIXES = ['bankAccount.', 'virtualAccount.', 'tokenAccount.'];
+const OTHER_INSTRUMENT_NAMES = [
+  'walletA.paymentToken',
+  'walletB.paymentToken',
+  'walletC.paymentToken',
+  'registrationId',
+  'referenceUuid',
+  'giftCard.number',
+  'pos.encryptedSred.data',
+];
+const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
+
+/** Doc 2 §2.4: a payment by card needs number, expiryMonth and expiryYear (a card is used when one is sent or no other instrument is). */
+function cardDetails(params: Params, operation: Operation): ParameterError[] {
+  if (operation !== 'payment') return [];
+  const cardSent = CARD_FIELDS.some((name) => params.has(name));
+  const otherInstrument =
+    OTHER_INSTRUMENT_PREFIXES.some((prefix) => anyWithPrefix(params, prefix)) ||
+    OTHER_INSTRUMENT_NAMES.some((name) => params.has(name));
+  if (!cardSent && otherInstrument) return [];
+  const message = cardSent ? 'is required for a card payment' : 'is required when no other payment instrument is sent';
+  return CARD_FIELDS.filter((name) => !params.has(name)).map((name) => missing(name, message));
+}
+
+/** Doc 2 §2.4 and doc 3 §2.14: card.cvv is required with card.number, except on REPEATED or MIT card-on-file payments. */
+function cardCvv(params: Params, operation: Operation): ParameterError[] {
+  if (operation !== 'payment' || !params.has('card.number') || params.has('card.cvv')) return [];
+  if (params.get('standingInstruction.mode') === 'REPEATED' || params.get('standingInstruction.source') === 'MIT') {
+    return [];
+  }
+  return [missing('card.cvv', 'is required with card.number unless standingInstruction.mode is REPEATED or source is MIT')];
+}
+
+/** Doc 2 §2.2: forex.amount and forex.currency are sent together. */
+function forexPair(params: Params): ParameterError[] {
+  return pair(params, 'forex.amount', 'forex.currency');
+}
+
+/** Doc 3 §2.10/§2.16: date.from and date.to are sent together; merchantTransactionId excludes them. */
+function queryInterval(params: Params, operation: Operation): ParameterError[] {
+  if (operation !== 'query') return [];
+  const errors = pair(params, 'date.from', 'date.to');
+  const reference = params.get('merchantTransactionId');
+  if (reference !== undefined && (params.has('date.from') || params.has('date.to'))) {
+    errors.push({
+      name: 'merchantTransactionId',
+      value: reference,
+      message: 'cannot be combined with date.from and date.to',
+    });
+  }
+  return errors;
+}
+
+/** Doc 2 §2.1 (8 to 255) vs doc 3 §2.16 (up to 255): shorter references are accepted in queries only. */
+function merchantTransactionIdLength(params: Params, operation: Operation): ParameterError[] {
+  const value = params.get('merchantTransactionId');
+  if (operation === 'query' || value === undefined || [...value].length >= 8) return [];
+  return [{ name: 'merchantTransactionId', value, message: 'must be between 8 and 255 characters long' }];
+}
+
+/** Doc 3 §2.13: job.dayOfMonth and job.dayOfWeek cannot both be specified; one of the two must be '?' (also inside job.expression). */
+function jobDays(params: Params): ParameterError[] {
+  const errors: ParameterError[] = [];
+  const dayOfMonth = params.get('job.dayOfMonth');
+  const dayOfWeek = params.get('job.dayOfWeek');
+  if (dayOfMonth !== undefined && dayOfWeek !== undefined && dayOfMonth !== '?' && dayOfWeek !== '?') {
+    errors.push({ name: 'job.dayOfWeek', value: dayOfWeek, message: "job.dayOfMonth or job.dayOfWeek must be '?'" });
+  }
+  const expression = params.get('job.expression');
+  if (expression !== undefined) {
+    // second minute hour dayOfMonth month dayOfWeek [year]
+    const fields = expression.trim().split(/\s+/);
+    if (fields.length >= 6 && fields[3] !== '?' && fields[5] !== '?') {
+      errors.push({ name: 'job.expression', value: expression, message: "the day-of-month or the day-of-week field must be '?'" });
+    }
+  }
+  return errors;
+}
+
+/** Fields marked Req inside an optional group: required once any parameter of the group is sent. */
+const GROUP_REQUIREMENTS: readonly { prefix: string; required: readonly string[] }[] = [
+  { prefix: 'bankAccount.', required: ['bankAccount.holder'] }, // doc 2 §2.7
+  { prefix: 'tokenAccount.', required: ['tokenAccount.number', 'tokenAccount.type'] }, // doc 2 §2.8
+  { prefix: 'recurringMigration.', required: ['recurringMigration.paymentType'] }, // doc 3 §2.5
+  { prefix: 'pos.', required: ['pos.entryMode', 'pos.terminalId'] }, // doc 3 §2.9
+];
+
+/** Doc 2 §2.7, §2.8, doc 3 §2.5, §2.9: the Req fields of a group are required when the group is used. */
+function groupRequirements(params: Params): ParameterError[] {
+  const errors: ParameterError[] = [];
+  for (const group of GROUP_REQUIREMENTS) {
+    if (!anyWithPrefix(params, group.prefix)) continue;
+    for (const name of group.required) {
+      if (!params.has(name)) errors.push(missing(name, `is required when ${group.prefix}* parameters are sent`));
+    }
+  }
+  return errors;
+}
+
+export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
+  customerNames,
+  identificationDocument,
+  bankAccountIdentifiers,
+  houseNumbers,
+  streetNotDigitsOnly,
+  paymentTypeForOperation,
+  checkoutPaymentType,
+  cardDetails,
+  cardCvv,
+  forexPair,
+  queryInterval,
+  merchantTransactionIdLength,
+  jobDays,
+  groupRequirements,
+];

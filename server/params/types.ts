@@ -1,0 +1,54 @@
+/**
+ * The vocabulary of the parameter catalogue. Every request parameter of the spec is one `ParamSpec`;
+ * the validator (validate.ts) is the only code that interprets them.
+ */
+
+/** The request kinds that decide which parameters are required. */
+export type Operation =
+  | 'payment' // POST /v1/payments (PA, DB, CD)
+  | 'backOffice' // POST /v1/payments/{id} (CP, RV, RF)
+  | 'checkout' // POST /v1/checkouts
+  | 'registration' // registration requests
+  | 'schedule' // POST /scheduling/v1/schedules
+  | 'query'; // query and reporting requests
+
+/**
+ * How a value is masked wherever it is shown back (parameterErrors, logs):
+ * `pan` keeps the first six and last four digits, `secret` hides everything.
+ */
+export type Sensitivity = 'pan' | 'secret';
+
+export interface ParamSpec {
+  /**
+   * The parameter name as the spec writes it, with `[n]` for a list index (`cart.items[n].name`)
+   * and `[*]` for a free map key (`customParameters[*]`). Literal bracket keys stay literal
+   * (`threeDSecure.schemeData[CB-ITEMSNB]`).
+   */
+  readonly name: string;
+  /** Minimum length in characters (Unicode code points). */
+  readonly min?: number;
+  /** Maximum length in characters (Unicode code points). */
+  readonly max?: number;
+  /** The whole value must match (anchor it: ^...$). */
+  readonly pattern?: RegExp;
+  /** The value must be one of these, exactly (case-sensitive unless the list says otherwise). */
+  readonly values?: readonly string[];
+  /** For `[*]` names: what the map key must look like. */
+  readonly keyPattern?: RegExp;
+  /** For `[n]` names: the highest allowed index (cart.items: 999). */
+  readonly maxIndex?: number;
+  /** Operations in which the parameter must be present (unconditional requirement). */
+  readonly requiredFor?: readonly Operation[];
+  /** The message used when `pattern` does not match, e.g. "must be a date yyyy-MM-dd". */
+  readonly formatMessage?: string;
+  readonly sensitive?: Sensitivity;
+}
+
+export interface ParameterError {
+  readonly name: string;
+  readonly value: string;
+  readonly message: string;
+}
+
+/** A cross-field rule: looks at the whole request, reports the parameters it finds at fault. */
+export type CrossFieldRule = (params: ReadonlyMap<string, string>, operation: Operation) => ParameterError[];

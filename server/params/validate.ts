@@ -1,0 +1,163 @@
+import { CATALOGUE } from './catalogue.ts';
+import { CROSS_FIELD_RULES } from './rules.ts';
+import type { Operation, ParameterError, ParamSpec } from './types.ts';
+
+/** Lists (`[n]`) hold at most this many entries unless the spec says otherwise (cart items: 1000). */
+const DEFAULT_MAX_INDEX = 999;
+/** parameterErrors echo at most this much of a value, so a megabyte of garbage is not sent back. */
+const ECHO_LIMIT = 256;
+
+const SPEC_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(CATALOGUE.map((spec) => [spec.name, spec]));
+
+interface SpecMatch {
+  readonly spec: ParamSpec;
+  /** The list indexes found in the name, in order. */
+  readonly indexes: readonly string[];
+  /** The free map keys found in the name, in order. */
+  readonly keys: readonly string[];
+}
+
+const BRACKET = /\[([^\]]*)\]/g;
+
+/** How often `token` (`[n]` or `[*]`) occurs in a catalogue name. */
+function countOf(name: string, token: string): number {
+  return name.split(token).length - 1;
+}
+
+/**
+ * Finds the catalogue entry of a parameter name as sent (`cart.items[3].name`, `customParameters[SHOPPER_x]`),
+ * or undefined for a parameter the spec does not know (such parameters are ignored).
+ */
+export function findSpec(name: string): SpecMatch | undefined {
+  // A template name sent literally (`cart.items[n].name`, `customParameters[*]`) is no parameter: it must
+  // not match its entry without an index or key to check.
+  const exact = SPEC_BY_NAME.get(name);
+  if (exact && countOf(exact.name, '[n]') === 0 && countOf(exact.name, '[*]') === 0) {
+    return { spec: exact, indexes: [], keys: [] };
+  }
+  if (!name.includes('[')) return undefined;
+
+  const indexes: string[] = [];
+  const withIndexes = name.replace(BRACKET, (whole, inner: string) => {
+    if (/^[0-9]+$/.test(inner)) {
+      indexes.push(inner);
+      return '[n]';
+    }
+    return whole;
+  });
+  const indexed = SPEC_BY_NAME.get(withIndexes);
+  if (indexed && countOf(indexed.name, '[n]') === indexes.length && countOf(indexed.name, '[*]') === 0) {
+    return { spec: indexed, indexes, keys: [] };
+  }
+
+  // Free map keys: digits may be a key too (customParameters[123]), so try both readings of each bracket.
+  const keyed: string[] = [];
+  const keyedIndexes: string[] = [];
+  const withKeys = name.replace(BRACKET, (_whole, inner: string) => {
+    keyed.push(inner);
+    return '[*]';
+  });
+  const asMap = SPEC_BY_NAME.get(withKeys);
+  if (asMap) return { spec: asMap, indexes: [], keys: keyed };
+
+  const keys: string[] = [];
+  const mixed = name.replace(BRACKET, (_whole, inner: string) => {
+    if (/^[0-9]+$/.test(inner)) {
+      keyedIndexes.push(inner);
+      return '[n]';
+    }
+    keys.push(inner);
+    return '[*]';
+  });
+  const mixedSpec = SPEC_BY_NAME.get(mixed);
+  return mixedSpec ? { spec: mixedSpec, indexes: keyedIndexes, keys } : undefined;
+}
+
+export function isKnownParameter(name: string): boolean {
+  return findSpec(name) !== undefined;
+}
+
+/** The value as it may be shown back to the caller: card numbers and secrets masked, long values cut. */
+export function displayValue(name: string, value: string): string {
+  const sensitivity = findSpec(name)?.spec.sensitive;
+  if (sensitivity === 'secret') return '*'.repeat(Math.min(value.length, 8));
+  if (sensitivity === 'pan') return maskPan(value);
+  return value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value;
+}
+
+/** Keeps BIN and last four of a long digit string, hides the rest; short values are hidden entirely. */
+export function maskPan(value: string): string {
+  const digits = value.replace(/\s/g, '');
+  if (digits.length < 12) return '*'.repeat(Math.min(digits.length, 8));
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+// C0 controls other than tab, line feed and carriage return are never part of a legitimate value
+// (and NUL cannot be stored in PostgreSQL text at all).
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+function lengthOf(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+function checkValue(match: SpecMatch, value: string): string | undefined {
+  const { spec } = match;
+  const maxIndex = spec.maxIndex ?? DEFAULT_MAX_INDEX;
+  for (const index of match.indexes) {
+    if (index.length > 1 && index.startsWith('0')) return 'list index must not have leading zeros';
+    if (Number(index) > maxIndex) return `list index must be between 0 and ${maxIndex}`;
+  }
+  if (spec.keyPattern) {
+    for (const key of match.keys) {
+      if (!spec.keyPattern.test(key)) return `has an invalid name: "${key}"`;
+    }
+  }
+  if (CONTROL_CHARACTERS.test(value)) return 'must not contain control characters';
+  const length = lengthOf(value);
+  if (spec.min !== undefined && spec.max !== undefined && (length < spec.min || length > spec.max)) {
+    return spec.min === spec.max
+      ? `must be exactly ${spec.min} characters long`
+      : `must be between ${spec.min} and ${spec.max} characters long`;
+  }
+  if (spec.min !== undefined && length < spec.min) return `must be at least ${spec.min} characters long`;
+  if (spec.max !== undefined && length > spec.max) return `must be at most ${spec.max} characters long`;
+  if (spec.values && !spec.values.includes(value)) {
+    return spec.values.length <= 12
+      ? `must be one of: ${spec.values.join(', ')}`
+      : 'is not one of the values the specification allows';
+  }
+  if (spec.pattern && !spec.pattern.test(value)) return spec.formatMessage ?? 'has an invalid format';
+  return undefined;
+}
+
+/**
+ * Checks every parameter the catalogue knows, the parameters required for the operation, and the
+ * cross-field rules. Unknown parameters are ignored. Returns every problem found, one per parameter.
+ */
+export function validateParameters(params: ReadonlyMap<string, string>, operation: Operation): ParameterError[] {
+  const errors: ParameterError[] = [];
+  const reported = new Set<string>();
+  const report = (error: ParameterError) => {
+    if (reported.has(error.name)) return;
+    reported.add(error.name);
+    errors.push({ ...error, value: displayValue(error.name, error.value) });
+  };
+
+  for (const [name, value] of params) {
+    const match = findSpec(name);
+    if (!match) continue;
+    const problem = checkValue(match, value);
+    if (problem) report({ name, value, message: problem });
+  }
+  for (const spec of CATALOGUE) {
+    if (spec.requiredFor?.includes(operation) && !params.has(spec.name)) {
+      report({ name: spec.name, value: '', message: 'is required' });
+    }
+  }
+  for (const rule of CROSS_FIELD_RULES) {
+    for (const error of rule(params, operation)) report(error);
+  }
+  return errors;
+}

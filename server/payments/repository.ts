@@ -1,0 +1,170 @@
+import type { ChildTotals } from '../domain/backOffice.ts';
+import type { Queryable } from '../store/index.ts';
+
+/** SQL for payment rows. Callers pass a transaction when a check and a write must see the same state. */
+
+export interface CardSummary {
+  readonly bin: string;
+  readonly last4Digits: string;
+  readonly holder?: string;
+  readonly expiryMonth: string;
+  readonly expiryYear: string;
+}
+
+export interface PaymentRecord {
+  readonly id: string;
+  readonly entityId: string;
+  readonly parentId: string | null;
+  readonly paymentType: string;
+  readonly paymentBrand: string | null;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly resultCode: string;
+  readonly resultDescription: string;
+  readonly approved: boolean;
+  readonly finalInSequence: boolean;
+  readonly maxCaptures: number | null;
+  readonly acquirer: string;
+  readonly testMode: string | null;
+  readonly merchantTransactionId: string | null;
+  readonly card: CardSummary | null;
+  /** The request structures echoed in responses (customer, billing, cart, customParameters, ...). */
+  readonly requestEcho: Record<string, unknown>;
+  readonly resultDetails: Record<string, string> | null;
+  readonly ndc: string;
+  readonly createdAt: Date;
+}
+
+const COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
+  result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
+  card, request_echo, result_details, ndc, created_at`;
+
+interface PaymentRow {
+  id: string;
+  entity_id: string;
+  parent_id: string | null;
+  payment_type: string;
+  payment_brand: string | null;
+  amount_minor: number;
+  currency: string;
+  result_code: string;
+  result_description: string;
+  approved: boolean;
+  final_in_sequence: boolean;
+  max_captures: number | null;
+  acquirer: string;
+  test_mode: string | null;
+  merchant_transaction_id: string | null;
+  card: CardSummary | null;
+  request_echo: Record<string, unknown>;
+  result_details: Record<string, string> | null;
+  ndc: string;
+  created_at: Date;
+}
+
+function toRecord(row: PaymentRow): PaymentRecord {
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    parentId: row.parent_id,
+    paymentType: row.payment_type,
+    paymentBrand: row.payment_brand,
+    amountMinor: row.amount_minor,
+    currency: row.currency,
+    resultCode: row.result_code,
+    resultDescription: row.result_description,
+    approved: row.approved,
+    finalInSequence: row.final_in_sequence,
+    maxCaptures: row.max_captures,
+    acquirer: row.acquirer,
+    testMode: row.test_mode,
+    merchantTransactionId: row.merchant_transaction_id,
+    card: row.card,
+    requestEcho: row.request_echo,
+    resultDetails: row.result_details,
+    ndc: row.ndc,
+    createdAt: row.created_at,
+  };
+}
+
+export type NewPayment = Omit<PaymentRecord, 'createdAt'>;
+
+export async function insertPayment(db: Queryable, payment: NewPayment): Promise<PaymentRecord> {
+  const inserted = await db.query<PaymentRow>(
+    `INSERT INTO payments (id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
+       result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
+       card, request_echo, result_details, ndc)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+     RETURNING ${COLUMNS}`,
+    [
+      payment.id,
+      payment.entityId,
+      payment.parentId,
+      payment.paymentType,
+      payment.paymentBrand,
+      payment.amountMinor,
+      payment.currency,
+      payment.resultCode,
+      payment.resultDescription,
+      payment.approved,
+      payment.finalInSequence,
+      payment.maxCaptures,
+      payment.acquirer,
+      payment.testMode,
+      payment.merchantTransactionId,
+      payment.card === null ? null : JSON.stringify(payment.card),
+      JSON.stringify(payment.requestEcho),
+      payment.resultDetails === null ? null : JSON.stringify(payment.resultDetails),
+      payment.ndc,
+    ],
+  );
+  return toRecord(inserted.rows[0] as PaymentRow);
+}
+
+/** The payment, only if it belongs to the entity: another merchant's payment does not exist for this caller. */
+export async function findPayment(db: Queryable, entityId: string, id: string): Promise<PaymentRecord | undefined> {
+  const found = await db.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 AND entity_id = $2`, [id, entityId]);
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+/** Like findPayment, and locks the row until the transaction ends, so concurrent back-office work queues up. */
+export async function lockPayment(tx: Queryable, entityId: string, id: string): Promise<PaymentRecord | undefined> {
+  const found = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 AND entity_id = $2 FOR UPDATE`, [
+    id,
+    entityId,
+  ]);
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+/** Sums over the approved children of a payment, recomputed from the rows (never a cached counter). */
+export async function childTotals(tx: Queryable, parentId: string): Promise<ChildTotals> {
+  const found = await tx.query<{
+    captured: number;
+    capture_count: number;
+    final_capture: boolean;
+    refunded: number;
+    final_refund: boolean;
+    reversed: boolean;
+  }>(
+    `SELECT coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CP'), 0)::bigint AS captured,
+            count(*) FILTER (WHERE payment_type = 'CP')::bigint AS capture_count,
+            coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'CP'), false) AS final_capture,
+            coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'RF'), 0)::bigint AS refunded,
+            coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'RF'), false) AS final_refund,
+            count(*) FILTER (WHERE payment_type = 'RV') > 0 AS reversed
+       FROM payments
+      WHERE parent_id = $1 AND approved`,
+    [parentId],
+  );
+  const row = found.rows[0];
+  return {
+    capturedMinor: Number(row?.captured ?? 0),
+    captureCount: Number(row?.capture_count ?? 0),
+    finalCaptureDone: row?.final_capture ?? false,
+    refundedMinor: Number(row?.refunded ?? 0),
+    finalRefundDone: row?.final_refund ?? false,
+    reversed: row?.reversed ?? false,
+  };
+}

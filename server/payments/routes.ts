@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import type { AppDependencies, AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { requireMerchant } from '../http/auth.ts';
+import { requestParams } from '../http/requestParams.ts';
+import { newNdc } from '../domain/ids.ts';
+import { createPayment, getPayment, processBackOffice, type PaymentContext } from './service.ts';
+import { paymentBody, paymentHttpStatus } from './view.ts';
+import type { PaymentRecord } from './repository.ts';
+
+function result(payment: PaymentRecord) {
+  return { code: payment.resultCode, description: payment.resultDescription };
+}
+
+/** /v1/payments: server-to-server payments and back-office operations. */
+export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
+  const context: PaymentContext = {
+    store: deps.store,
+    acquirer: deps.acquirer,
+    environment: deps.config.environment,
+    now: deps.now,
+  };
+  const router = new Hono<AppEnv>();
+  router.use('*', requestParams, requireMerchant(deps.store));
+
+  router.post('/', async (c) => {
+    const payment = await createPayment(context, c.get('entityId'), c.get('params'));
+    return c.json(envelope(result(payment), payment.ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+  });
+  router.all('/', () => {
+    throw methodNotAllowed(['POST']);
+  });
+
+  router.post('/:id', async (c) => {
+    const payment = await processBackOffice(context, c.get('entityId'), c.req.param('id'), c.get('params'));
+    return c.json(envelope(result(payment), payment.ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+  });
+  router.get('/:id', async (c) => {
+    const entityId = c.get('entityId');
+    const payment = await getPayment(context, entityId, c.req.param('id'));
+    return c.json(envelope(result(payment), newNdc(entityId), paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+  });
+  router.all('/:id', () => {
+    throw methodNotAllowed(['GET', 'POST']);
+  });
+  return router;
+}

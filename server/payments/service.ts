@@ -1,0 +1,247 @@
+import type { Acquirer, TestMode } from '../acquirers/types.ts';
+import type { GatewayEnvironment } from '../config.ts';
+import { checkBackOffice, type BackOfficeType, type InitialPaymentType } from '../domain/backOffice.ts';
+import { cvvLengthOf, detectBrand, isExpired, passesLuhn } from '../domain/cards.ts';
+import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import { parseAmount } from '../domain/money.ts';
+import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
+import { GatewayError, invalidParameters, withReason } from '../http/errors.ts';
+import { toNested } from '../http/form.ts';
+import { findSpec, validateParameters } from '../params/validate.ts';
+import type { Operation, ParameterError } from '../params/types.ts';
+import type { Store } from '../store/index.ts';
+import { childTotals, findPayment, insertPayment, lockPayment, type CardSummary, type PaymentRecord } from './repository.ts';
+
+/**
+ * Payment use-cases: initial payments (PA, DB, CD) with a card, back-office operations (CP, RV, RF)
+ * on a referenced payment, and reading a payment. HTTP-free: they take parameters and return records.
+ */
+
+export interface PaymentContext {
+  readonly store: Store;
+  readonly acquirer: Acquirer;
+  readonly environment: GatewayEnvironment;
+  readonly now: () => Date;
+}
+
+/** Parameters the response shows in its own fields (or never: card data, credentials). */
+const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$)/;
+
+/** The request structures a payment response echoes: every known parameter but those above, nested. */
+function requestEcho(params: ReadonlyMap<string, string>): Record<string, unknown> {
+  const echoed = [...params].filter(([name]) => !NOT_ECHOED.test(name) && findSpec(name) !== undefined);
+  return toNested(echoed);
+}
+
+/**
+ * testMode is allowed only in the test environment (spec doc 1 §5); a value other than INTERNAL or
+ * EXTERNAL is its own result code (COMPAT §7), checked before the other parameters.
+ */
+function resolveTestMode(params: ReadonlyMap<string, string>, environment: GatewayEnvironment): TestMode | undefined {
+  const testMode = params.get('testMode');
+  if (testMode === undefined) return environment === 'test' ? 'INTERNAL' : undefined;
+  if (environment === 'live') throw new GatewayError(RESULTS.testModeInLive, 400);
+  if (testMode !== 'INTERNAL' && testMode !== 'EXTERNAL') throw new GatewayError(RESULTS.invalidTestMode, 400);
+  return testMode;
+}
+
+function validate(params: ReadonlyMap<string, string>, operation: Operation): void {
+  const errors = validateParameters(params, operation);
+  if (errors.length > 0) throw invalidParameters(errors);
+}
+
+function required(params: ReadonlyMap<string, string>, name: string): string {
+  const value = params.get(name);
+  // The validator has already reported missing required parameters; this guards the type only.
+  if (value === undefined) throw invalidParameters([{ name, value: '', message: 'is required' }]);
+  return value;
+}
+
+function amountOf(params: ReadonlyMap<string, string>): number {
+  const amountMinor = parseAmount(required(params, 'amount'));
+  if (amountMinor === undefined) throw invalidParameters([{ name: 'amount', value: params.get('amount') ?? '', message: 'is not an amount' }]);
+  return amountMinor;
+}
+
+interface CardCheck {
+  readonly brand: string | undefined;
+  readonly refusal: Result | undefined;
+  readonly parameterError: ParameterError | undefined;
+}
+
+/** The gateway's own card checks, before any acquirer sees the card (COMPAT §7). */
+function checkCard(params: ReadonlyMap<string, string>, now: Date): CardCheck {
+  const number = required(params, 'card.number');
+  const detected = detectBrand(number);
+  const requested = params.get('paymentBrand');
+  const brand = requested ?? detected;
+  if (!passesLuhn(number) || detected === undefined) return { brand, refusal: RESULTS.invalidCard, parameterError: undefined };
+  if (requested !== undefined && requested !== detected) {
+    return { brand, refusal: RESULTS.cardBrandMismatch, parameterError: undefined };
+  }
+  const cvv = params.get('card.cvv');
+  const cvvLength = cvvLengthOf(detected);
+  if (cvv !== undefined && cvvLength !== undefined && cvv.length !== cvvLength) {
+    return {
+      brand,
+      refusal: undefined,
+      parameterError: { name: 'card.cvv', value: cvv, message: `must be ${cvvLength} digits for ${detected}` },
+    };
+  }
+  const expired = isExpired(Number(params.get('card.expiryMonth')), Number(params.get('card.expiryYear')), now);
+  return { brand, refusal: expired ? RESULTS.cardExpired : undefined, parameterError: undefined };
+}
+
+function cardSummary(params: ReadonlyMap<string, string>): CardSummary {
+  const number = required(params, 'card.number');
+  const holder = params.get('card.holder');
+  return {
+    bin: number.slice(0, 6),
+    last4Digits: number.slice(-4),
+    ...(holder !== undefined ? { holder } : {}),
+    expiryMonth: required(params, 'card.expiryMonth'),
+    expiryYear: required(params, 'card.expiryYear'),
+  };
+}
+
+/** POST /v1/payments: authorize, debit or credit a card. */
+export async function createPayment(
+  context: PaymentContext,
+  entityId: string,
+  params: ReadonlyMap<string, string>,
+): Promise<PaymentRecord> {
+  const testMode = resolveTestMode(params, context.environment);
+  validate(params, 'payment');
+  const paymentType = required(params, 'paymentType') as InitialPaymentType;
+  const amountMinor = amountOf(params);
+  const currency = required(params, 'currency');
+  const card = checkCard(params, context.now());
+  if (card.parameterError) throw invalidParameters([card.parameterError]);
+
+  const id = newResourceId();
+  let answer: { code: string; description: string; details: Readonly<Record<string, string>> | null; acquirer: string };
+  if (card.refusal) {
+    answer = { ...card.refusal, details: null, acquirer: 'gateway' };
+  } else {
+    const acquired = await context.acquirer.authorize({
+      paymentId: id,
+      paymentType,
+      amountMinor,
+      currency,
+      testMode,
+      card: {
+        number: required(params, 'card.number'),
+        expiryMonth: Number(params.get('card.expiryMonth')),
+        expiryYear: Number(params.get('card.expiryYear')),
+        cvv: params.get('card.cvv'),
+        holder: params.get('card.holder'),
+        brand: card.brand ?? '',
+      },
+    });
+    answer = { ...acquired, acquirer: context.acquirer.name };
+  }
+  const numberOfCaptures = params.get('numberOfCaptures');
+  return insertPayment(context.store, {
+    id,
+    entityId,
+    parentId: null,
+    paymentType,
+    paymentBrand: card.brand ?? null,
+    amountMinor,
+    currency,
+    resultCode: answer.code,
+    resultDescription: answer.description,
+    approved: isSuccessfulCode(answer.code),
+    finalInSequence: false,
+    maxCaptures: paymentType === 'PA' && numberOfCaptures !== undefined ? Number(numberOfCaptures) : null,
+    acquirer: answer.acquirer,
+    testMode: testMode ?? null,
+    merchantTransactionId: params.get('merchantTransactionId') ?? null,
+    card: cardSummary(params),
+    requestEcho: requestEcho(params),
+    resultDetails: answer.details ? { ...answer.details } : null,
+    ndc: newNdc(entityId),
+  });
+}
+
+function notFound(): GatewayError {
+  return new GatewayError(RESULTS.transactionNotFound, 404);
+}
+
+/**
+ * POST /v1/payments/{id}: capture, refund or reverse. The parent row is locked for the whole check,
+ * acquirer call and insert, so concurrent requests on one payment are decided one after another and
+ * the totals can never be exceeded.
+ */
+export async function processBackOffice(
+  context: PaymentContext,
+  entityId: string,
+  referencedId: string,
+  params: ReadonlyMap<string, string>,
+): Promise<PaymentRecord> {
+  const testMode = resolveTestMode(params, context.environment);
+  validate(params, 'backOffice');
+  if (!RESOURCE_ID.test(referencedId)) throw notFound();
+  const paymentType = required(params, 'paymentType') as BackOfficeType;
+  const finalInSequence = params.get('sequence') === 'FINAL';
+
+  return context.store.transaction(async (tx) => {
+    const parent = await lockPayment(tx, entityId, referencedId);
+    if (!parent) throw notFound();
+    // A reversal may omit the amount: it always covers the whole payment.
+    const amountMinor = params.has('amount') ? amountOf(params) : parent.amountMinor;
+    const currency = params.get('currency') ?? parent.currency;
+    if (currency !== parent.currency) {
+      throw invalidParameters([
+        { name: 'currency', value: currency, message: `must be ${parent.currency}, the currency of the referenced payment` },
+      ]);
+    }
+    if (amountMinor === 0 && paymentType !== 'RV') {
+      throw invalidParameters([{ name: 'amount', value: params.get('amount') ?? '', message: 'must be greater than 0.00' }]);
+    }
+    const refusal = checkBackOffice(paymentType, amountMinor, parent, await childTotals(tx, parent.id));
+    const id = newResourceId();
+    let answer: { code: string; description: string; details: Readonly<Record<string, string>> | null };
+    if (refusal) {
+      answer = { ...withReason(refusal.result, refusal.reason), details: null };
+    } else {
+      answer = await context.acquirer.backOffice({
+        paymentId: id,
+        paymentType,
+        amountMinor,
+        currency,
+        referencedPaymentId: parent.id,
+        testMode,
+      });
+    }
+    return insertPayment(tx, {
+      id,
+      entityId,
+      parentId: parent.id,
+      paymentType,
+      paymentBrand: parent.paymentBrand,
+      amountMinor,
+      currency,
+      resultCode: answer.code,
+      resultDescription: answer.description,
+      approved: !refusal && isSuccessfulCode(answer.code),
+      finalInSequence,
+      maxCaptures: null,
+      acquirer: refusal ? 'gateway' : parent.acquirer,
+      testMode: testMode ?? null,
+      merchantTransactionId: params.get('merchantTransactionId') ?? null,
+      card: parent.card,
+      requestEcho: requestEcho(params),
+      resultDetails: answer.details ? { ...answer.details } : null,
+      ndc: newNdc(entityId),
+    });
+  });
+}
+
+/** GET /v1/payments/{id}: only the entity's own payments exist for it. */
+export async function getPayment(context: PaymentContext, entityId: string, id: string): Promise<PaymentRecord> {
+  if (!RESOURCE_ID.test(id)) throw notFound();
+  const payment = await findPayment(context.store, entityId, id);
+  if (!payment) throw notFound();
+  return payment;
+}

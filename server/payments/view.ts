@@ -1,0 +1,35 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { formatAmount } from '../domain/money.ts';
+import { isPendingCode, isSuccessfulCode } from '../domain/resultCodes.ts';
+import type { PaymentRecord } from './repository.ts';
+
+/**
+ * A short, human-readable reference derived from the payment id (`1234.5678.9012`), used as the default
+ * statement descriptor and in reconciliation files.
+ */
+export function shortIdOf(paymentId: string): string {
+  const digits = (BigInt(`0x${paymentId}`) % 10n ** 12n).toString().padStart(12, '0');
+  return `${digits.slice(0, 4)}.${digits.slice(4, 8)}.${digits.slice(8)}`;
+}
+
+/** The payment response body (spec doc 1 §2.1) without the envelope fields. */
+export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
+  const { descriptor, merchantTransactionId, ...echo } = payment.requestEcho;
+  return {
+    id: payment.id,
+    paymentType: payment.paymentType,
+    ...(payment.paymentBrand ? { paymentBrand: payment.paymentBrand } : {}),
+    amount: formatAmount(payment.amountMinor),
+    currency: payment.currency,
+    descriptor: descriptor ?? shortIdOf(payment.id),
+    ...(merchantTransactionId !== undefined ? { merchantTransactionId } : {}),
+    ...(payment.resultDetails ? { resultDetails: payment.resultDetails } : {}),
+    ...(payment.card ? { card: payment.card } : {}),
+    ...echo,
+  };
+}
+
+/** 200 for success and pending, 400 for a declined or refused payment (spec doc 1 §7). */
+export function paymentHttpStatus(resultCode: string): ContentfulStatusCode {
+  return isSuccessfulCode(resultCode) || isPendingCode(resultCode) ? 200 : 400;
+}

@@ -1,0 +1,20 @@
+import { openPGliteStore } from './pglite.ts';
+import { openPostgresStore } from './postgres.ts';
+import { migrate } from './migrate.ts';
+import type { Store } from './types.ts';
+
+export type { Queryable, QueryResult, Store } from './types.ts';
+
+/** Opens the configured store (PostgreSQL when a URL is given, else PGlite in `dataDir`) and migrates it. */
+export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
+  const store = options.databaseUrl
+    ? await openPostgresStore(options.databaseUrl)
+    : await openPGliteStore(options.dataDir);
+  try {
+    await migrate(store);
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
+}

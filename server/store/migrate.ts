@@ -1,0 +1,29 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { Store } from './types.ts';
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+
+/**
+ * Applies every migrations/*.sql file not applied yet, in file-name order, each in its own transaction.
+ * An advisory lock makes concurrent start-ups of several instances apply each migration once.
+ */
+export async function migrate(store: Store): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  for (const file of files) {
+    const sql = await readFile(new URL(file, MIGRATIONS_DIR), 'utf8');
+    const didApply = await store.transaction(async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('gateway-schema-migrations'))");
+      await tx.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [file]);
+      if (done.rows.length > 0) return false;
+      await tx.exec(sql);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      return true;
+    });
+    if (didApply) applied.push(file);
+  }
+  return applied;
+}

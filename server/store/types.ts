@@ -1,0 +1,26 @@
+/**
+ * The one storage interface: PostgreSQL SQL, served either by embedded PGlite or by a PostgreSQL server.
+ * Both speak the same dialect, so every query, lock and migration is written once.
+ */
+
+export interface QueryResult<Row> {
+  readonly rows: Row[];
+  /** Rows inserted, updated or deleted by the statement. */
+  readonly rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Store extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `work` in one transaction (BEGIN ... COMMIT, ROLLBACK when it throws). Row locks taken inside
+   * (SELECT ... FOR UPDATE) hold until it ends.
+   */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig, type GatewayConfig } from '../config.ts';
+import { newResourceId } from '../domain/ids.ts';
+import { startGateway, type RunningGateway } from '../gateway.ts';
+import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
+
+/**
+ * Test support: real gateways on loopback ports, over PGlite in a temporary directory and, when
+ * TEST_DATABASE_URL is set, over PostgreSQL in a schema of their own.
+ */
+
+export type StoreKind = 'PGlite' | 'PostgreSQL';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+/** The store kinds a suite runs against; PostgreSQL only when TEST_DATABASE_URL is set. */
+export const STORE_KINDS: readonly StoreKind[] = TEST_DATABASE_URL ? ['PGlite', 'PostgreSQL'] : ['PGlite'];
+
+/** Says, loudly, that the PostgreSQL half of a suite did not run. Call at the top of store-backed suites. */
+export function warnIfPostgresSkipped(suite: string): void {
+  if (TEST_DATABASE_URL) return;
+  process.stderr.write(
+    `\n!!! SKIPPED: ${suite} did NOT run against PostgreSQL: TEST_DATABASE_URL is not set ` +
+      `(e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test) !!!\n\n`,
+  );
+}
+
+export interface StoreLocation {
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  /** Where the data lives, for tests that inspect it: the PGlite directory or the PostgreSQL schema. */
+  readonly schema: string | undefined;
+  dispose(): Promise<void>;
+}
+
+/** A fresh, empty store location of the given kind. */
+export async function freshStoreLocation(kind: StoreKind): Promise<StoreLocation> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  if (kind === 'PGlite') {
+    return {
+      databaseUrl: undefined,
+      dataDir,
+      schema: undefined,
+      async dispose() {
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const base = TEST_DATABASE_URL as string;
+  const schema = `test_${newResourceId().slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    schema,
+    async dispose() {
+      const cleanup = new pg.Client({ connectionString: base });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  // Tests read deep into response bodies; `any` keeps those reads short.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+}
+
+export interface TestGateway {
+  readonly kind: StoreKind;
+  readonly url: string;
+  readonly gateway: RunningGateway;
+  readonly location: StoreLocation;
+  readonly entityId: string;
+  readonly token: string;
+  /** Every log line written so far, as text. */
+  readonly logLines: string[];
+  /** A second merchant with its own token, for isolation tests. */
+  newMerchant(): Promise<{ entityId: string; token: string }>;
+  post(path: string, params: Record<string, string> | string, options?: RequestOptions): Promise<ApiResponse>;
+  get(path: string, query?: Record<string, string>, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  /** The bearer token; `null` sends no Authorization header. Default: the test merchant's token. */
+  readonly token?: string | null;
+  readonly headers?: Record<string, string>;
+}
+
+async function readResponse(response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: the test sees the text and fails on its own assertions.
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function startTestGateway(kind: StoreKind, overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+  const location = await freshStoreLocation(kind);
+  const logLines: string[] = [];
+  const config: GatewayConfig = {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: location.dataDir,
+    databaseUrl: location.databaseUrl,
+    demoMerchant: undefined,
+    logLevel: 'info',
+    ...overrides,
+  };
+  const gateway = await startGateway(config, { logSink: (line) => logLines.push(line) });
+  const newMerchant = async () => {
+    const token = newAccessToken();
+    const entity = await gateway.store.transaction(async (tx) => {
+      const created = await createEntity(tx, 'Test merchant');
+      await grantToken(tx, token, 'test', [created.id]);
+      return created;
+    });
+    return { entityId: entity.id, token };
+  };
+  const merchant = await newMerchant();
+  const authorization = (options: RequestOptions): Record<string, string> => {
+    const token = options.token === undefined ? merchant.token : options.token;
+    return token === null ? {} : { Authorization: `Bearer ${token}` };
+  };
+  return {
+    kind,
+    url: gateway.url,
+    gateway,
+    location,
+    entityId: merchant.entityId,
+    token: merchant.token,
+    logLines,
+    newMerchant,
+    async post(path, params, options = {}) {
+      const body = typeof params === 'string' ? params : new URLSearchParams(params).toString();
+      const response = await fetch(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8',
+          ...authorization(options),
+          ...options.headers,
+        },
+        body,
+      });
+      return readResponse(response);
+    },
+    async get(path, query = {}, options = {}) {
+      const search = new URLSearchParams(query).toString();
+      const response = await fetch(`${gateway.url}${path}${search ? `?${search}` : ''}`, {
+        headers: { ...authorization(options), ...options.headers },
+      });
+      return readResponse(response);
+    },
+    async close() {
+      await gateway.close();
+      await location.dispose();
+    },
+  };
+}
+
+/** A valid card payment request for the test merchant; override any field. */
+export function cardPayment(entityId: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    entityId,
+    amount: '92.00',
+    currency: 'EUR',
+    paymentType: 'DB',
+    paymentBrand: 'VISA',
+    'card.number': '4200000000000000',
+    'card.holder': 'Jane Jones',
+    'card.expiryMonth': '05',
+    'card.expiryYear': '2034',
+    'card.cvv': '123',
+    ...overrides,
+  };
+}

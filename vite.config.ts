@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// One config for the widget build (later) and the Vitest suite.
+export default defineConfig({
+  test: {
+    include: ['server/**/*.test.ts', 'widget/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // PGlite instances are heavy (WASM); keep parallelism within the 2-core machine.
+    maxWorkers: 2,
+  },
+});
