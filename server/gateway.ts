@@ -10,6 +10,7 @@ import { openStore, type Store } from './store/index.ts';
 export interface RunningGateway {
   /** Where the gateway listens, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
   readonly url: string;
+  readonly config: GatewayConfig;
   readonly store: Store;
   readonly logger: Logger;
   close(): Promise<void>;
@@ -30,6 +31,7 @@ export async function startGateway(config: GatewayConfig, options: { logSink?: L
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
+    config,
     store,
     logger,
     async close() {

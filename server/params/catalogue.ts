@@ -27,6 +27,8 @@ const DATE_SOURCE = '(19|20)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])';
 const TIME_SOURCE = '([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]';
 const DATE = new RegExp(`^${DATE_SOURCE}$`);
 const DATE_TIME = new RegExp(`^${DATE_SOURCE} ${TIME_SOURCE}$`);
+/** date.from/date.to: a date in reporting (doc 3 §2.10), a date-time in queries (§2.16). */
+const DATE_OR_DATE_TIME = new RegExp(`^${DATE_SOURCE}( ${TIME_SOURCE})?$`);
 /** Starts with a plus sign or a digit; then digits, space, dot, parentheses, slash, hyphen. */
 const PHONE = /^[+0-9][0-9 .()/-]*$/;
 const CURRENCY = /^[A-Z]{3}$/;
@@ -38,6 +40,8 @@ const ALNUM32 = /^[A-Za-z0-9]{32}$/;
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 /** Letters (any script), digits, dot: the spec's "letters, digits, dot" for states. */
 const STATE = /^[\p{L}\p{M}\p{N}.]+$/u;
+/** "Letters" for shipping cities: letters of any script plus the separators city names contain. */
+const CITY_LETTERS = /^[\p{L}\p{M}][\p{L}\p{M} .'-]*$/u;
 /** Letters, digits and whitespace (sender and recipient names and places). */
 const LETTERS_DIGITS_SPACE = /^[\p{L}\p{M}\p{N}\s]*$/u;
 
@@ -141,7 +145,8 @@ function required(entry: ParamSpec, ...operations: Operation[]): ParamSpec {
 /** A list of the literal codes, comma-separated without spaces (query filters). */
 function codeList(name: string, what: string, codes: readonly string[]): ParamSpec {
   const code = `(${codes.join('|')})`;
-  return matching(name, new RegExp(`^${code}(,${code})*$`), `must be a comma-separated list of ${what}, e.g. ${codes.slice(0, 3).join(',')}`);
+  const example = codes.slice(0, 3).join(',');
+  return matching(name, new RegExp(`^${code}(,${code})*$`), `must be a comma-separated list of ${what}, e.g. ${example}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -201,7 +206,8 @@ function addressLines(prefix: string): ParamSpec[] {
     text(p('houseNumber1'), 1, 100),
     text(p('houseNumber2'), 1, 100),
     matching(p('state'), STATE, 'must contain only letters, digits and dots', { min: 1, max: 50 }),
-    alnum(p('postcode'), 1, 16),
+    // The spec says alphanumeric; spaces and hyphens are allowed inside so real postcodes ("SW1A 1AA", "1234-567") pass.
+    matching(p('postcode'), /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,14}[A-Za-z0-9])?$/, 'must be 1 to 16 letters or digits, with spaces or hyphens inside'),
     country(p('country')),
     text(p('normalized'), 1, 255),
     text(p('validationStatus'), 1, 255),
@@ -219,11 +225,8 @@ function shippingFields(prefix: string): ParamSpec[] {
   const p = (field: string) => `${prefix}.${field}`;
   return [
     ...addressLines(prefix),
-    // "1 to 80 letters": letters of any script plus the separators city names contain (space, hyphen, dot, apostrophe).
-    matching(p('city'), /^[\p{L}\p{M}][\p{L}\p{M} .'-]*$/u, 'must contain only letters, spaces, hyphens, dots or apostrophes', {
-      min: 1,
-      max: 80,
-    }),
+    // "1 to 80 letters": letters plus space, hyphen, dot, apostrophe (Saint-Denis, St. Louis).
+    matching(p('city'), CITY_LETTERS, 'must contain only letters, spaces, hyphens, dots or apostrophes', { min: 1, max: 80 }),
     oneOf(p('method'), [
       'CARRIER_DESIGNATED_BY_CUSTOMER',
       'ELECTRONIC_DELIVERY',
@@ -320,8 +323,15 @@ function jobFields(): ParamSpec[] {
 // Airline (doc 3 §2.4): all Cond, text 1 to 255 unless noted, money fields "money".
 
 function airlineFields(): ParamSpec[] {
-  const booking = ['ticketIssueAddress', 'thirdPartyBooking', 'bookingtype', 'ticketDeliveryMethod', 'bookingRefNum', 'agentName', 'agentCode'];
-  const passenger = ['type', 'name', 'ticketRestricted', 'ticketNumber', 'status', 'phone', 'frequentFlyerNumber', 'email', 'dob', 'checkDigit'];
+  // "bookingtype" is written in lower case by the spec, and kept so.
+  const booking = [
+    'ticketIssueAddress', 'thirdPartyBooking', 'bookingtype', 'ticketDeliveryMethod', 'bookingRefNum', 'agentName',
+    'agentCode',
+  ];
+  const passenger = [
+    'type', 'name', 'ticketRestricted', 'ticketNumber', 'status', 'phone', 'frequentFlyerNumber', 'email', 'dob',
+    'checkDigit',
+  ];
   const leg = [
     'ticketNumber', 'stopOverAllowed', 'restrictions', 'flightNumber', 'fareBasis', 'exchangeTicketNum',
     'departureCountry', 'departureAirport', 'airlineName', 'airlineCode', 'departureTime', 'arrivalCountry',
@@ -353,7 +363,11 @@ function cartItemFields(): ParamSpec[] {
   const items: ParamSpec[] = [
     text(`${I}.name`, 1, 255),
     text(`${I}.merchantItemId`, 1, 255),
-    matching(`${I}.quantity`, /^[0-9]{1,12}(\.[0-9]{1,3})?$/, 'must be a quantity with up to 12 digits and optionally up to 3 decimals'),
+    matching(
+      `${I}.quantity`,
+      /^[0-9]{1,12}(\.[0-9]{1,3})?$/,
+      'must be a quantity with up to 12 digits and optionally up to 3 decimals',
+    ),
     oneOf(`${I}.type`, ['PHYSICAL', 'DIGITAL', 'MIXED', 'ANONYMOUS_DONATION', 'AUTHORITIES_PAYMENT']),
     text(`${I}.sku`, 1, 255),
     currency(`${I}.currency`),
@@ -432,10 +446,11 @@ const MAP_KEY = /^[A-Za-z0-9._]{3,64}$/;
 
 export const CATALOGUE: readonly ParamSpec[] = [
   // Doc 2 §2.1 Basic payment
-  required(amount('amount'), 'payment', 'checkout', 'backOffice', 'schedule'),
+  // A reversal may omit amount and currency (it covers the whole payment): backOffice amounts are in rules.ts.
+  required(amount('amount'), 'payment', 'checkout', 'schedule'),
   amount('taxAmount'),
   amount('discountAmount'),
-  required(currency('currency'), 'payment', 'checkout', 'backOffice', 'schedule'),
+  required(currency('currency'), 'payment', 'checkout', 'schedule'),
   matching('paymentBrand', /^[A-Za-z0-9_]{1,32}$/, 'must be 1 to 32 letters, digits or underscores'),
   // The whole enum; which types an operation accepts, and the checkout's createRegistration exception, are in rules.ts.
   required(oneOf('paymentType', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF']), 'payment', 'backOffice', 'schedule'),
@@ -498,7 +513,11 @@ export const CATALOGUE: readonly ParamSpec[] = [
   text('bankAccount.holder', 4, 128),
   text('bankAccount.bankName', 1, 255),
   alnum('bankAccount.number', 3, 64),
-  matching('bankAccount.iban', /^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,27}$/, 'must be an IBAN: 2 letters, 2 digits, 11 to 27 letters or digits'),
+  matching(
+    'bankAccount.iban',
+    /^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,27}$/,
+    'must be an IBAN: 2 letters, 2 digits, 11 to 27 letters or digits',
+  ),
   alnum('bankAccount.bankCode', 1, 12),
   matching('bankAccount.bic', /^([A-Za-z0-9]{8}|[A-Za-z0-9]{11})$/, 'must be a BIC of 8 or 11 letters or digits'),
   country('bankAccount.country'),
@@ -650,7 +669,11 @@ export const CATALOGUE: readonly ParamSpec[] = [
   required(alnum('registrationId', 32, 32), 'schedule'),
   alnum('registrations[n].id', 32, 32),
   oneOf('recurringMigration.paymentType', ['DB', 'CD', 'PA']),
-  matching('recurringMigration.amount', /^[0-9]{1,8}(\.[0-9]{2})?$/, 'must be an amount with up to 8 digits and optionally a dot and 2 decimals'),
+  matching(
+    'recurringMigration.amount',
+    /^[0-9]{1,8}(\.[0-9]{2})?$/,
+    'must be an amount with up to 8 digits and optionally a dot and 2 decimals',
+  ),
   matching(
     'recurringMigration.requestTimestamp',
     new RegExp(`^${DATE_SOURCE} ${TIME_SOURCE}(\\.[0-9]{1,3})? ?(Z|[+-][0-9]{2}:?[0-9]{2})$`),
@@ -719,8 +742,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
 
   // Doc 3 §2.10 Reporting and §2.16 Query: date.from/date.to are a date in reporting and a date-time in
   // queries; one entry accepts both forms (yyyy-MM-dd, optionally followed by HH:mm:ss).
-  matching('date.from', new RegExp(`^${DATE_SOURCE}( ${TIME_SOURCE})?$`), 'must be a date yyyy-MM-dd or a date and time yyyy-MM-dd HH:mm:ss'),
-  matching('date.to', new RegExp(`^${DATE_SOURCE}( ${TIME_SOURCE})?$`), 'must be a date yyyy-MM-dd or a date and time yyyy-MM-dd HH:mm:ss'),
+  matching('date.from', DATE_OR_DATE_TIME, 'must be a date yyyy-MM-dd or a date and time yyyy-MM-dd HH:mm:ss'),
+  matching('date.to', DATE_OR_DATE_TIME, 'must be a date yyyy-MM-dd or a date and time yyyy-MM-dd HH:mm:ss'),
   oneOf('sortValue', ['SettlementTxDate']),
   oneOf('sortOrder', ['ASC', 'DESC', 'asc', 'desc']),
 
@@ -753,7 +776,9 @@ export const CATALOGUE: readonly ParamSpec[] = [
   oneOf('standingInstruction.source', ['CIT', 'MIT']),
   // "Format depends on acquirer".
   text('standingInstruction.initialTransactionId', 1, 255),
-  oneOf('standingInstruction.industryPractice', ['INCREMENTAL_AUTH', 'RESUBMISSION', 'REAUTHORIZATION', 'DELAYED_CHARGES', 'NO_SHOW']),
+  oneOf('standingInstruction.industryPractice', [
+    'INCREMENTAL_AUTH', 'RESUBMISSION', 'REAUTHORIZATION', 'DELAYED_CHARGES', 'NO_SHOW',
+  ]),
   // A date, or 9999-12-31: the "no expiry" value the spec says the platform itself sends.
   matching('standingInstruction.expiry', new RegExp(`^(${DATE_SOURCE}|9999-12-31)$`), 'must be a date yyyy-MM-dd'),
   digits('standingInstruction.frequency', 4, 4),

@@ -11,9 +11,9 @@ function missing(name: string, message: string): ParameterError {
   return { name, value: '', message };
 }
 
-function anyWithPrefix(params: Params, prefix: string, except: readonly string[] = []): boolean {
+function anyWithPrefix(params: Params, prefix: string): boolean {
   for (const name of params.keys()) {
-    if (name.startsWith(prefix) && !except.includes(name)) return true;
+    if (name.startsWith(prefix)) return true;
   }
   return false;
 }
@@ -36,10 +36,10 @@ const CUSTOMER_PREFIXES = ['customer', 'shipping.customer'];
 function customerNames(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
   for (const prefix of CUSTOMER_PREFIXES) {
-    const names = [`${prefix}.givenName`, `${prefix}.surname`];
-    if (!anyWithPrefix(params, `${prefix}.`, names)) continue;
-    for (const name of names) {
-      if (!params.has(name)) errors.push(missing(name, `is required when other ${prefix}.* parameters are sent`));
+    for (const name of [`${prefix}.givenName`, `${prefix}.surname`]) {
+      if (!params.has(name) && anyWithPrefix(params, `${prefix}.`)) {
+        errors.push(missing(name, `is required when other ${prefix}.* parameters are sent`));
+      }
     }
   }
   return errors;
@@ -120,6 +120,12 @@ function paymentTypeForOperation(params: Params, operation: Operation): Paramete
   return errors;
 }
 
+/** Doc 1 §4: captures and refunds name their amount and currency; a reversal always covers the whole payment. */
+function backOfficeAmount(params: Params, operation: Operation): ParameterError[] {
+  if (operation !== 'backOffice' || params.get('paymentType') === 'RV') return [];
+  return ['amount', 'currency'].filter((name) => !params.has(name)).map((name) => missing(name, 'is required'));
+}
+
 /** COMPAT §2: a checkout needs paymentType unless createRegistration=true makes it registration-only. */
 function checkoutPaymentType(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'checkout' || params.has('paymentType') || params.get('createRegistration') === 'true') return [];
@@ -142,7 +148,10 @@ const OTHER_INSTRUMENT_NAMES = [
 ];
 const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
 
-/** Doc 2 §2.4: a payment by card needs number, expiryMonth and expiryYear (a card is used when one is sent or no other instrument is). */
+/**
+ * Doc 2 §2.4: a card payment needs number, expiryMonth and expiryYear. The card is the instrument when one of
+ * them is sent or when no other instrument is.
+ */
 function cardDetails(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'payment') return [];
   const cardSent = CARD_FIELDS.some((name) => params.has(name));
@@ -190,7 +199,7 @@ function merchantTransactionIdLength(params: Params, operation: Operation): Para
   return [{ name: 'merchantTransactionId', value, message: 'must be between 8 and 255 characters long' }];
 }
 
-/** Doc 3 §2.13: job.dayOfMonth and job.dayOfWeek cannot both be specified; one of the two must be '?' (also inside job.expression). */
+/** Doc 3 §2.13: job.dayOfMonth and job.dayOfWeek cannot both be specified, one must be '?' (also inside job.expression). */
 function jobDays(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
   const dayOfMonth = params.get('job.dayOfMonth');
@@ -203,7 +212,8 @@ function jobDays(params: Params): ParameterError[] {
     // second minute hour dayOfMonth month dayOfWeek [year]
     const fields = expression.trim().split(/\s+/);
     if (fields.length >= 6 && fields[3] !== '?' && fields[5] !== '?') {
-      errors.push({ name: 'job.expression', value: expression, message: "the day-of-month or the day-of-week field must be '?'" });
+      const message = "the day-of-month or the day-of-week field must be '?'";
+      errors.push({ name: 'job.expression', value: expression, message });
     }
   }
   return errors;
@@ -237,6 +247,7 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   streetNotDigitsOnly,
   paymentTypeForOperation,
   checkoutPaymentType,
+  backOfficeAmount,
   cardDetails,
   cardCvv,
   forexPair,

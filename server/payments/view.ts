@@ -1,7 +1,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { formatAmount } from '../domain/money.ts';
 import { isPendingCode, isSuccessfulCode } from '../domain/resultCodes.ts';
-import type { PaymentRecord } from './repository.ts';
+import type { CardSummary, PaymentRecord } from './repository.ts';
 
 /**
  * A short, human-readable reference derived from the payment id (`1234.5678.9012`), used as the default
@@ -10,6 +10,17 @@ import type { PaymentRecord } from './repository.ts';
 export function shortIdOf(paymentId: string): string {
   const digits = (BigInt(`0x${paymentId}`) % 10n ** 12n).toString().padStart(12, '0');
   return `${digits.slice(0, 4)}.${digits.slice(4, 8)}.${digits.slice(8)}`;
+}
+
+/** The card as responses show it, fields in their documented order (jsonb does not keep key order). */
+function cardView(card: CardSummary): CardSummary {
+  return {
+    bin: card.bin,
+    last4Digits: card.last4Digits,
+    ...(card.holder !== undefined ? { holder: card.holder } : {}),
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+  };
 }
 
 /** The payment response body (spec doc 1 §2.1) without the envelope fields. */
@@ -24,7 +35,7 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
     descriptor: descriptor ?? shortIdOf(payment.id),
     ...(merchantTransactionId !== undefined ? { merchantTransactionId } : {}),
     ...(payment.resultDetails ? { resultDetails: payment.resultDetails } : {}),
-    ...(payment.card ? { card: payment.card } : {}),
+    ...(payment.card ? { card: cardView(payment.card) } : {}),
     ...echo,
   };
 }

@@ -1,0 +1,34 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LoadReply, LoadResult, LoadSpec } from './load-protocol.ts';
+
+const LOADGEN = fileURLToPath(new URL('./loadgen.ts', import.meta.url));
+
+/**
+ * Runs a warm-up and a measured autocannon run against `spec.url` from a separate process (the
+ * process inherits tsx's loader through execArgv) and returns the figures. The child is killed
+ * if it overruns or if this call fails.
+ */
+export function measureHttp(spec: LoadSpec): Promise<LoadResult> {
+  const child = fork(LOADGEN, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const limitMs = (spec.warmupSeconds + spec.durationSeconds + 30) * 1000;
+  return new Promise<LoadResult>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, result?: LoadResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      if (error) reject(error);
+      else resolve(result as LoadResult);
+    };
+    const timer = setTimeout(() => finish(new Error(`load generator did not finish within ${limitMs / 1000} s`)), limitMs);
+    child.once('message', (reply: LoadReply) => {
+      if (reply.ok) finish(undefined, reply.result);
+      else finish(new Error(`load generator failed: ${reply.error}`));
+    });
+    child.once('error', (error) => finish(error));
+    child.once('exit', (code, signal) => finish(new Error(`load generator exited early (code ${code}, signal ${signal})`)));
+    child.send(spec);
+  });
+}

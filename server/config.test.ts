@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_DEMO_MERCHANT, loadConfig } from './config.ts';
+
+describe('configuration from the environment', () => {
+  it('has working defaults: port 8080, ./data, embedded store, test environment, demo merchant', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: 'localhost',
+      dataDir: './data',
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:8080',
+      environment: 'test',
+      demoMerchant: DEFAULT_DEMO_MERCHANT,
+    });
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/gateway',
+      DATABASE_URL: 'postgres://db/gateway',
+      PUBLIC_URL: 'https://pay.example.com/',
+      GATEWAY_ENV: 'test',
+      DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef',
+      DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
+    });
+    expect(config).toMatchObject({
+      port: 9090,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/gateway',
+      databaseUrl: 'postgres://db/gateway',
+      publicUrl: 'https://pay.example.com',
+      demoMerchant: { entityId: '0123456789abcdef0123456789abcdef', accessToken: 'a-token-of-sufficient-length' },
+    });
+  });
+
+  it('creates no demo merchant in live unless both credentials are set explicitly', () => {
+    expect(loadConfig({ GATEWAY_ENV: 'live' }).demoMerchant).toBeUndefined();
+    expect(loadConfig({ GATEWAY_ENV: 'live', DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef' }).demoMerchant).toBeUndefined();
+    expect(loadConfig({ GATEWAY_ENV: 'live', DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' }).demoMerchant).toBeUndefined();
+    expect(
+      loadConfig({
+        GATEWAY_ENV: 'live',
+        DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef',
+        DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
+      }).demoMerchant,
+    ).toEqual({ entityId: '0123456789abcdef0123456789abcdef', accessToken: 'a-token-of-sufficient-length' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ GATEWAY_ENV: 'production' }, /GATEWAY_ENV/],
+    [{ PUBLIC_URL: 'ftp://example.com' }, /PUBLIC_URL/],
+    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
+    [{ DEMO_ENTITY_ID: 'XYZ' }, /DEMO_ENTITY_ID/],
+    [{ DEMO_ACCESS_TOKEN: 'short' }, /DEMO_ACCESS_TOKEN/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('rejects %o with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
