@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'widget/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['server/testing/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are heavy (WASM); keep parallelism within the 2-core machine.

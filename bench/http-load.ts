@@ -28,7 +28,7 @@ export function measureHttp(spec: LoadSpec): Promise<LoadResult> {
       else finish(new Error(`load generator failed: ${reply.error}`));
     });
     child.once('error', (error) => finish(error));
-    child.once('exit', (code, signal) => finish(new Error(`load generator exited early (code ${code}, signal ${signal})`)));
+    child.once('close', (code, signal) => finish(new Error(`load generator exited before replying (code ${code}, signal ${signal})`)));
     child.send(spec);
   });
 }

@@ -49,6 +49,11 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     await next();
     c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
+    // Answered before the body was read (404, 413, refused Content-Type): the unread rest stays on the
+    // connection and the server drops it later, under the client's next request. Say so and close it now.
+    const length = c.req.header('content-length');
+    const sentBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+    if (sentBody && (Object.keys(c.req.bodyCache).length === 0 || c.res.status === 413)) c.header('Connection', 'close');
   });
   app.use(
     '*',

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Queryable, QueryResult, Store } from './types.ts';
 
 type PGliteQueryable = Pick<PGlite, 'query' | 'exec'>;
@@ -26,25 +26,34 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** Directories this process holds open: a pid file naming this process is stale unless listed here. */
+const heldByThisProcess = new Set<string>();
+
 /**
- * PGlite is one process's database: a second process opening the same directory would corrupt it.
- * A pid file guards the directory; a stale one (its process gone) is taken over.
+ * PGlite is one process's database: a second opener of the same directory would corrupt it.
+ * A pid file guards the directory; a stale one (its process gone, e.g. after a crash) is taken over.
  */
 function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockFile = join(dataDir, 'gateway.pid');
+  const key = resolve(dataDir);
   try {
     writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
   } catch {
     const holder = Number(readFileSync(lockFile, 'utf8'));
-    if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+    const held = holder === process.pid ? heldByThisProcess.has(key) : Number.isInteger(holder) && isRunning(holder);
+    if (held) {
       throw new Error(
         `the embedded store in ${dataDir} is in use by process ${holder}; stop that gateway first, or share a PostgreSQL server through DATABASE_URL`,
       );
     }
     writeFileSync(lockFile, String(process.pid));
   }
-  return () => rmSync(lockFile, { force: true });
+  heldByThisProcess.add(key);
+  return () => {
+    heldByThisProcess.delete(key);
+    rmSync(lockFile, { force: true });
+  };
 }
 
 /**

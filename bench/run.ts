@@ -1,0 +1,383 @@
+/**
+ * `npm run bench`: throughput and latency of POST /v1/payments next to two baselines, measured the same
+ * way in one run, on loopback only.
+ *
+ *   A  a trivial Hono JSON route on @hono/node-server (the HTTP stack's ceiling on this machine);
+ *   B  per store, the raw single-row insert+commit rate through the Store interface;
+ *   C  per store, POST /v1/payments (DB, test card) on a real gateway.
+ *
+ * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
+ * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
+ * window of the same length; rates are completed operations / window, latencies are per-operation
+ * percentiles. Timing figures never fail the run; a gateway that does not start, or any non-2xx answer
+ * or connection error, does (exit code 1).
+ *
+ * Knobs (optional): BENCH_CONNECTIONS (10), BENCH_WARMUP_SECONDS (2), BENCH_DURATION_SECONDS (8).
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { loadConfig, type GatewayConfig } from '../server/config.ts';
+import { isSuccessfulCode } from '../server/domain/resultCodes.ts';
+import { startGateway, type RunningGateway } from '../server/gateway.ts';
+import { createEntity, grantToken, newAccessToken } from '../server/merchants/repository.ts';
+import { cardPayment } from '../server/testing/harness.ts';
+import { measureHttp } from './http-load.ts';
+import { hasFailures, type LoadResult, type LoadSpec, type Outcome } from './load-protocol.ts';
+import { displayUrl, freshLocation, postgresSource, type StoreKind } from './locations.ts';
+import { formatMs, formatRate, type Summary } from './stats.ts';
+import { measureStoreInserts, RAW_TABLE } from './store-load.ts';
+
+const TARGET_RATIO = 0.6;
+
+function positiveIntFromEnv(name: string, fallback: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new Error(`${name} must be an integer between 1 and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+const CONNECTIONS = positiveIntFromEnv('BENCH_CONNECTIONS', 10, 1000);
+const WARMUP_SECONDS = positiveIntFromEnv('BENCH_WARMUP_SECONDS', 2, 60);
+const DURATION_SECONDS = positiveIntFromEnv('BENCH_DURATION_SECONDS', 8, 120);
+const HOST = '127.0.0.1';
+
+// ---------------------------------------------------------------------------------------------------
+// Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
+
+const failures: string[] = [];
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+class Scope {
+  static readonly open = new Set<Scope>();
+  private readonly closers: { label: string; close: () => Promise<void> }[] = [];
+
+  constructor() {
+    Scope.open.add(this);
+  }
+
+  defer(label: string, close: () => Promise<void>): void {
+    this.closers.push({ label, close });
+  }
+
+  async close(): Promise<void> {
+    Scope.open.delete(this);
+    for (const { label, close } of this.closers.splice(0).reverse()) {
+      try {
+        await withTimeout(close(), 15_000, label);
+      } catch (error) {
+        failures.push(`clean-up failed (${label}): ${messageOf(error)}`);
+        console.error(`!!! clean-up failed (${label}): ${messageOf(error)}`);
+      }
+    }
+  }
+}
+
+async function withScope<T>(work: (scope: Scope) => Promise<T>): Promise<T> {
+  const scope = new Scope();
+  try {
+    return await work(scope);
+  } finally {
+    await scope.close();
+  }
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.error(`\n${signal}: cleaning up (again to force exit)...`);
+    void Promise.all([...Scope.open].map((scope) => scope.close())).finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Results
+
+interface Row {
+  readonly label: string;
+  readonly unit: 'req/s' | 'ops/s';
+  readonly summary: Summary | undefined;
+  /** "all 200", "5 non-2xx", "FAILED: ..." */
+  readonly check: string;
+}
+
+const rows: Row[] = [];
+const ratios: string[] = [];
+
+function describeOutcome(outcome: Outcome): string {
+  const codes = Object.entries(outcome.statusCodes)
+    .map(([code, count]) => `${code}×${count}`)
+    .join(' ');
+  return `${outcome.responses} responses [${codes || 'none'}], non-2xx ${outcome.non2xx}, errors ${outcome.errors}, timeouts ${outcome.timeouts}`;
+}
+
+function onlyStatus200(outcome: Outcome): boolean {
+  return Object.keys(outcome.statusCodes).every((code) => code === '200');
+}
+
+/** Records (and prints loudly) any non-2xx, non-200 or connection error in warm-up or measured window. */
+function checkHttp(label: string, result: LoadResult): string {
+  const problems: string[] = [];
+  for (const [window, outcome] of [
+    ['warm-up', result.warmup],
+    ['measured', result.measured],
+  ] as const) {
+    if (hasFailures(outcome) || !onlyStatus200(outcome)) problems.push(`${window}: ${describeOutcome(outcome)}`);
+  }
+  if (result.measured.responses === 0) problems.push('measured: no responses at all');
+  if (problems.length === 0) return `all ${result.warmup.responses + result.measured.responses} HTTP 200`;
+  for (const problem of problems) {
+    failures.push(`${label}: ${problem}`);
+    console.error(`\n!!! ERRORS in ${label}: ${problem} !!!\n`);
+  }
+  return `ERRORS: ${result.warmup.non2xx + result.measured.non2xx} non-2xx, ${result.warmup.errors + result.measured.errors} conn errors`;
+}
+
+function printMeasurement(label: string, unit: string, summary: Summary, extra: string): void {
+  console.log(
+    `  ${label}: ${formatRate(summary.rate)} ${unit}, p50 ${formatMs(summary.p50)} ms, p99 ${formatMs(summary.p99)} ms ` +
+      `(${summary.count} in ${summary.seconds.toFixed(2)} s) — ${extra}`,
+  );
+}
+
+function loadSpec(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): LoadSpec {
+  return {
+    url,
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP_SECONDS,
+    durationSeconds: DURATION_SECONDS,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A: trivial Hono route
+
+async function baselineHono(): Promise<Summary | undefined> {
+  const label = 'A  GET / trivial Hono JSON';
+  console.log(`\n[A] trivial Hono JSON route (@hono/node-server)`);
+  try {
+    return await withScope(async (scope) => {
+      const app = new Hono().get('/', (c) => c.json({ ok: true }));
+      const server: ServerType = await new Promise((resolve) => {
+        const started = serve({ fetch: app.fetch, port: 0, hostname: HOST }, () => resolve(started));
+      });
+      scope.defer('close Hono baseline server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+      const { port } = server.address() as AddressInfo;
+      const result = await measureHttp(loadSpec(`http://${HOST}:${port}/`, 'GET', {}));
+      const check = checkHttp(label, result);
+      printMeasurement('GET /', 'req/s', result.measured, check);
+      rows.push({ label, unit: 'req/s', summary: result.measured, check });
+      return result.measured;
+    });
+  } catch (error) {
+    failures.push(`${label}: ${messageOf(error)}`);
+    console.error(`!!! ${label} FAILED: ${messageOf(error)}`);
+    rows.push({ label, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// B + C for one store
+
+async function benchStore(kind: StoreKind, honoRate: number | undefined): Promise<void> {
+  const rawLabel = `B  raw insert+commit, ${kind}`;
+  const payLabel = `C  POST /v1/payments, ${kind}`;
+  console.log(`\n[${kind}]`);
+  let raw: Summary | undefined;
+  let payments: Summary | undefined;
+  try {
+    await withScope(async (scope) => {
+      const location = await freshLocation(kind, postgresSource());
+      scope.defer(`remove ${kind} store at ${location.where}`, () => location.dispose());
+      console.log(`  store: ${location.where}`);
+
+      const config: GatewayConfig = {
+        ...loadConfig({}),
+        port: 0,
+        host: HOST,
+        dataDir: location.dataDir,
+        databaseUrl: location.databaseUrl,
+        demoMerchant: undefined,
+        logLevel: 'silent',
+      };
+      let gateway: RunningGateway;
+      try {
+        gateway = await startGateway(config);
+      } catch (error) {
+        throw new Error(`the gateway failed to start over ${kind}`, { cause: error });
+      }
+      scope.defer(`close gateway over ${kind}`, () => gateway.close());
+      const store = gateway.store;
+      if (store.kind === 'postgres') {
+        const settings = await store.query<{ version: string; sc: string; fsync: string }>(
+          "SELECT current_setting('server_version') AS version, current_setting('synchronous_commit') AS sc, current_setting('fsync') AS fsync",
+        );
+        const s = settings.rows[0];
+        if (s) console.log(`  PostgreSQL ${s.version}, synchronous_commit=${s.sc}, fsync=${s.fsync}, gateway pool size 10`);
+      }
+
+      const token = newAccessToken();
+      const entity = await store.transaction(async (tx) => {
+        const created = await createEntity(tx, 'Bench merchant');
+        await grantToken(tx, token, 'bench', [created.id]);
+        return created;
+      });
+
+      // B: raw store rate, on the very store the gateway uses (the HTTP server is idle meanwhile).
+      try {
+        const rawResult = await measureStoreInserts(store, {
+          concurrency: CONNECTIONS,
+          warmupSeconds: WARMUP_SECONDS,
+          durationSeconds: DURATION_SECONDS,
+          entityId: entity.id,
+        });
+        raw = rawResult.measured;
+        const check = `0 errors, ${rawResult.rowsInTable} rows in ${RAW_TABLE} (incl. ${rawResult.warmupOps} warm-up)`;
+        printMeasurement('raw insert+commit', 'ops/s', raw, check);
+        rows.push({ label: rawLabel, unit: 'ops/s', summary: raw, check: '0 errors' });
+      } catch (error) {
+        failures.push(`${rawLabel}: ${messageOf(error)}`);
+        console.error(`!!! ${rawLabel} FAILED: ${messageOf(error)}`);
+        rows.push({ label: rawLabel, unit: 'ops/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+      }
+
+      // C: payments over HTTP. One request first, so a broken gateway is reported as such, not as a figure.
+      const url = `${gateway.url}/v1/payments`;
+      const body = new URLSearchParams(cardPayment(entity.id)).toString();
+      const headers = {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8',
+      };
+      const probe = await fetch(url, { method: 'POST', headers, body });
+      const probeBody = (await probe.json().catch(() => undefined)) as { result?: { code?: string } } | undefined;
+      const probeCode = probeBody?.result?.code;
+      if (probe.status !== 200 || probeCode === undefined || !isSuccessfulCode(probeCode)) {
+        throw new Error(`the gateway over ${kind} answered the probe payment with HTTP ${probe.status}, result ${probeCode ?? '(none)'}`);
+      }
+
+      const result = await measureHttp(loadSpec(url, 'POST', headers, body));
+      const check = checkHttp(payLabel, result);
+      payments = result.measured;
+      const stored = await store.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM payments WHERE entity_id = $1 AND approved',
+        [entity.id],
+      );
+      const answered = 1 + (result.warmup.statusCodes['200'] ?? 0) + (result.measured.statusCodes['200'] ?? 0);
+      printMeasurement('POST /v1/payments', 'req/s', payments, check);
+      console.log(
+        `  approved payment rows stored: ${stored.rows[0]?.n ?? 0} (HTTP 200 answers incl. probe and warm-up: ${answered};` +
+          ' a few more rows are normal: requests in flight when a run stops are stored but not counted)',
+      );
+      rows.push({ label: payLabel, unit: 'req/s', summary: payments, check });
+    });
+  } catch (error) {
+    failures.push(`${kind}: ${messageOf(error)}`);
+    console.error(`\n!!! ${kind} FAILED: ${messageOf(error)} !!!\n`);
+    if (error instanceof Error && error.cause instanceof Error && error.cause.stack) console.error(error.cause.stack);
+    if (!raw) rows.push({ label: rawLabel, unit: 'ops/s', summary: undefined, check: 'not measured' });
+    if (!payments) rows.push({ label: payLabel, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+  }
+
+  if (raw && payments) {
+    const ratio = payments.rate / raw.rate;
+    const verdict = ratio >= TARGET_RATIO ? 'meets target' : 'BELOW target';
+    ratios.push(
+      `${kind}: payments ${formatRate(payments.rate)} req/s = ${Math.round(ratio * 100)}% of raw insert rate ` +
+        `${formatRate(raw.rate)} ops/s (target ≥ ${TARGET_RATIO * 100}%) — ${verdict}` +
+        (honoRate ? `; ${Math.round((payments.rate / honoRate) * 100)}% of the trivial Hono route` : ''),
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function printTable(): void {
+  const header = ['measurement', 'rate', 'p50 ms', 'p99 ms', 'count', 'check'];
+  const body = rows.map((row) => [
+    row.label,
+    row.summary ? `${formatRate(row.summary.rate)} ${row.unit}` : '—',
+    row.summary ? formatMs(row.summary.p50) : '—',
+    row.summary ? formatMs(row.summary.p99) : '—',
+    row.summary ? String(row.summary.count) : '—',
+    row.check,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...body.map((cells) => (cells[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i >= 1 && i <= 4 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const cells of body) console.log(line(cells));
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const cpus = os.cpus();
+  const source = postgresSource();
+  console.log('Payment gateway bench');
+  console.log(
+    `machine: ${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
+      `${os.platform()} ${os.release()}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  console.log(
+    `method: ${CONNECTIONS} connections / concurrent loops, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s measured each, ` +
+      `loopback ${HOST}; HTTP load by autocannon in a separate process; rate = completed / measured seconds; ` +
+      'latency percentiles over every operation in the window',
+  );
+  const kinds: StoreKind[] = ['PGlite'];
+  if (source) {
+    kinds.push('PostgreSQL');
+    console.log(`stores: PGlite (temp dir), PostgreSQL from ${source.variable}=${displayUrl(source.url)} (own temp schema)`);
+  } else {
+    console.log('stores: PGlite only — PostgreSQL SKIPPED: neither TEST_DATABASE_URL nor DATABASE_URL is set');
+  }
+
+  const honoRate = (await baselineHono())?.rate;
+  for (const kind of kinds) {
+    if (interrupted) break;
+    await benchStore(kind, honoRate);
+  }
+
+  console.log(`\n=== Summary (${CONNECTIONS} connections, ${DURATION_SECONDS} s each, node ${process.version}, ${cpus.length} CPUs) ===`);
+  printTable();
+  if (!source) console.log('PostgreSQL: SKIPPED (set TEST_DATABASE_URL or DATABASE_URL to include it)');
+  console.log('');
+  for (const ratio of ratios) console.log(ratio);
+  console.log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (failures.length > 0) {
+    console.error(`\n!!! BENCH RUN HAD ${failures.length} FAILURE(S) — figures above are not trustworthy !!!`);
+    for (const failure of failures) console.error(`!!!   ${failure}`);
+    process.exitCode = 1;
+  }
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error('!!! bench crashed:', error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    if (!interrupted) process.exit();
+  });

@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../params/catalogue.ts';
+import { cardPayment, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
+
+/**
+ * Random parameter maps against POST /v1/payments: valid card payments, catalogue names with random values
+ * and random names. Whatever is sent, the answer is 200 or 400, a full envelope, and a result code of the
+ * class its status says.
+ */
+
+const CODE = /^\d{3}\.\d{3}\.\d{3}$/;
+const BUILD_NUMBER = /^[0-9a-f]{40}@\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+0000$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{3})?\+0000$/;
+/** COMPAT §8: success, success needing review, pending. */
+const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0)/;
+const SUCCESS_REVIEW = /^(000\.400\.0[^3]|000\.400\.100)/;
+const PENDING = /^(000\.200)/;
+
+let t: TestGateway;
+
+beforeAll(async () => {
+  t = await startTestGateway('PGlite');
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Generators
+
+const catalogueName = fc
+  .record({
+    template: fc.constantFrom(...CATALOGUE.map((spec) => spec.name)),
+    indexes: fc.array(fc.oneof({ weight: 5, arbitrary: fc.nat({ max: 3 }) }, fc.constantFrom(999, 1000, 999_999_999)), {
+      minLength: 4,
+      maxLength: 4,
+    }),
+    keys: fc.array(
+      fc.oneof(
+        fc.constantFrom('SHOPPER_note', 'abc', 'my.param', 'x', '__proto__', '', 'A'.repeat(65)),
+        fc.string({ maxLength: 12 }),
+      ),
+      { minLength: 4, maxLength: 4 },
+    ),
+  })
+  .map(({ template, indexes, keys }) => {
+    let index = 0;
+    let key = 0;
+    return template.replace(/\[n\]/g, () => `[${indexes[index++ % indexes.length]}]`).replace(/\[\*\]/g, () => `[${keys[key++ % keys.length]}]`);
+  });
+
+const randomValue = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.string({ minLength: 250, maxLength: 300 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '1',
+    '10.00',
+    '92.00',
+    'EUR',
+    'eur',
+    'DB',
+    'PA',
+    'true',
+    'VISA',
+    '4200000000000000',
+    '05',
+    '2034',
+    '2026-11-21',
+    'https://shop.example/return',
+    'Jane Jones',
+    '\u0000',
+    // card.holder carrying a result code makes the simulator answer it
+    '000.200.000',
+    '000.400.110',
+    '800.100.151',
+    '900.100.300',
+  ),
+);
+
+const randomName = fc.oneof(
+  fc.string({ unit: fc.constantFrom('a', 'b', 'x', '.', '[', ']', '_', '0', '1', '%', ' '), maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    '__proto__[polluted]',
+    'constructor[prototype][polluted]',
+    'a.__proto__.b',
+    'customParameters[__proto__]',
+    'cart.items[0].__proto__',
+    'cart.items[n].name',
+    'customParameters[*]',
+    'cart.items[]',
+    'cart.items[-1].name',
+    'cart.items[01].name',
+    '[]',
+    '.',
+    '..',
+    'a..b',
+    'hasOwnProperty',
+    'toString',
+  ),
+);
+
+const CARD_KEYS = Object.keys(cardPayment('0'.repeat(32)));
+
+const request = fc.record({
+  /** Which parameters of the valid card payment are kept (mostly all). */
+  base: fc.oneof({ weight: 3, arbitrary: fc.constant(CARD_KEYS) }, fc.subarray(CARD_KEYS)),
+  known: fc.array(fc.tuple(catalogueName, randomValue), { maxLength: 8 }),
+  random: fc.array(fc.tuple(randomName, randomValue), { maxLength: 5 }),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function expectEnvelope(response: ApiResponse): void {
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.body).toMatchObject({
+    result: { code: expect.stringMatching(CODE), description: expect.any(String) },
+    buildNumber: expect.stringMatching(BUILD_NUMBER),
+    timestamp: expect.stringMatching(TIMESTAMP),
+    ndc: expect.any(String),
+  });
+  expect(response.body.ndc).not.toBe('');
+}
+
+describe('POST /v1/payments with random parameters', () => {
+  it('always answers 200 or 400 with a full envelope and a code of the matching class', async () => {
+    let runs = 0;
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(request, async ({ base, known, random }) => {
+        runs++;
+        const card = cardPayment(t.entityId);
+        // A Map keeps names unique and never touches a prototype, whatever the name.
+        const params = new Map<string, string>(base.map((name) => [name, card[name] as string]));
+        for (const [name, value] of [...known, ...random]) params.set(name, value);
+        const body = new URLSearchParams([...params]).toString();
+
+        const response = await t.post('/v1/payments', body);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        const context = `${response.status} ${JSON.stringify(response.body)}\nsent: ${body.slice(0, 2000)}`;
+        expect([200, 400], context).toContain(response.status);
+        expectEnvelope(response);
+
+        const code: string = response.body.result.code;
+        if (response.status === 200) {
+          expect(SUCCESS.test(code) || SUCCESS_REVIEW.test(code) || PENDING.test(code), context).toBe(true);
+        } else {
+          expect(SUCCESS.test(code) || SUCCESS_REVIEW.test(code) || PENDING.test(code), context).toBe(false);
+        }
+
+        if (code === '200.300.404') {
+          const errors: unknown = response.body.result.parameterErrors;
+          expect(Array.isArray(errors), context).toBe(true);
+          expect((errors as unknown[]).length, context).toBeGreaterThan(0);
+          for (const error of errors as Record<string, unknown>[]) {
+            expect(typeof error.name, context).toBe('string');
+            expect(typeof error.value, context).toBe('string');
+            expect(typeof error.message, context).toBe('string');
+          }
+        }
+
+        // The card number never comes back in full, neither in parameterErrors nor anywhere else.
+        const number = params.get('card.number');
+        const sentElsewhere = [...params].some(([name, value]) => name !== 'card.number' && number !== undefined && value.includes(number));
+        if (number !== undefined && number.replace(/\s/g, '').length >= 12 && !sentElsewhere) {
+          expect(JSON.stringify(response.body), context).not.toContain(number);
+        }
+
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        expect(({} as any).polluted).toBeUndefined();
+      }),
+      { numRuns: 150, interruptAfterTimeLimit: 25_000 },
+    );
+    expect(runs).toBeGreaterThan(20);
+    expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(0);
+    expect(statuses.get(400) ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('leaves the gateway answering, with no unexpected error and no card number in its logs', async () => {
+    const payment = await t.post('/v1/payments', cardPayment(t.entityId));
+    expect(payment.status).toBe(200);
+    expect(payment.body.result.code).toBe('000.100.110');
+    const read = await t.get(`/v1/payments/${payment.body.id}`, { entityId: t.entityId });
+    expect(read.status).toBe(200);
+    expect(read.body.id).toBe(payment.body.id);
+
+    const levels = t.logLines.map((line) => (JSON.parse(line) as { level: string }).level);
+    expect(levels.filter((level) => level === 'error')).toEqual([]);
+    expect(t.logLines.join('\n')).not.toContain('4200000000000000');
+  });
+});

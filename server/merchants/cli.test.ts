@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { startGateway } from '../gateway.ts';
+import { cardPayment, freshStoreLocation } from '../testing/harness.ts';
+
+const run = promisify(execFile);
+const location = await freshStoreLocation('PGlite');
+const { dataDir } = location;
+
+/** Runs `npm run gateway -- <args>` the way an operator does (through tsx, as the npm script does). */
+async function gateway(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function field(output: string, label: string): string {
+  const match = new RegExp(`^${label}\\s+(\\S+)$`, 'm').exec(output);
+  if (!match?.[1]) throw new Error(`no "${label}" in:\n${output}`);
+  return match[1];
+}
+
+afterAll(() => location.dispose());
+
+describe('the operator command line', () => {
+  it('creates entities and tokens that the gateway then accepts, and revokes tokens', async () => {
+    const created = await gateway('entity', 'create', '--name', 'Corner shop');
+    expect(created.code).toBe(0);
+    const entityId = field(created.stdout, 'entityId');
+    const token = field(created.stdout, 'access token');
+    expect(entityId).toMatch(/^[0-9a-f]{32}$/);
+
+    const second = await gateway('token', 'create', '--entity', entityId, '--label', 'backend');
+    expect(second.code).toBe(0);
+    const secondToken = field(second.stdout, 'access token');
+    const secondTokenId = field(second.stdout, 'token id');
+    expect((await gateway('token', 'revoke', secondTokenId)).stdout).toContain(`revoked ${secondTokenId}`);
+
+    const listed = await gateway('entity', 'list');
+    expect(listed.stdout).toContain(`${entityId}  Corner shop`);
+
+    const running = await startGateway({
+      ...loadConfig({}),
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      demoMerchant: undefined,
+      logLevel: 'silent',
+    });
+    try {
+      const pay = (bearer: string) =>
+        fetch(`${running.url}/v1/payments`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(cardPayment(entityId)),
+        });
+      expect((await pay(token)).status).toBe(200);
+      expect((await pay(secondToken)).status).toBe(403);
+    } finally {
+      await running.close();
+    }
+  }, 120_000);
+
+  it('explains its usage and exits non-zero on a wrong command', async () => {
+    const wrong = await gateway('entity', 'destroy');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('unknown command: entity destroy');
+    expect(wrong.stderr).toContain('Usage: npm run gateway');
+    const badId = await gateway('entity', 'create', '--id', 'XYZ');
+    expect(badId.code).toBe(1);
+    expect(badId.stderr).toContain('--id must be 32 lowercase hexadecimal characters');
+  }, 60_000);
+});
