@@ -47,15 +47,32 @@ const SECRET_KEYS = new Set([
   'secret',
 ]);
 
-/** 12 to 19 digits, optionally grouped by spaces or hyphens, not part of a longer alphanumeric word. */
-const PAN_LIKE = /(?<![0-9A-Za-z])[0-9](?:[ -]?[0-9]){11,18}(?![0-9A-Za-z])/g;
+/** 12 to 19 digits, optionally grouped by spaces or hyphens: what a card number looks like in text. */
+const PAN_LIKE = /[0-9](?:[ -]?[0-9]){11,18}/g;
+const WORD_CHARACTER = /[0-9A-Za-z]/;
+
+/**
+ * Payment ids, ndcs, token hashes and build numbers are hex words of 32 or more characters and may hold long
+ * digit runs; those are kept. A digit run anywhere else, even glued to letters (`card4200...`), is redacted.
+ */
+function isInsideHexIdentifier(text: string, start: number, end: number): boolean {
+  if (/[ -]/.test(text.slice(start, end))) return false;
+  let wordStart = start;
+  while (wordStart > 0 && WORD_CHARACTER.test(text.charAt(wordStart - 1))) wordStart--;
+  let wordEnd = end;
+  while (wordEnd < text.length && WORD_CHARACTER.test(text.charAt(wordEnd))) wordEnd++;
+  return wordEnd - wordStart >= 32 && /^[0-9a-fA-F]+$/.test(text.slice(wordStart, wordEnd));
+}
+
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 /** `card.cvv=123`, `"cvv":"123"`-style fragments inside free text. */
 const SECRET_ASSIGNMENT = /\b(card\.number|card\.cvv|cvv|password|accessToken)(["']?\s*[=:]\s*["']?)[^&\s"',;]*/gi;
 
 export function redactText(text: string): string {
   return text
-    .replace(PAN_LIKE, '[REDACTED-PAN]')
+    .replace(PAN_LIKE, (digits: string, offset: number) =>
+      isInsideHexIdentifier(text, offset, offset + digits.length) ? digits : '[REDACTED-PAN]',
+    )
     .replace(BEARER, '$1 [REDACTED]')
     .replace(SECRET_ASSIGNMENT, '$1$2[REDACTED]');
 }
@@ -69,9 +86,11 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (typeof value === 'number' || typeof value === 'bigint') {
     const text = String(value);
-    return redactText(text) === text ? value : '[REDACTED-PAN]';
+    // JSON.stringify throws on a bigint: it is written as its digits.
+    return redactText(text) !== text ? '[REDACTED-PAN]' : typeof value === 'bigint' ? text : value;
   }
   if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return value.toJSON();
   if (depth > 8) return '[too deep]';
   if (value instanceof Error) {
     return { name: value.name, message: redactText(value.message), stack: value.stack ? redactText(value.stack) : undefined };
@@ -80,7 +99,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Map) return redact(Object.fromEntries(value), depth);
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    result[key] = isSecretKey(key) ? '[REDACTED]' : redact(item, depth + 1);
+    result[redactText(key)] = isSecretKey(key) ? '[REDACTED]' : redact(item, depth + 1);
   }
   return result;
 }
@@ -96,7 +115,8 @@ export function createLogger(options: { level: LogLevel; sink?: LogSink }): Logg
       ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
       time: new Date().toISOString(),
       level,
-      ...(requestId ? { requestId } : {}),
+      // Set even when undefined (JSON.stringify then leaves it out), so a field cannot supply one.
+      requestId,
       msg: redactText(message),
     };
     sink(JSON.stringify(line));

@@ -35,7 +35,9 @@ async function readResponse(response: Response): Promise<ApiResponse> {
 }
 
 /** A raw request with the test merchant's token unless `Authorization` is given (or set to ''). */
-async function send(path: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<ApiResponse> {
+type SendInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string>; duplex?: 'half' };
+
+async function send(path: string, init: SendInit = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { Authorization: `Bearer ${t.token}`, ...init.headers };
   if (headers.Authorization === '') delete headers.Authorization;
   return readResponse(await fetch(`${t.url}${path}`, { ...init, headers }));
@@ -46,7 +48,7 @@ function paymentBody(overrides: Record<string, string> = {}, extra = ''): string
   return new URLSearchParams(cardPayment(t.entityId, overrides)).toString() + extra;
 }
 
-function postForm(body: string | Uint8Array, contentType = FORM): Promise<ApiResponse> {
+function postForm(body: string | Uint8Array<ArrayBuffer>, contentType = FORM): Promise<ApiResponse> {
   return send('/v1/payments', { method: 'POST', body, headers: { 'Content-Type': contentType } });
 }
 
@@ -90,7 +92,7 @@ interface Case {
   readonly headers?: Readonly<Record<string, RegExp>>;
 }
 
-function invalidUtf8Body(): Uint8Array {
+function invalidUtf8Body(): Uint8Array<ArrayBuffer> {
   const before = new TextEncoder().encode(`${paymentBody({ 'card.holder': 'Jane' })}&merchantTransactionId=`);
   const bytes = new Uint8Array(before.length + 2);
   bytes.set(before);
@@ -275,7 +277,7 @@ describe.each<{ group: string; cases: Case[] }>([
             body: stream,
             headers: { 'Content-Type': FORM },
             duplex: 'half',
-          } as RequestInit & { headers: Record<string, string> });
+          });
         },
         status: 413,
       },

@@ -37,7 +37,7 @@ function decodeComponent(raw: string): string | undefined {
  * URLSearchParams turns malformed percent-encoding into U+FFFD or keeps it literally; a payment must not
  * silently change a value, so pairs that do not decode strictly are reported instead.
  */
-function findMalformedPairs(text: string): ParameterError[] {
+function findMalformedPairs(text: string, malformed: Set<string>): ParameterError[] {
   const errors: ParameterError[] = [];
   for (const pair of text.split('&')) {
     if (pair === '') continue;
@@ -47,8 +47,11 @@ function findMalformedPairs(text: string): ParameterError[] {
     const name = decodeComponent(rawName);
     if (name === undefined) {
       errors.push({ name: rawName.slice(0, 64), value: '', message: 'name is not valid percent-encoded UTF-8' });
+      // The name as URLSearchParams reads it (U+FFFD for the bad bytes), so the pair is skipped below.
+      for (const lenientName of new URLSearchParams(pair).keys()) malformed.add(lenientName);
     } else if (decodeComponent(rawValue) === undefined) {
       errors.push({ name, value: '', message: 'value is not valid percent-encoded UTF-8' });
+      malformed.add(name);
     }
   }
   return errors;
@@ -56,8 +59,8 @@ function findMalformedPairs(text: string): ParameterError[] {
 
 export function parseForm(text: string): ParsedForm {
   const params = new Map<string, string>();
-  const errors: ParameterError[] = text.includes('%') ? findMalformedPairs(text) : [];
-  const malformed = new Set(errors.map((error) => error.name));
+  const malformed = new Set<string>();
+  const errors: ParameterError[] = text.includes('%') ? findMalformedPairs(text, malformed) : [];
   for (const [name, value] of new URLSearchParams(text)) {
     if (name === '' || malformed.has(name)) continue;
     if (hasForbiddenSegment(name)) {
@@ -82,57 +85,81 @@ export function mergeForms(first: ParsedForm, second: ParsedForm): ParsedForm {
   return { params, errors };
 }
 
-type Nested = { [key: string]: Nested | string | Nested[] };
+/** A step in a nested structure: a name or map key (string), or a list index (number). */
+export type PathSegment = string | number;
 
-function isIndex(segment: string): boolean {
-  return /^(0|[1-9][0-9]*)$/.test(segment);
+const LIST_INDEX = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * The path of a parameter name. Given the catalogue template of the name (`cart.items[n].name`,
+ * `customParameters[*]`), only `[n]` positions are list indexes, so `customParameters[123]` stays a key;
+ * without a template, any all-digit bracket is an index.
+ */
+export function pathOf(name: string, template?: string): PathSegment[] {
+  const templateTokens = template === undefined ? undefined : [...template.matchAll(NAME_TOKEN)];
+  return [...name.matchAll(NAME_TOKEN)].map((match, position) => {
+    const bracket = match[2];
+    if (bracket === undefined) return match[1] ?? '';
+    const isListPosition = templateTokens === undefined || templateTokens[position]?.[2] === 'n';
+    return isListPosition && LIST_INDEX.test(bracket) ? Number(bracket) : bracket;
+  });
 }
 
-/** Turns objects whose keys are all list indexes into arrays, in index order (gaps closed). */
-function listsToArrays(node: Nested | string, isRoot = false): unknown {
+/** Containers keep their entries in Maps while building, so no key can ever reach a prototype. */
+class ObjectNode extends Map<string, TreeNode> {}
+class ListNode extends Map<number, TreeNode> {}
+type TreeNode = string | ObjectNode | ListNode;
+
+function toPlain(node: TreeNode): unknown {
   if (typeof node === 'string') return node;
-  const keys = Object.keys(node);
-  const values = keys.map((key) => listsToArrays(node[key] as Nested | string));
-  if (!isRoot && keys.length > 0 && keys.every(isIndex)) {
-    return keys
-      .map((key, position) => [Number(key), values[position]] as const)
-      .sort((a, b) => a[0] - b[0])
-      .map(([, value]) => value);
+  if (node instanceof ListNode) {
+    return [...node.entries()].sort((a, b) => a[0] - b[0]).map(([, child]) => toPlain(child));
   }
   const result: Record<string, unknown> = Object.create(null);
-  keys.forEach((key, position) => {
-    result[key] = values[position];
-  });
+  for (const [key, child] of node) result[key] = toPlain(child);
   return result;
 }
 
 /**
- * Nests `cart.items[0].name`-style names: `{cart: {items: [{name}]}}`. Objects have no prototype and
- * list indexes become array positions without ever allocating a sparse array.
- * A name that conflicts with an earlier one (a value where an object is needed) is skipped.
+ * Nests `cart.items[0].name`-style names: `{cart: {items: [{name}]}}`. Objects have no prototype, and list
+ * indexes become array positions in index order (gaps closed) without ever allocating a sparse array.
+ * `templateOf` names the catalogue template of a name (see pathOf). A name that conflicts with an earlier
+ * one (a value where a structure is needed, a list where an object is) is skipped.
  */
-export function toNested(entries: Iterable<readonly [string, string]>): Record<string, unknown> {
-  const root: Nested = Object.create(null);
+export function toNested(
+  entries: Iterable<readonly [string, string]>,
+  templateOf: (name: string) => string | undefined = () => undefined,
+): Record<string, unknown> {
+  const root = new ObjectNode();
   for (const [name, value] of entries) {
-    const segments = segmentsOf(name);
-    if (segments.length === 0 || segments.some((segment) => FORBIDDEN_SEGMENTS.has(segment))) continue;
-    let node: Nested = root;
-    let conflict = false;
-    for (const segment of segments.slice(0, -1)) {
-      const next = node[segment];
-      if (next === undefined) {
-        const created: Nested = Object.create(null);
-        node[segment] = created;
-        node = created;
-      } else if (typeof next === 'string' || Array.isArray(next)) {
-        conflict = true;
+    const path = pathOf(name, templateOf(name));
+    if (path.length === 0 || path.some((segment) => typeof segment === 'string' && FORBIDDEN_SEGMENTS.has(segment))) {
+      continue;
+    }
+    let node: ObjectNode | ListNode = root;
+    let placed = true;
+    for (let position = 0; position < path.length && placed; position++) {
+      const segment = path[position] as PathSegment;
+      if (typeof segment === 'number' !== node instanceof ListNode) {
+        placed = false;
         break;
+      }
+      const existing = (node as Map<PathSegment, TreeNode>).get(segment);
+      if (position === path.length - 1) {
+        if (existing === undefined) (node as Map<PathSegment, TreeNode>).set(segment, value);
+        break;
+      }
+      const wantsList = typeof path[position + 1] === 'number';
+      if (existing === undefined) {
+        const created = wantsList ? new ListNode() : new ObjectNode();
+        (node as Map<PathSegment, TreeNode>).set(segment, created);
+        node = created;
+      } else if (typeof existing !== 'string' && existing instanceof ListNode === wantsList) {
+        node = existing;
       } else {
-        node = next;
+        placed = false;
       }
     }
-    const last = segments[segments.length - 1] as string;
-    if (!conflict && node[last] === undefined) node[last] = value;
   }
-  return listsToArrays(root, true) as Record<string, unknown>;
+  return toPlain(root) as Record<string, unknown>;
 }

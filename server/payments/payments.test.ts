@@ -67,6 +67,12 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     });
 
+    it('echoes custom parameters with all-digit names as named values, not as a list', async () => {
+      const response = await pay({ 'customParameters[123]': 'a', 'customParameters[456]': 'b' });
+      expect(response.status).toBe(200);
+      expect(response.body.customParameters).toEqual({ 123: 'a', 456: 'b' });
+    });
+
     it('reads the payment back with GET, and only for its own entity', async () => {
       const created = await pay({ paymentType: 'PA', amount: '10.50' });
       const read = await t.get(`/v1/payments/${created.body.id}`, { entityId: t.entityId });

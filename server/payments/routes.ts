@@ -22,9 +22,10 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     now: deps.now,
   };
   const router = new Hono<AppEnv>();
-  router.use('*', requestParams, requireMerchant(deps.store));
+  // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
+  const merchantRequest = [requestParams, requireMerchant(deps.store)] as const;
 
-  router.post('/', async (c) => {
+  router.post('/', ...merchantRequest, async (c) => {
     const payment = await createPayment(context, c.get('entityId'), c.get('params'));
     return c.json(envelope(result(payment), payment.ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
   });
@@ -32,11 +33,11 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id', async (c) => {
+  router.post('/:id', ...merchantRequest, async (c) => {
     const payment = await processBackOffice(context, c.get('entityId'), c.req.param('id'), c.get('params'));
     return c.json(envelope(result(payment), payment.ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
   });
-  router.get('/:id', async (c) => {
+  router.get('/:id', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
     const payment = await getPayment(context, entityId, c.req.param('id'));
     return c.json(envelope(result(payment), newNdc(entityId), paymentBody(payment)), paymentHttpStatus(payment.resultCode));

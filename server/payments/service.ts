@@ -30,7 +30,7 @@ const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currenc
 /** The request structures a payment response echoes: every known parameter but those above, nested. */
 function requestEcho(params: ReadonlyMap<string, string>): Record<string, unknown> {
   const echoed = [...params].filter(([name]) => !NOT_ECHOED.test(name) && findSpec(name) !== undefined);
-  return toNested(echoed);
+  return toNested(echoed, (name) => findSpec(name)?.spec.name);
 }
 
 /**
