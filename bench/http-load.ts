@@ -14,6 +14,7 @@ export function measureHttp(spec: LoadSpec): Promise<LoadResult> {
   const limitMs = (spec.warmupSeconds + spec.durationSeconds + 30) * 1000;
   return new Promise<LoadResult>((resolve, reject) => {
     let settled = false;
+    let reply: LoadReply | undefined;
     const finish = (error: Error | undefined, result?: LoadResult) => {
       if (settled) return;
       settled = true;
@@ -23,12 +24,20 @@ export function measureHttp(spec: LoadSpec): Promise<LoadResult> {
       else resolve(result as LoadResult);
     };
     const timer = setTimeout(() => finish(new Error(`load generator did not finish within ${limitMs / 1000} s`)), limitMs);
-    child.once('message', (reply: LoadReply) => {
-      if (reply.ok) finish(undefined, reply.result);
-      else finish(new Error(`load generator failed: ${reply.error}`));
+    const settle = () => {
+      if (reply?.ok) finish(undefined, reply.result);
+      else if (reply) finish(new Error(`load generator failed: ${reply.error}`));
+    };
+    child.once('message', (message: LoadReply) => {
+      reply = message;
+      // The child exits by itself right after replying; give it a moment before killing it.
+      setTimeout(settle, 3000).unref();
     });
     child.once('error', (error) => finish(error));
-    child.once('close', (code, signal) => finish(new Error(`load generator exited before replying (code ${code}, signal ${signal})`)));
+    child.once('close', (code, signal) => {
+      if (reply) settle();
+      else finish(new Error(`load generator exited before replying (code ${code}, signal ${signal})`));
+    });
     child.send(spec);
   });
 }

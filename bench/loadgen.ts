@@ -46,12 +46,14 @@ async function measure(spec: LoadSpec): Promise<LoadReply> {
 }
 
 // The parent going away (crash, Ctrl-C) must not leave a load generator hammering a port.
-process.on('disconnect', () => process.exit(1));
+let replied = false;
+process.on('disconnect', () => process.exit(replied ? 0 : 1));
 
 process.once('message', (spec: LoadSpec) => {
   measure(spec)
     .catch((error: unknown): LoadReply => ({ ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) }))
     .then((reply) => {
+      replied = true;
       process.send?.(reply, () => process.disconnect());
     });
 });

@@ -50,6 +50,15 @@ const HOST = '127.0.0.1';
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
 
 const failures: string[] = [];
+let interrupted = false;
+let interruptedAt = 0;
+
+/** Records a failure (it makes the run exit 1) and says so loudly; quiet once Ctrl-C is tearing things down. */
+function fail(failure: string, loud: string = `!!! ${failure}`): void {
+  if (interrupted) return;
+  failures.push(failure);
+  console.error(loud);
+}
 
 function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -99,12 +108,17 @@ async function withScope<T>(work: (scope: Scope) => Promise<T>): Promise<T> {
   }
 }
 
-let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (interrupted) process.exit(130);
+    // Ctrl-C reaches this process twice (from the terminal, and relayed by npm/tsx): only a signal
+    // well after the first one forces an exit without clean-up.
+    if (interrupted) {
+      if (performance.now() - interruptedAt > 2000) process.exit(130);
+      return;
+    }
     interrupted = true;
-    console.error(`\n${signal}: cleaning up (again to force exit)...`);
+    interruptedAt = performance.now();
+    console.error(`\n${signal}: cleaning up (press Ctrl-C again to exit at once)...`);
     void Promise.all([...Scope.open].map((scope) => scope.close())).finally(() => process.exit(130));
   });
 }
@@ -146,8 +160,7 @@ function checkHttp(label: string, result: LoadResult): string {
   if (result.measured.responses === 0) problems.push('measured: no responses at all');
   if (problems.length === 0) return `all ${result.warmup.responses + result.measured.responses} HTTP 200`;
   for (const problem of problems) {
-    failures.push(`${label}: ${problem}`);
-    console.error(`\n!!! ERRORS in ${label}: ${problem} !!!\n`);
+    fail(`${label}: ${problem}`, `\n!!! ERRORS in ${label}: ${problem} !!!\n`);
   }
   return `ERRORS: ${result.warmup.non2xx + result.measured.non2xx} non-2xx, ${result.warmup.errors + result.measured.errors} conn errors`;
 }
@@ -192,8 +205,7 @@ async function baselineHono(): Promise<Summary | undefined> {
       return result.measured;
     });
   } catch (error) {
-    failures.push(`${label}: ${messageOf(error)}`);
-    console.error(`!!! ${label} FAILED: ${messageOf(error)}`);
+    fail(`${label}: ${messageOf(error)}`, `!!! ${label} FAILED: ${messageOf(error)}`);
     rows.push({ label, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
     return undefined;
   }
@@ -259,8 +271,7 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
         printMeasurement('raw insert+commit', 'ops/s', raw, check);
         rows.push({ label: rawLabel, unit: 'ops/s', summary: raw, check: '0 errors' });
       } catch (error) {
-        failures.push(`${rawLabel}: ${messageOf(error)}`);
-        console.error(`!!! ${rawLabel} FAILED: ${messageOf(error)}`);
+        fail(`${rawLabel}: ${messageOf(error)}`, `!!! ${rawLabel} FAILED: ${messageOf(error)}`);
         rows.push({ label: rawLabel, unit: 'ops/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
       }
 
@@ -294,9 +305,8 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
       rows.push({ label: payLabel, unit: 'req/s', summary: payments, check });
     });
   } catch (error) {
-    failures.push(`${kind}: ${messageOf(error)}`);
-    console.error(`\n!!! ${kind} FAILED: ${messageOf(error)} !!!\n`);
-    if (error instanceof Error && error.cause instanceof Error && error.cause.stack) console.error(error.cause.stack);
+    fail(`${kind}: ${messageOf(error)}`, `\n!!! ${kind} FAILED: ${messageOf(error)} !!!\n`);
+    if (!interrupted && error instanceof Error && error.cause instanceof Error && error.cause.stack) console.error(error.cause.stack);
     if (!raw) rows.push({ label: rawLabel, unit: 'ops/s', summary: undefined, check: 'not measured' });
     if (!payments) rows.push({ label: payLabel, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
   }
@@ -336,6 +346,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const cpus = os.cpus();
   const source = postgresSource();
+  const loadBefore = os.loadavg()[0] ?? 0;
   console.log('Payment gateway bench');
   console.log(
     `machine: ${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ` +
@@ -359,13 +370,20 @@ async function main(): Promise<void> {
     if (interrupted) break;
     await benchStore(kind, honoRate);
   }
+  if (interrupted) return; // the signal handler cleans up and exits
 
   console.log(`\n=== Summary (${CONNECTIONS} connections, ${DURATION_SECONDS} s each, node ${process.version}, ${cpus.length} CPUs) ===`);
   printTable();
   if (!source) console.log('PostgreSQL: SKIPPED (set TEST_DATABASE_URL or DATABASE_URL to include it)');
   console.log('');
   for (const ratio of ratios) console.log(ratio);
-  console.log(`\ntotal bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const loadNow = os.loadavg()[0] ?? 0;
+  console.log(
+    `\ntotal bench time ${((performance.now() - started) / 1000).toFixed(1)} s; 1-min load average before ${loadBefore.toFixed(2)}, after ${loadNow.toFixed(2)}`,
+  );
+  if (loadBefore > cpus.length * 0.5) {
+    console.log(`note: the machine was already busy before the run (load ${loadBefore.toFixed(2)} on ${cpus.length} CPUs): figures are noisy`);
+  }
   if (failures.length > 0) {
     console.error(`\n!!! BENCH RUN HAD ${failures.length} FAILURE(S) — figures above are not trustworthy !!!`);
     for (const failure of failures) console.error(`!!!   ${failure}`);
