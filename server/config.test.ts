@@ -12,6 +12,7 @@ describe('configuration from the environment', () => {
       publicUrl: 'http://localhost:8080',
       environment: 'test',
       demoMerchant: DEFAULT_DEMO_MERCHANT,
+      tokenCacheSeconds: 10,
     });
   });
 
@@ -58,6 +59,7 @@ describe('configuration from the environment', () => {
     [{ DEMO_ENTITY_ID: 'XYZ' }, /DEMO_ENTITY_ID/],
     [{ DEMO_ACCESS_TOKEN: 'short' }, /DEMO_ACCESS_TOKEN/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ TOKEN_CACHE_SECONDS: '-1' }, /TOKEN_CACHE_SECONDS/],
   ])('rejects %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

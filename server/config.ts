@@ -23,6 +23,8 @@ export interface GatewayConfig {
   /** The demo merchant created at start-up, or undefined when there is none (live without explicit credentials). */
   readonly demoMerchant: DemoMerchant | undefined;
   readonly logLevel: LogLevel;
+  /** How long a gateway trusts what it read about an access token; a revocation takes effect within this time. */
+  readonly tokenCacheSeconds: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -47,6 +49,15 @@ function parsePort(raw: string | undefined): number {
     throw new ConfigError(`PORT must be an integer between 0 and 65535, got "${raw}"`);
   }
   return port;
+}
+
+function parseTokenCacheSeconds(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 10;
+  const seconds = Number(raw);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 3600) {
+    throw new ConfigError(`TOKEN_CACHE_SECONDS must be an integer between 0 and 3600, got "${raw}"`);
+  }
+  return seconds;
 }
 
 function parseEnvironment(raw: string | undefined): GatewayEnvironment {
@@ -113,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       emptyToUndefined(env.DEMO_ACCESS_TOKEN),
     ),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    tokenCacheSeconds: parseTokenCacheSeconds(env.TOKEN_CACHE_SECONDS),
   };
 }

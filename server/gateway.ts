@@ -5,6 +5,7 @@ import { createApp } from './app.ts';
 import type { GatewayConfig } from './config.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
 import { ensureDemoMerchant } from './merchants/repository.ts';
+import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { openStore, type Store } from './store/index.ts';
 
 export interface RunningGateway {
@@ -23,7 +24,15 @@ export async function startGateway(config: GatewayConfig, options: { logSink?: L
   const demo = config.demoMerchant;
   if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo.entityId, demo.accessToken));
 
-  const app = createApp({ config, store, logger, acquirer: createSimulatedAcquirer(), now: () => new Date() });
+  const now = () => new Date();
+  const app = createApp({
+    config,
+    store,
+    logger,
+    acquirer: createSimulatedAcquirer(),
+    tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
+    now,
+  });
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(started));
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LogLevel } from './config.ts';
-import { createLogger, redactText, withRequestId, type Logger } from './logger.ts';
+import { createLogger, redactText, type Logger } from './logger.ts';
 
 interface Line {
   readonly time: string;
@@ -70,50 +70,48 @@ describe('line format', () => {
     expect(line).not.toHaveProperty('requestId');
   });
 
-  it('adds the requestId inside withRequestId, also after an await', async () => {
+  it('adds the requestId to every line of a request logger, and only there', async () => {
     const { logger, parsed } = capture();
-    await withRequestId('req-1', async () => {
-      logger.info('before');
-      await sleep(5);
-      logger.info('after a timer');
-      await Promise.resolve();
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      logger.info('after setImmediate');
-    });
+    const requestLog = logger.forRequest('req-1');
+    requestLog.info('before');
+    await sleep(5);
+    requestLog.info('after a timer');
     logger.info('outside');
     expect(parsed().map((line) => [line.msg, line.requestId])).toEqual([
       ['before', 'req-1'],
       ['after a timer', 'req-1'],
-      ['after setImmediate', 'req-1'],
       ['outside', undefined],
     ]);
   });
 
-  it('keeps the requestIds of interleaved requests apart', async () => {
+  it('keeps concurrent requests apart', async () => {
     const { logger, parsed } = capture();
-    const request = (id: string, delays: number[]) =>
-      withRequestId(id, async () => {
-        for (const [step, delay] of delays.entries()) {
-          await sleep(delay);
-          logger.info(`${id} step ${step}`);
-        }
-      });
+    const request = async (id: string, delays: number[]) => {
+      const log = logger.forRequest(id);
+      for (const [step, delay] of delays.entries()) {
+        await sleep(delay);
+        log.info(`${id} step ${step}`);
+      }
+    };
     await Promise.all([request('a', [5, 1, 8]), request('b', [1, 9, 1]), request('c', [3, 3, 3])]);
     const lines = parsed();
     expect(lines).toHaveLength(9);
     for (const line of lines) expect(line.msg.startsWith(`${line.requestId} `), line.msg).toBe(true);
   });
 
-  it('returns what the function returns', async () => {
-    expect(withRequestId('r', () => 42)).toBe(42);
-    await expect(withRequestId('r', async () => 'done')).resolves.toBe('done');
+  it('keeps level and sink in request loggers', () => {
+    const { logger, parsed } = capture('warn');
+    const log = logger.forRequest('req-2');
+    log.info('dropped');
+    log.warn('kept');
+    expect(parsed().map((line) => [line.msg, line.level, line.requestId])).toEqual([['kept', 'warn', 'req-2']]);
   });
 
   it('never lets fields overwrite time, level, msg or requestId', () => {
     const { logger, lines, parsed } = capture();
-    withRequestId('req-real', () => {
-      logger.warn('the real message', { time: 'forged', level: 'debug', msg: 'forged message', requestId: 'req-forged', other: 'kept' });
-    });
+    logger
+      .forRequest('req-real')
+      .warn('the real message', { time: 'forged', level: 'debug', msg: 'forged message', requestId: 'req-forged', other: 'kept' });
     const line = parsed()[0] as Line;
     expect(line.level).toBe('warn');
     expect(line.msg).toBe('the real message');

@@ -1,18 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /** Payment, registration and schedule ids: 32 lowercase hex characters (COMPAT §1). */
 export const RESOURCE_ID = /^[0-9a-f]{32}$/;
 export const ENTITY_ID = /^[0-9a-f]{32}$/;
 
+/**
+ * 32 hex characters from a random (v4) UUID: 122 random bits, and Node serves UUIDs from a pre-filled
+ * entropy cache, several times cheaper per id than a fresh randomBytes call on the request path.
+ */
+function randomHex32(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
 export function newResourceId(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex32();
 }
 
 /** The `ndc` of a non-checkout response: `<entityId>_<32 hex>`. */
 export function newNdc(entityId: string): string {
-  return `${entityId}_${randomBytes(16).toString('hex')}`;
+  return `${entityId}_${randomHex32()}`;
 }
 
 export function newRequestId(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex32();
 }

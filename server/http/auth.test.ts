@@ -5,7 +5,7 @@ import { cardPayment, startTestGateway, type TestGateway } from '../testing/harn
 describe('authentication', () => {
   let t: TestGateway;
   beforeAll(async () => {
-    t = await startTestGateway('PGlite');
+    t = await startTestGateway('PGlite', { tokenCacheSeconds: 1 });
   });
   afterAll(async () => {
     await t?.close();
@@ -58,11 +58,12 @@ describe('authentication', () => {
     expect((await pay(shared, cardPayment(t.entityId))).status).toBe(403);
   });
 
-  it('refuses a revoked token', async () => {
+  it('refuses a revoked token once the token cache (TOKEN_CACHE_SECONDS, here 1 s) has expired', async () => {
     const token = newAccessToken();
     const tokenId = await grantToken(t.gateway.store, token, 'to revoke', [t.entityId]);
     expect((await pay(token)).status).toBe(200);
     await revokeToken(t.gateway.store, tokenId);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const response = await pay(token);
     expect(response.status).toBe(403);
     expect(response.body.result.code).toBe('800.900.300');

@@ -1,10 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
-import { findTokenAccess } from '../merchants/repository.ts';
+import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
 import type { AppEnv } from './context.ts';
 import { GatewayError, invalidParameters, withReason } from './errors.ts';
-import type { Store } from '../store/index.ts';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -21,7 +20,7 @@ function unauthorized(result: Result): GatewayError {
  * 401; an unknown token, or one not allowed for the entityId, is 403 with 800.900.300.
  * `authentication.entityId` is accepted as an alias of `entityId` (legacy servers, COMPAT §1).
  */
-export function requireMerchant(store: Store): MiddlewareHandler<AppEnv> {
+export function requireMerchant(lookupToken: TokenAccessLookup): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
@@ -30,7 +29,7 @@ export function requireMerchant(store: Store): MiddlewareHandler<AppEnv> {
         withReason(RESULTS.invalidAuthentication, header ? 'malformed Authorization header' : 'missing Authorization header'),
       );
     }
-    const access = await findTokenAccess(store, token);
+    const access = await lookupToken(token);
     if (!access.known) throw forbidden('unknown access token');
 
     const params = c.get('params');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardPayment, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
-import { MAX_BODY_BYTES } from './requestParams.ts';
+import { MAX_BODY_BYTES } from './body.ts';
 
 /**
  * Hostile and malformed input over real HTTP: every answer is a full JSON envelope with the right status

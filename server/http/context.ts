@@ -2,6 +2,7 @@ import type { GatewayConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import type { Acquirer } from '../acquirers/types.ts';
+import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
 
 /** What the app is built from: no module-level state, so tests build as many apps as they like. */
 export interface AppDependencies {
@@ -9,6 +10,8 @@ export interface AppDependencies {
   readonly store: Store;
   readonly logger: Logger;
   readonly acquirer: Acquirer;
+  /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
+  readonly tokenAccess: TokenAccessLookup;
   /** The clock used for expiry checks; tests may pin it. */
   readonly now: () => Date;
 }
@@ -16,9 +19,13 @@ export interface AppDependencies {
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The logger of this request: its lines carry the request id. */
+    log: Logger;
     /** Request parameters as sent: query string, plus the form body on POST. */
     params: Map<string, string>;
     /** The authenticated entity, once the auth middleware has run. */
     entityId: string;
+    /** Whether a handler read the request body (an unread body means the connection must close). */
+    bodyConsumed: boolean;
   };
 }

@@ -21,8 +21,11 @@ function segmentsOf(name: string): string[] {
   return segments;
 }
 
+const MAY_HOLD_FORBIDDEN_SEGMENT = /__proto__|constructor|prototype/;
+
 function hasForbiddenSegment(name: string): boolean {
-  return segmentsOf(name).some((segment) => FORBIDDEN_SEGMENTS.has(segment));
+  // The substring test is a cheap filter: almost no name needs splitting into segments.
+  return MAY_HOLD_FORBIDDEN_SEGMENT.test(name) && segmentsOf(name).some((segment) => FORBIDDEN_SEGMENTS.has(segment));
 }
 
 function decodeComponent(raw: string): string | undefined {

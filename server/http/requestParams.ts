@@ -2,9 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { invalidParameters } from './errors.ts';
 import { mergeForms, parseForm, type ParsedForm } from './form.ts';
 import type { AppEnv } from './context.ts';
-
-/** Largest accepted body: a full cart of 1000 items with every field fits with room to spare. */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+import { readBody } from './body.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -26,13 +24,13 @@ function contentTypeProblem(contentType: string | undefined): string | undefined
   return undefined;
 }
 
-async function readBody(c: Context<AppEnv>): Promise<ParsedForm> {
+async function readForm(c: Context<AppEnv>): Promise<ParsedForm> {
   const contentType = c.req.header('content-type');
   const problem = contentTypeProblem(contentType);
   if (problem) {
     throw invalidParameters([{ name: 'Content-Type', value: (contentType ?? '').slice(0, 128), message: problem }]);
   }
-  const bytes = await c.req.arrayBuffer();
+  const bytes = await readBody(c);
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -48,7 +46,7 @@ async function readBody(c: Context<AppEnv>): Promise<ParsedForm> {
  */
 export const requestParams: MiddlewareHandler<AppEnv> = async (c, next) => {
   const fromQuery = parseForm(queryOf(c.req.url));
-  const parsed = c.req.method === 'POST' ? mergeForms(fromQuery, await readBody(c)) : fromQuery;
+  const parsed = c.req.method === 'POST' ? mergeForms(fromQuery, await readForm(c)) : fromQuery;
   if (parsed.errors.length > 0) throw invalidParameters(parsed.errors);
   c.set('params', parsed.params);
   await next();

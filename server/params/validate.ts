@@ -9,6 +9,18 @@ const ECHO_LIMIT = 256;
 
 const SPEC_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(CATALOGUE.map((spec) => [spec.name, spec]));
 
+const REQUIRED_BY_OPERATION = new Map<Operation, readonly string[]>();
+
+/** The names the catalogue requires unconditionally for an operation, in catalogue order (computed once). */
+function requiredParameters(operation: Operation): readonly string[] {
+  let names = REQUIRED_BY_OPERATION.get(operation);
+  if (!names) {
+    names = CATALOGUE.filter((spec) => spec.requiredFor?.includes(operation)).map((spec) => spec.name);
+    REQUIRED_BY_OPERATION.set(operation, names);
+  }
+  return names;
+}
+
 interface SpecMatch {
   readonly spec: ParamSpec;
   /** The list indexes found in the name, in order. */
@@ -151,10 +163,8 @@ export function validateParameters(params: ReadonlyMap<string, string>, operatio
     const problem = checkValue(match, value);
     if (problem) report({ name, value, message: problem });
   }
-  for (const spec of CATALOGUE) {
-    if (spec.requiredFor?.includes(operation) && !params.has(spec.name)) {
-      report({ name: spec.name, value: '', message: 'is required' });
-    }
+  for (const name of requiredParameters(operation)) {
+    if (!params.has(name)) report({ name, value: '', message: 'is required' });
   }
   for (const rule of CROSS_FIELD_RULES) {
     for (const error of rule(params, operation)) report(error);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import { createLogger } from '../logger.ts';
+import { findTokenAccess } from '../merchants/repository.ts';
 import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../testing/harness.ts';
 
 warnIfPostgresSkipped('payments.test.ts');
@@ -152,6 +153,7 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
         store: t.gateway.store,
         logger: createLogger({ level: 'silent' }),
         acquirer: createSimulatedAcquirer(),
+        tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
         now: () => new Date(),
       });
       const request = (params: Record<string, string>) =>

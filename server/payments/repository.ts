@@ -87,38 +87,44 @@ function toRecord(row: PaymentRow): PaymentRecord {
   };
 }
 
-export type NewPayment = Omit<PaymentRecord, 'createdAt'>;
+const INSERT_COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
+  result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
+  card, request_echo, result_details, ndc, created_at`;
+const INSERT_COLUMN_COUNT = 20;
 
-export async function insertPayment(db: Queryable, payment: NewPayment): Promise<PaymentRecord> {
-  const inserted = await db.query<PaymentRow>(
-    `INSERT INTO payments (id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
-       result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
-       card, request_echo, result_details, ndc)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-     RETURNING ${COLUMNS}`,
-    [
-      payment.id,
-      payment.entityId,
-      payment.parentId,
-      payment.paymentType,
-      payment.paymentBrand,
-      payment.amountMinor,
-      payment.currency,
-      payment.resultCode,
-      payment.resultDescription,
-      payment.approved,
-      payment.finalInSequence,
-      payment.maxCaptures,
-      payment.acquirer,
-      payment.testMode,
-      payment.merchantTransactionId,
-      payment.card === null ? null : JSON.stringify(payment.card),
-      JSON.stringify(payment.requestEcho),
-      payment.resultDetails === null ? null : JSON.stringify(payment.resultDetails),
-      payment.ndc,
-    ],
-  );
-  return toRecord(inserted.rows[0] as PaymentRow);
+function insertValues(payment: PaymentRecord): unknown[] {
+  return [
+    payment.id,
+    payment.entityId,
+    payment.parentId,
+    payment.paymentType,
+    payment.paymentBrand,
+    payment.amountMinor,
+    payment.currency,
+    payment.resultCode,
+    payment.resultDescription,
+    payment.approved,
+    payment.finalInSequence,
+    payment.maxCaptures,
+    payment.acquirer,
+    payment.testMode,
+    payment.merchantTransactionId,
+    payment.card === null ? null : JSON.stringify(payment.card),
+    JSON.stringify(payment.requestEcho),
+    payment.resultDetails === null ? null : JSON.stringify(payment.resultDetails),
+    payment.ndc,
+    payment.createdAt,
+  ];
+}
+
+/** Inserts payments in one statement: all of them, or (on any error) none. */
+export async function insertPayments(db: Queryable, payments: readonly PaymentRecord[]): Promise<void> {
+  if (payments.length === 0) return;
+  const rows = payments.map((_, row) => {
+    const placeholders = Array.from({ length: INSERT_COLUMN_COUNT }, (_, column) => `$${row * INSERT_COLUMN_COUNT + column + 1}`);
+    return `(${placeholders.join(', ')})`;
+  });
+  await db.query(`INSERT INTO payments (${INSERT_COLUMNS}) VALUES ${rows.join(', ')}`, payments.flatMap(insertValues));
 }
 
 /** The payment, only if it belongs to the entity: another merchant's payment does not exist for this caller. */

@@ -10,7 +10,8 @@ import { toNested } from '../http/form.ts';
 import { findSpec, validateParameters } from '../params/validate.ts';
 import type { Operation, ParameterError } from '../params/types.ts';
 import type { Store } from '../store/index.ts';
-import { childTotals, findPayment, insertPayment, lockPayment, type CardSummary, type PaymentRecord } from './repository.ts';
+import type { PaymentWriter } from './paymentWriter.ts';
+import { childTotals, findPayment, insertPayments, lockPayment, type CardSummary, type PaymentRecord } from './repository.ts';
 
 /**
  * Payment use-cases: initial payments (PA, DB, CD) with a card, back-office operations (CP, RV, RF)
@@ -19,6 +20,8 @@ import { childTotals, findPayment, insertPayment, lockPayment, type CardSummary,
 
 export interface PaymentContext {
   readonly store: Store;
+  /** Commits new payments, grouped with concurrent ones. */
+  readonly writer: PaymentWriter;
   readonly acquirer: Acquirer;
   readonly environment: GatewayEnvironment;
   readonly now: () => Date;
@@ -141,7 +144,7 @@ export async function createPayment(
     answer = { ...acquired, acquirer: context.acquirer.name };
   }
   const numberOfCaptures = params.get('numberOfCaptures');
-  return insertPayment(context.store, {
+  const payment: PaymentRecord = {
     id,
     entityId,
     parentId: null,
@@ -161,7 +164,10 @@ export async function createPayment(
     requestEcho: requestEcho(params),
     resultDetails: answer.details ? { ...answer.details } : null,
     ndc: newNdc(entityId),
-  });
+    createdAt: context.now(),
+  };
+  await context.writer.write(payment);
+  return payment;
 }
 
 function notFound(): GatewayError {
@@ -214,7 +220,7 @@ export async function processBackOffice(
         testMode,
       });
     }
-    return insertPayment(tx, {
+    const payment: PaymentRecord = {
       id,
       entityId,
       parentId: parent.id,
@@ -234,7 +240,10 @@ export async function processBackOffice(
       requestEcho: requestEcho(params),
       resultDetails: answer.details ? { ...answer.details } : null,
       ndc: newNdc(entityId),
-    });
+      createdAt: context.now(),
+    };
+    await insertPayments(tx, [payment]);
+    return payment;
   });
 }
 
