@@ -233,11 +233,12 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
         dataDir: location.dataDir,
         databaseUrl: location.databaseUrl,
         demoMerchant: undefined,
-        logLevel: 'silent',
+        // Logging as in production (a line per request, redacted), into a sink that drops the lines.
+        logLevel: 'info',
       };
       let gateway: RunningGateway;
       try {
-        gateway = await startGateway(config);
+        gateway = await startGateway(config, { logSink: () => undefined });
       } catch (error) {
         throw new Error(`the gateway failed to start over ${kind}`, { cause: error });
       }

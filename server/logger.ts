@@ -98,27 +98,46 @@ export function redact(value: unknown, depth = 0): unknown {
   return result;
 }
 
-export function createLogger(options: { level: LogLevel; sink?: LogSink }, requestId?: string): Logger {
-  const threshold = LEVELS[options.level];
-  const sink: LogSink = options.sink ?? ((line) => process.stdout.write(`${line}\n`));
-  const write = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
-    if (LEVELS[level] < threshold) return;
-    // The fixed keys come last so a field can never overwrite them.
+/** Logs written by one process: the threshold and the sink, shared by every request logger. */
+class JsonLogger implements Logger {
+  constructor(
+    private readonly threshold: number,
+    private readonly sink: LogSink,
+    private readonly requestId: string | undefined,
+  ) {}
+
+  private write(level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>): void {
+    if (LEVELS[level] < this.threshold) return;
+    // The fixed keys come last so a field can never overwrite them; requestId is set even when undefined
+    // (JSON.stringify then leaves it out), so a field cannot supply one either.
     const line = {
       ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
       time: new Date().toISOString(),
       level,
-      // Set even when undefined (JSON.stringify then leaves it out), so a field cannot supply one.
-      requestId,
+      requestId: this.requestId,
       msg: redactText(message),
     };
-    sink(JSON.stringify(line));
-  };
-  return {
-    debug: (message, fields) => write('debug', message, fields),
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-    forRequest: (id) => createLogger({ level: options.level, sink }, id),
-  };
+    this.sink(JSON.stringify(line));
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.write('debug', message, fields);
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.write('info', message, fields);
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.write('warn', message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.write('error', message, fields);
+  }
+  forRequest(requestId: string): Logger {
+    return new JsonLogger(this.threshold, this.sink, requestId);
+  }
+}
+
+export function createLogger(options: { level: LogLevel; sink?: LogSink }): Logger {
+  const sink: LogSink = options.sink ?? ((line) => process.stdout.write(`${line}\n`));
+  return new JsonLogger(LEVELS[options.level], sink, undefined);
 }

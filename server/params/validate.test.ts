@@ -329,6 +329,17 @@ describe('formats', () => {
   });
 });
 
+describe('lengths count characters, not UTF-16 units', () => {
+  it('accepts 128 emoji as a holder (256 UTF-16 units) and refuses 129', () => {
+    expect(validate({ 'card.holder': '😀'.repeat(128) }, 'query')).toEqual([]);
+    expect(names(validate({ 'card.holder': '😀'.repeat(129) }, 'query'))).toEqual(['card.holder']);
+  });
+  it('counts a lone emoji pair as one character against a minimum', () => {
+    expect(names(validate({ 'card.holder': '😀😀' }, 'query'))).toEqual(['card.holder']);
+    expect(validate({ 'card.holder': 'Zoë' }, 'query')).toEqual([]);
+  });
+});
+
 describe('indexes and map keys', () => {
   it('accepts cart item indexes 0 to 999 and refuses 1000', () => {
     expect(errorOf('cart.items[0].name', 'Shirt')).toBeUndefined();

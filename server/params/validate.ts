@@ -7,7 +7,21 @@ const DEFAULT_MAX_INDEX = 999;
 /** parameterErrors echo at most this much of a value, so a megabyte of garbage is not sent back. */
 const ECHO_LIMIT = 256;
 
-const SPEC_BY_NAME: ReadonlyMap<string, ParamSpec> = new Map(CATALOGUE.map((spec) => [spec.name, spec]));
+/** How often `token` (`[n]` or `[*]`) occurs in a catalogue name. */
+function countOf(name: string, token: string): number {
+  return name.split(token).length - 1;
+}
+
+interface CatalogueEntry {
+  readonly spec: ParamSpec;
+  /** How many `[n]` list positions and `[*]` map keys the catalogue name has. */
+  readonly listPositions: number;
+  readonly mapKeys: number;
+}
+
+const SPEC_BY_NAME: ReadonlyMap<string, CatalogueEntry> = new Map(
+  CATALOGUE.map((spec) => [spec.name, { spec, listPositions: countOf(spec.name, '[n]'), mapKeys: countOf(spec.name, '[*]') }]),
+);
 
 const REQUIRED_BY_OPERATION = new Map<Operation, readonly string[]>();
 
@@ -31,11 +45,6 @@ interface SpecMatch {
 
 const BRACKET = /\[([^\]]*)\]/g;
 
-/** How often `token` (`[n]` or `[*]`) occurs in a catalogue name. */
-function countOf(name: string, token: string): number {
-  return name.split(token).length - 1;
-}
-
 /**
  * Finds the catalogue entry of a parameter name as sent (`cart.items[3].name`, `customParameters[SHOPPER_x]`),
  * or undefined for a parameter the spec does not know (such parameters are ignored).
@@ -44,8 +53,8 @@ export function findSpec(name: string): SpecMatch | undefined {
   // A template name sent literally (`cart.items[n].name`, `customParameters[*]`) is no parameter: it must
   // not match its entry without an index or key to check.
   const exact = SPEC_BY_NAME.get(name);
-  if (exact && countOf(exact.name, '[n]') === 0 && countOf(exact.name, '[*]') === 0) {
-    return { spec: exact, indexes: [], keys: [] };
+  if (exact && exact.listPositions === 0 && exact.mapKeys === 0) {
+    return { spec: exact.spec, indexes: [], keys: [] };
   }
   if (!name.includes('[')) return undefined;
 
@@ -58,8 +67,8 @@ export function findSpec(name: string): SpecMatch | undefined {
     return whole;
   });
   const indexed = SPEC_BY_NAME.get(withIndexes);
-  if (indexed && countOf(indexed.name, '[n]') === indexes.length && countOf(indexed.name, '[*]') === 0) {
-    return { spec: indexed, indexes, keys: [] };
+  if (indexed && indexed.listPositions === indexes.length && indexed.mapKeys === 0) {
+    return { spec: indexed.spec, indexes, keys: [] };
   }
 
   // Free map keys: digits may be a key too (customParameters[123]), so try both readings of each bracket.
@@ -70,7 +79,7 @@ export function findSpec(name: string): SpecMatch | undefined {
     return '[*]';
   });
   const asMap = SPEC_BY_NAME.get(withKeys);
-  if (asMap) return { spec: asMap, indexes: [], keys: keyed };
+  if (asMap) return { spec: asMap.spec, indexes: [], keys: keyed };
 
   const keys: string[] = [];
   const mixed = name.replace(BRACKET, (_whole, inner: string) => {
@@ -82,7 +91,7 @@ export function findSpec(name: string): SpecMatch | undefined {
     return '[*]';
   });
   const mixedSpec = SPEC_BY_NAME.get(mixed);
-  return mixedSpec ? { spec: mixedSpec, indexes: keyedIndexes, keys } : undefined;
+  return mixedSpec ? { spec: mixedSpec.spec, indexes: keyedIndexes, keys } : undefined;
 }
 
 export function isKnownParameter(name: string): boolean {
@@ -108,7 +117,11 @@ export function maskPan(value: string): string {
 // (and NUL cannot be stored in PostgreSQL text at all).
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Length in characters (code points): UTF-16 length unless surrogate pairs are present. */
 function lengthOf(value: string): number {
+  if (!SURROGATE.test(value)) return value.length;
   let count = 0;
   for (const _ of value) count++;
   return count;

@@ -24,7 +24,7 @@ export interface PaymentWriter {
  * `concurrentWrites` batches may be in flight at once: PostgreSQL commits several in parallel on separate
  * connections; PGlite, a single connection, gains nothing from more than one.
  */
-export function createPaymentWriter(store: Store, concurrentWrites = store.kind === 'postgres' ? 4 : 1): PaymentWriter {
+export function createPaymentWriter(store: Store, concurrentWrites = store.kind === 'postgres' ? 8 : 1): PaymentWriter {
   const queue: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;

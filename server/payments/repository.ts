@@ -90,41 +90,48 @@ function toRecord(row: PaymentRow): PaymentRecord {
 const INSERT_COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
   result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
   card, request_echo, result_details, ndc, created_at`;
-const INSERT_COLUMN_COUNT = 20;
 
-function insertValues(payment: PaymentRecord): unknown[] {
-  return [
-    payment.id,
-    payment.entityId,
-    payment.parentId,
-    payment.paymentType,
-    payment.paymentBrand,
-    payment.amountMinor,
-    payment.currency,
-    payment.resultCode,
-    payment.resultDescription,
-    payment.approved,
-    payment.finalInSequence,
-    payment.maxCaptures,
-    payment.acquirer,
-    payment.testMode,
-    payment.merchantTransactionId,
-    payment.card === null ? null : JSON.stringify(payment.card),
-    JSON.stringify(payment.requestEcho),
-    payment.resultDetails === null ? null : JSON.stringify(payment.resultDetails),
-    payment.ndc,
-    payment.createdAt,
-  ];
+/**
+ * All rows travel as one JSON parameter and PostgreSQL unpacks them: one constant statement for any
+ * number of rows, and one value to serialize instead of twenty per row.
+ */
+const INSERT_FROM_JSON = `INSERT INTO payments (${INSERT_COLUMNS})
+  SELECT ${INSERT_COLUMNS}
+    FROM jsonb_to_recordset($1::jsonb) AS row (id char(32), entity_id char(32), parent_id char(32),
+      payment_type char(2), payment_brand text, amount_minor bigint, currency char(3), result_code text,
+      result_description text, approved boolean, final_in_sequence boolean, max_captures integer, acquirer text,
+      test_mode text, merchant_transaction_id text, card jsonb, request_echo jsonb, result_details jsonb,
+      ndc text, created_at timestamptz)`;
+
+function insertRow(payment: PaymentRecord): Record<string, unknown> {
+  return {
+    id: payment.id,
+    entity_id: payment.entityId,
+    parent_id: payment.parentId,
+    payment_type: payment.paymentType,
+    payment_brand: payment.paymentBrand,
+    amount_minor: payment.amountMinor,
+    currency: payment.currency,
+    result_code: payment.resultCode,
+    result_description: payment.resultDescription,
+    approved: payment.approved,
+    final_in_sequence: payment.finalInSequence,
+    max_captures: payment.maxCaptures,
+    acquirer: payment.acquirer,
+    test_mode: payment.testMode,
+    merchant_transaction_id: payment.merchantTransactionId,
+    card: payment.card,
+    request_echo: payment.requestEcho,
+    result_details: payment.resultDetails,
+    ndc: payment.ndc,
+    created_at: payment.createdAt.toISOString(),
+  };
 }
 
 /** Inserts payments in one statement: all of them, or (on any error) none. */
 export async function insertPayments(db: Queryable, payments: readonly PaymentRecord[]): Promise<void> {
   if (payments.length === 0) return;
-  const rows = payments.map((_, row) => {
-    const placeholders = Array.from({ length: INSERT_COLUMN_COUNT }, (_, column) => `$${row * INSERT_COLUMN_COUNT + column + 1}`);
-    return `(${placeholders.join(', ')})`;
-  });
-  await db.query(`INSERT INTO payments (${INSERT_COLUMNS}) VALUES ${rows.join(', ')}`, payments.flatMap(insertValues));
+  await db.query(INSERT_FROM_JSON, [JSON.stringify(payments.map(insertRow))], { preparedAs: 'insert-payments' });
 }
 
 /** The payment, only if it belongs to the entity: another merchant's payment does not exist for this caller. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Queryable, QueryResult, Store } from './types.ts';
+import type { Queryable, QueryOptions, QueryResult, Store } from './types.ts';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -18,8 +18,13 @@ const typeParsers = {
 
 function adapt(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await client.query({ text: sql, values: params as unknown[], types: typeParsers });
+    async query<Row>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}): Promise<QueryResult<Row>> {
+      const result = await client.query({
+        text: sql,
+        values: params as unknown[],
+        types: typeParsers,
+        ...(options.preparedAs ? { name: options.preparedAs } : {}),
+      });
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {

@@ -9,8 +9,21 @@ export interface QueryResult<Row> {
   readonly rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Name under which PostgreSQL keeps the statement prepared on each connection, so a hot statement is
+   * parsed and planned once per connection instead of at every call. Only for constant SQL text.
+   * (PGlite, in-process, gains nothing from it and ignores it.)
+   */
+  readonly preparedAs?: string;
+}
+
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
