@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardPayment, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
+import { expectEnvelope } from '../testing/envelope.ts';
+import { cardPayment, readResponse, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 
 /**
@@ -7,9 +8,6 @@ import { MAX_BODY_BYTES } from './body.ts';
  * and result code, never a 500, and nothing reaches an object prototype.
  */
 
-const CODE = /^\d{3}\.\d{3}\.\d{3}$/;
-const BUILD_NUMBER = /^[0-9a-f]{40}@\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+0000$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{3})?\+0000$/;
 const UNKNOWN_ID = '0123456789abcdef0123456789abcdef';
 const FORM = 'application/x-www-form-urlencoded; charset=UTF-8';
 
@@ -23,16 +21,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function readResponse(response: Response): Promise<ApiResponse> {
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: the envelope assertions fail and show the text.
-  }
-  return { status: response.status, headers: response.headers, body };
-}
 
 /** A raw request with the test merchant's token unless `Authorization` is given (or set to ''). */
 type SendInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string>; duplex?: 'half' };
@@ -52,19 +40,6 @@ function postForm(body: string | Uint8Array<ArrayBuffer>, contentType = FORM): P
   return send('/v1/payments', { method: 'POST', body, headers: { 'Content-Type': contentType } });
 }
 
-function expectEnvelope(response: ApiResponse): void {
-  expect(response.headers.get('access-control-allow-origin')).toBe('*');
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(typeof response.body).toBe('object');
-  expect(response.body).toMatchObject({
-    result: { code: expect.stringMatching(CODE), description: expect.any(String) },
-    buildNumber: expect.stringMatching(BUILD_NUMBER),
-    timestamp: expect.stringMatching(TIMESTAMP),
-    ndc: expect.any(String),
-  });
-  expect(response.body.ndc).not.toBe('');
-  expect(response.body.result.description).not.toBe('');
-}
 
 function parameterNames(response: ApiResponse): string[] {
   const errors: unknown = response.body?.result?.parameterErrors;

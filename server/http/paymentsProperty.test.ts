@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../params/catalogue.ts';
-import { cardPayment, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
+import { expectEnvelope } from '../testing/envelope.ts';
+import { cardPayment, startTestGateway, type TestGateway } from '../testing/harness.ts';
 
 /**
  * Random parameter maps against POST /v1/payments: valid card payments, catalogue names with random values
@@ -9,9 +10,6 @@ import { cardPayment, startTestGateway, type ApiResponse, type TestGateway } fro
  * class its status says.
  */
 
-const CODE = /^\d{3}\.\d{3}\.\d{3}$/;
-const BUILD_NUMBER = /^[0-9a-f]{40}@\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \+0000$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{3})?\+0000$/;
 /** COMPAT §8: success, success needing review, pending. */
 const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0)/;
 const SUCCESS_REVIEW = /^(000\.400\.0[^3]|000\.400\.100)/;
@@ -121,16 +119,6 @@ const request = fc.record({
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function expectEnvelope(response: ApiResponse): void {
-  expect(response.headers.get('access-control-allow-origin')).toBe('*');
-  expect(response.body).toMatchObject({
-    result: { code: expect.stringMatching(CODE), description: expect.any(String) },
-    buildNumber: expect.stringMatching(BUILD_NUMBER),
-    timestamp: expect.stringMatching(TIMESTAMP),
-    ndc: expect.any(String),
-  });
-  expect(response.body.ndc).not.toBe('');
-}
 
 describe('POST /v1/payments with random parameters', () => {
   it('always answers 200 or 400 with a full envelope and a code of the matching class', async () => {

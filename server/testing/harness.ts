@@ -104,7 +104,7 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>;
 }
 
-async function readResponse(response: Response): Promise<ApiResponse> {
+export async function readResponse(response: Response): Promise<ApiResponse> {
   const text = await response.text();
   let body: unknown = text;
   try {
