@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppDependencies, AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { jsonResponse } from '../http/respond.ts';
@@ -11,8 +11,10 @@ import { paymentBody, paymentHttpStatus } from './view.ts';
 import type { PaymentRecord } from './repository.ts';
 import { createPaymentWriter } from './paymentWriter.ts';
 
-function result(payment: PaymentRecord) {
-  return { code: payment.resultCode, description: payment.resultDescription };
+/** The payment response: the payment in the envelope, 200 unless it was declined or refused. */
+function paymentResponse(c: Context<AppEnv>, payment: PaymentRecord, ndc: string = payment.ndc): Response {
+  const result = { code: payment.resultCode, description: payment.resultDescription };
+  return jsonResponse(c, envelope(result, ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
 }
 
 /** /v1/payments: server-to-server payments and back-office operations. */
@@ -29,21 +31,18 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
   const merchantRequest = [requestParams, requireMerchant(deps.tokenAccess)] as const;
 
   router.post('/', ...merchantRequest, async (c) => {
-    const payment = await createPayment(context, c.get('entityId'), c.get('params'));
-    return jsonResponse(c, envelope(result(payment), payment.ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+    return paymentResponse(c, await createPayment(context, c.get('entityId'), c.get('params')));
   });
   router.all('/', () => {
     throw methodNotAllowed(['POST']);
   });
 
   router.post('/:id', ...merchantRequest, async (c) => {
-    const payment = await processBackOffice(context, c.get('entityId'), c.req.param('id'), c.get('params'));
-    return jsonResponse(c, envelope(result(payment), payment.ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+    return paymentResponse(c, await processBackOffice(context, c.get('entityId'), c.req.param('id'), c.get('params')));
   });
   router.get('/:id', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
-    const payment = await getPayment(context, entityId, c.req.param('id'));
-    return jsonResponse(c, envelope(result(payment), newNdc(entityId), paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+    return paymentResponse(c, await getPayment(context, entityId, c.req.param('id')), newNdc(entityId));
   });
   router.all('/:id', () => {
     throw methodNotAllowed(['GET', 'POST']);

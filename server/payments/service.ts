@@ -32,8 +32,15 @@ const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currenc
 
 /** The request structures a payment response echoes: every known parameter but those above, nested. */
 function requestEcho(params: ReadonlyMap<string, string>): Record<string, unknown> {
-  const echoed = [...params].filter(([name]) => !NOT_ECHOED.test(name) && findSpec(name) !== undefined);
-  return toNested(echoed, (name) => findSpec(name)?.spec.name);
+  const echoed: [string, string][] = [];
+  const templates = new Map<string, string>();
+  for (const [name, value] of params) {
+    const match = NOT_ECHOED.test(name) ? undefined : findSpec(name);
+    if (!match) continue;
+    echoed.push([name, value]);
+    templates.set(name, match.spec.name);
+  }
+  return toNested(echoed, (name) => templates.get(name));
 }
 
 /**
