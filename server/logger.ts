@@ -108,15 +108,19 @@ class JsonLogger implements Logger {
 
   private write(level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>): void {
     if (LEVELS[level] < this.threshold) return;
-    // The fixed keys come last so a field can never overwrite them; requestId is set even when undefined
-    // (JSON.stringify then leaves it out), so a field cannot supply one either.
-    const line = {
-      ...(fields ? (redact(fields) as Record<string, unknown>) : {}),
+    // The fixed keys come first and a field can never overwrite them; requestId is present even when
+    // undefined (JSON.stringify then leaves it out), so a field cannot supply one either.
+    const line: Record<string, unknown> = {
       time: new Date().toISOString(),
       level,
       requestId: this.requestId,
       msg: redactText(message),
     };
+    if (fields) {
+      for (const [key, value] of Object.entries(redact(fields) as Record<string, unknown>)) {
+        if (!(key in line)) line[key] = value;
+      }
+    }
     this.sink(JSON.stringify(line));
   }
 
