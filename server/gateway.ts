@@ -8,6 +8,9 @@ import { ensureDemoMerchant } from './merchants/repository.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { openStore, type Store } from './store/index.ts';
 
+// Replaced by the content hash of the built widget files (widget build, next step).
+const WIDGET_VERSION = 'dev';
+
 export interface RunningGateway {
   /** Where the gateway listens, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
   readonly url: string;
@@ -31,6 +34,7 @@ export async function startGateway(config: GatewayConfig, options: { logSink?: L
     logger,
     acquirer: createSimulatedAcquirer(),
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
+    staticBaseUrl: `${config.publicUrl}/v1/static/${WIDGET_VERSION}`,
     now,
   });
   const server: ServerType = await new Promise((resolve) => {

@@ -12,6 +12,8 @@ export interface AppDependencies {
   readonly acquirer: Acquirer;
   /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
   readonly tokenAccess: TokenAccessLookup;
+  /** `<PUBLIC_URL>/v1/static/<version>`: where this build's widget files are served. */
+  readonly staticBaseUrl: string;
   /** The clock used for expiry checks; tests may pin it. */
   readonly now: () => Date;
 }

@@ -1,0 +1,63 @@
+/**
+ * paymentWidgets.js: the small per-checkout script a merchant page loads with a script tag (COMPAT §3).
+ * It defines `window.wpwl` and loads the versioned widget bundle. Its bytes depend only on a snapshot
+ * taken when the checkout is created, so the SRI hash returned with `integrity=true` keeps matching
+ * what is served for that checkout.
+ */
+
+export interface BootstrapSnapshot {
+  readonly checkoutId: string;
+  /** The amount, currency and payment type at creation (a later update does not change these bytes). */
+  readonly amount: string | null;
+  readonly currency: string | null;
+  readonly paymentType: string | null;
+  /** `/v1/checkouts/<id>/payment`, or `/registration` for registration-only checkouts. */
+  readonly resourcePath: string;
+  /** Stored registrations offered as one-click cards (ids only). */
+  readonly registrationIds: readonly string[];
+  /** Base URL of the gateway as handed out to browsers (PUBLIC_URL). */
+  readonly gatewayUrl: string;
+  /** The widget build the checkout was created with: `<gatewayUrl>/v1/static/<version>`. */
+  readonly staticBaseUrl: string;
+}
+
+/** A JSON value embedded in a script: `</script>` and U+2028/2029 cannot break out of it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The script for a known checkout, or for an unknown or expired one (`snapshot` null): the page still
+ * gets a script, and the widget reports InvalidCheckoutIdError through onError.
+ */
+export function renderBootstrap(snapshot: BootstrapSnapshot | null, fallback: { gatewayUrl: string; staticBaseUrl: string }): string {
+  const state = snapshot
+    ? {
+        checkout: {
+          id: snapshot.checkoutId,
+          amount: snapshot.amount,
+          currency: snapshot.currency,
+          paymentType: snapshot.paymentType,
+          resourcePath: snapshot.resourcePath,
+          config: { registrations: snapshot.registrationIds },
+        },
+        ndc: snapshot.checkoutId,
+        url: snapshot.gatewayUrl,
+        staticBaseUrl: snapshot.staticBaseUrl,
+      }
+    : { checkout: null, ndc: null, url: fallback.gatewayUrl, staticBaseUrl: fallback.staticBaseUrl };
+  const staticScript = `${state.staticBaseUrl}/js/static.min.js`;
+  // The bundle inherits the nonce of this script element, so pages with a strict CSP can run it.
+  return (
+    `(function(){var w=window.wpwl=window.wpwl||{},s=${scriptJson(state)},c=document.currentScript;` +
+    `w.checkout=s.checkout;w.ndc=s.ndc;w.apiVersion="v1";w.url=s.url;w.staticBaseUrl=s.staticBaseUrl;` +
+    `var e=document.createElement("script");e.src=${scriptJson(staticScript)};e.async=true;` +
+    `if(c&&c.nonce)e.nonce=c.nonce;if(c&&c.integrity)e.crossOrigin="anonymous";` +
+    `(document.head||document.documentElement).appendChild(e);})();\n`
+  );
+}
