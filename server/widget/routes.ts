@@ -1,0 +1,71 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import { CORS_HEADERS } from '../http/respond.ts';
+import { renderBootstrap, type BootstrapSnapshot } from './bootstrap.ts';
+import type { WidgetBuild } from './build.ts';
+
+/**
+ * The browser side's files: paymentWidgets.js per checkout, and the versioned static files (widget
+ * bundle, stylesheet, hosted-field page). Merchant pages load them cross-origin, with or without SRI.
+ */
+
+const CROSS_ORIGIN_ASSET = {
+  ...CORS_HEADERS,
+  'cross-origin-resource-policy': 'cross-origin',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/**
+ * The hosted-field page runs inside any merchant's page, so frame-ancestors allows every origin; everything
+ * else is locked to the gateway itself (no inline script or style needed).
+ */
+export const HOSTED_FIELD_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors *";
+
+export interface WidgetRouteOptions {
+  readonly build: WidgetBuild | undefined;
+  readonly gatewayUrl: string;
+  readonly staticBaseUrl: string;
+  /** The checkout's bootstrap snapshot, or undefined for an unknown, deleted or expired checkout. */
+  readonly findSnapshot: (checkoutId: string) => Promise<BootstrapSnapshot | undefined>;
+}
+
+export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+
+  router.get('/paymentWidgets.js', async (c) => {
+    // Registration-only checkouts are loaded as `checkoutId=<id>/registration` (COMPAT §2).
+    const checkoutId = (c.req.query('checkoutId') ?? '').replace(/\/registration$/, '');
+    const snapshot = /^[0-9A-Za-z.-]{1,64}$/.test(checkoutId) ? await options.findSnapshot(checkoutId) : undefined;
+    const script = renderBootstrap(snapshot ?? null, { gatewayUrl: options.gatewayUrl, staticBaseUrl: options.staticBaseUrl });
+    return new Response(script, {
+      status: 200,
+      headers: {
+        ...CROSS_ORIGIN_ASSET,
+        'content-type': 'text/javascript; charset=utf-8',
+        // Stable bytes per checkout, but a checkout expires: browsers revalidate every time.
+        'cache-control': 'no-cache',
+      },
+    });
+  });
+
+  router.get('/static/:version/*', (c) => {
+    const build = options.build;
+    const path = c.req.path.slice(`/v1/static/${c.req.param('version')}/`.length);
+    const file = build && c.req.param('version') === build.version ? build.files.get(path) : undefined;
+    if (!file) {
+      return new Response('not found\n', { status: 404, headers: { ...CROSS_ORIGIN_ASSET, 'content-type': 'text/plain; charset=utf-8' } });
+    }
+    const headers: Record<string, string> = {
+      ...CROSS_ORIGIN_ASSET,
+      'content-type': file.contentType,
+      // The version in the path is the content hash of the build: these bytes never change.
+      'cache-control': 'public, max-age=31536000, immutable',
+    };
+    if (path.endsWith('.html')) headers['content-security-policy'] = HOSTED_FIELD_CSP;
+    return new Response(file.bytes, { status: 200, headers });
+  });
+
+  return router;
+}

@@ -1,0 +1,299 @@
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { FieldMessage } from '../../shared/protocol.ts';
+import { filterStyles } from '../../shared/protocol.ts';
+import { CARD_BRANDS } from '../brands.ts';
+import { invoke } from '../callbacks.ts';
+import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
+import type { Texts } from '../messages.ts';
+import type { WidgetOptions } from '../options.ts';
+import type { CheckoutInfo, FormHandle } from '../types.ts';
+import { formatExpiry, parseExpiry } from './expiry.ts';
+import { createCardModel, type CardFieldName } from './model.ts';
+import { submitCard } from './submit.ts';
+
+export interface CardFormProps {
+  readonly checkout: CheckoutInfo;
+  readonly brands: readonly string[];
+  readonly shopperResultUrl: string;
+  /** Children of the merchant's form.paymentWidgets (a CSRF input...): moved into this form, posted with it. */
+  readonly merchantChildren: readonly Node[];
+  readonly options: WidgetOptions;
+  readonly texts: Texts;
+  readonly register: (handle: FormHandle) => void;
+}
+
+const cx = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
+
+/** The card form, in the DOM shape merchant CSS and scripts select (COMPAT §4). */
+export function CardForm(props: CardFormProps) {
+  const { checkout, options, texts } = props;
+  const model = useMemo(() => createCardModel(props.brands, options), []);
+  const channel = useMemo(randomChannel, []);
+  const formRef = useRef<HTMLFormElement>(null);
+  const numberFrame = useRef<HTMLIFrameElement>(null);
+  const cvvFrame = useRef<HTMLIFrameElement>(null);
+  const fields = useRef<{ number?: HostedField; cvv?: HostedField }>({});
+  const merchantSlot = useRef<HTMLDivElement>(null);
+  const id = (suffix: string) => `wpwl-${channel.slice(0, 8)}-${suffix}`;
+
+  const blurCallbacks: Record<CardFieldName, string> = {
+    cardNumber: 'onBlurCardNumber',
+    cvv: 'onBlurSecurityCode',
+    expiry: 'onBlurExpiryDate',
+    cardHolder: 'onBlurCardHolder',
+  };
+  const blurred = (field: CardFieldName) => {
+    model.show(field);
+    invoke(options, blurCallbacks[field], formRef.current, model.validity.value[field]);
+  };
+
+  const selectBrand = (brand: string) => {
+    if (brand === model.selectedBrand.value) return;
+    model.selectedBrand.value = brand;
+    fields.current.cvv?.send({ type: 'brand', brand, cvvLength: model.cvvLength.value });
+    fields.current.number?.send({ type: 'brand', brand, cvvLength: model.cvvLength.value });
+    invoke(options, 'onChangeBrand', formRef.current, brand);
+  };
+
+  const submit = (trigger: Event | undefined) => {
+    const form = formRef.current;
+    if (!form || !fields.current.number) return;
+    void submitCard({ form, trigger, model, options, texts, checkout, number: fields.current.number, cvv: fields.current.cvv, shopperResultUrl: props.shopperResultUrl });
+  };
+
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form || !numberFrame.current || !cvvFrame.current) return;
+    for (const child of props.merchantChildren) merchantSlot.current?.appendChild(child);
+    const onFieldMessage = (message: FieldMessage) => {
+      const field = 'field' in message && message.field === 'cvv' ? 'cvv' : 'cardNumber';
+      const frame = field === 'cvv' ? cvvFrame.current : numberFrame.current;
+      const $iframe = { 0: frame, length: 1 };
+      switch (message.type) {
+        case 'ready':
+          invoke(options, 'onReadyIframeCommunication', { $iframe });
+          break;
+        case 'state':
+          if (field === 'cvv') model.cvvState.value = message;
+          else {
+            model.numberState.value = message;
+            const brand = model.detect(message.bin);
+            if (brand) selectBrand(brand);
+            if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands.value, model.selectedBrand.value);
+          }
+          if (message.showErrors) model.show(field);
+          break;
+        case 'focus':
+          invoke(options, 'onFocusIframeCommunication', { $iframe });
+          break;
+        case 'blur':
+          invoke(options, 'onBlurIframeCommunication', { $iframe });
+          blurred(field);
+          break;
+        case 'enter':
+          if (!options.disableSubmitOnEnter) submit(undefined);
+          break;
+        case 'autofill':
+          if (message.expiryMonth && message.expiryYear) model.expiry.value = `${message.expiryMonth} / ${message.expiryYear.slice(-2)}`;
+          if (message.holder && model.holder.value === '') model.holder.value = message.holder;
+          break;
+        default:
+          break;
+      }
+    };
+    const styles = options.iframeStyles as Record<string, unknown>;
+    const common = { channel, staticBaseUrl: checkout.staticBaseUrl, onMessage: onFieldMessage };
+    fields.current.number = attachHostedField(numberFrame.current, {
+      ...common,
+      field: 'cardNumber',
+      config: () => ({
+        field: 'cardNumber',
+        label: texts.label('cardNumber'),
+        placeholder: options.showPlaceholders ? texts.label('cardNumberPlaceholder') : '',
+        styles: filterStyles(styles['card-number-placeholder']),
+        placeholderStyles: filterStyles(styles['card-number-placeholder']),
+        autofocus: options.autofocus === 'card.number',
+        mask: false,
+        cvvLength: model.cvvLength.value,
+        required: true,
+      }),
+    });
+    fields.current.cvv = attachHostedField(cvvFrame.current, {
+      ...common,
+      field: 'cvv',
+      config: () => ({
+        field: 'cvv',
+        label: texts.label('cvv'),
+        placeholder: options.showPlaceholders ? texts.label('cvvPlaceholder') : '',
+        styles: filterStyles(styles['cvv-placeholder']),
+        placeholderStyles: filterStyles(styles['cvv-placeholder']),
+        autofocus: options.autofocus === 'card.cvv',
+        mask: options.maskCvv,
+        cvvLength: model.cvvLength.value,
+        required: model.cvvRequired,
+      }),
+    });
+    props.register({ container: 'wpwl-container-card', form, submit: () => submit(undefined) });
+    return () => {
+      fields.current.number?.destroy();
+      fields.current.cvv?.destroy();
+    };
+  }, []);
+
+  const group = (field: string, label: string, control: preact.ComponentChildren, error?: string) => (
+    <div class={cx('wpwl-group', `wpwl-group-${field}`, 'wpwl-clearfix')}>
+      {options.showLabels && (
+        <div class={cx('wpwl-label', `wpwl-label-${field}`)} id={id(`label-${field}`)}>
+          {label}
+        </div>
+      )}
+      <div class={cx('wpwl-wrapper', `wpwl-wrapper-${field}`)}>
+        {control}
+        {error !== undefined && (
+          <div class={cx('wpwl-hint', `wpwl-hint-${field}Error`)} id={id(`hint-${field}`)} role="alert">
+            {error}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+  const errorOf = (field: CardFieldName, key: Parameters<Texts['error']>[0]) => (model.hasError(field) ? texts.error(key) : undefined);
+  const invalid = (field: CardFieldName) => model.hasError(field);
+  const describedBy = (field: CardFieldName) => (invalid(field) ? id(`hint-${field}`) : undefined);
+  const parsedExpiry = parseExpiry(model.expiry.value);
+  const brand = model.selectedBrand.value;
+
+  return (
+    <div class={cx('wpwl-container', 'wpwl-container-card', `wpwl-style-${options.style}`, 'wpwl-clearfix')}>
+      <form
+        ref={formRef}
+        class="wpwl-form wpwl-form-card wpwl-clearfix"
+        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
+        method="POST"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit(event);
+        }}
+      >
+        {model.message.value !== undefined && (
+          <div class="wpwl-message wpwl-has-error" role="alert" aria-live="assertive">
+            {model.message.value}
+          </div>
+        )}
+        {group(
+          'brand',
+          texts.label('brand'),
+          <>
+            <select
+              class="wpwl-control wpwl-control-brand"
+              name="paymentBrand"
+              aria-labelledby={options.showLabels ? id('label-brand') : undefined}
+              aria-label={options.showLabels ? undefined : texts.label('brand')}
+              value={brand}
+              onChange={(event) => selectBrand((event.currentTarget as HTMLSelectElement).value)}
+            >
+              {model.brands.map((code) => (
+                <option value={code} key={code}>
+                  {CARD_BRANDS[code]?.label ?? code}
+                </option>
+              ))}
+            </select>
+            <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${brand}`)} aria-hidden="true" />
+          </>,
+        )}
+        {group(
+          'cardNumber',
+          texts.label('cardNumber'),
+          <iframe
+            ref={numberFrame}
+            class={cx('wpwl-control', 'wpwl-control-cardNumber', invalid('cardNumber') && 'wpwl-has-error')}
+            title={texts.label('cardNumber')}
+            aria-describedby={describedBy('cardNumber')}
+          />,
+          errorOf('cardNumber', 'cardNumberError'),
+        )}
+        {group(
+          'expiry',
+          texts.label('expiryDate'),
+          <input
+            class={cx('wpwl-control', 'wpwl-control-expiry', invalid('expiry') && 'wpwl-has-error')}
+            name="card.expiry"
+            type="text"
+            inputMode="numeric"
+            autocomplete="cc-exp"
+            placeholder={options.showPlaceholders ? texts.label('mmyy') : undefined}
+            aria-labelledby={options.showLabels ? id('label-expiry') : undefined}
+            aria-label={options.showLabels ? undefined : texts.label('expiryDate')}
+            aria-invalid={invalid('expiry') ? 'true' : undefined}
+            aria-describedby={describedBy('expiry')}
+            autofocus={options.autofocus === 'card.expiry'}
+            value={model.expiry.value}
+            onInput={(event) => {
+              const input = event.currentTarget as HTMLInputElement;
+              const deleting = (event as InputEvent).inputType?.startsWith('delete') ?? false;
+              model.expiry.value = formatExpiry(input.value, deleting);
+              input.value = model.expiry.value;
+            }}
+            onBlur={() => blurred('expiry')}
+          />,
+          errorOf('expiry', 'expiryMonthError'),
+        )}
+        {group(
+          'cardHolder',
+          texts.label('cardHolder'),
+          <input
+            class={cx('wpwl-control', 'wpwl-control-cardHolder', invalid('cardHolder') && 'wpwl-has-error')}
+            name="card.holder"
+            type="text"
+            autocomplete="cc-name"
+            placeholder={options.showPlaceholders ? texts.label('cardHolderPlaceholder') : undefined}
+            aria-labelledby={options.showLabels ? id('label-cardHolder') : undefined}
+            aria-label={options.showLabels ? undefined : texts.label('cardHolder')}
+            aria-invalid={invalid('cardHolder') ? 'true' : undefined}
+            aria-describedby={describedBy('cardHolder')}
+            autofocus={options.autofocus === 'card.holder'}
+            value={model.holder.value}
+            onInput={(event) => {
+              model.holder.value = (event.currentTarget as HTMLInputElement).value;
+            }}
+            onBlur={() => blurred('cardHolder')}
+          />,
+          errorOf('cardHolder', 'cardHolderError'),
+        )}
+        {group(
+          'cvv',
+          texts.label('cvv'),
+          <>
+            <iframe
+              ref={cvvFrame}
+              class={cx('wpwl-control', 'wpwl-control-cvv', invalid('cvv') && 'wpwl-has-error')}
+              title={texts.label('cvv')}
+              aria-describedby={describedBy('cvv')}
+            />
+            {options.showCVVHint && (
+              <div class="wpwl-hint wpwl-hint-cvv">{texts.label(brand === 'AMEX' ? 'cvvHintAmex' : 'cvvHint')}</div>
+            )}
+          </>,
+          errorOf('cvv', 'cvvError'),
+        )}
+        <input type="hidden" name="card.expiryMonth" value={parsedExpiry?.month ?? ''} />
+        <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
+        <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
+        <div class="wpwl-merchant-fields" ref={merchantSlot} />
+        <div class="wpwl-group wpwl-group-submit wpwl-clearfix">
+          <div class="wpwl-wrapper wpwl-wrapper-submit">
+            <button
+              type="submit"
+              class={cx('wpwl-button', 'wpwl-button-pay', options.validation && model.shown.value.size > 0 && !model.formValid.value && 'wpwl-button-error')}
+              disabled={model.busy.value}
+              aria-busy={model.busy.value ? 'true' : undefined}
+            >
+              {model.busy.value ? texts.label('processing') : texts.label('submit')}
+            </button>
+          </div>
+        </div>
+      </form>
+    </div>
+  );
+}

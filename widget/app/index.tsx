@@ -1,0 +1,140 @@
+import { render } from 'preact';
+import './widget.css';
+import { CardForm } from './card/CardForm.tsx';
+import { isCardBrand } from './brands.ts';
+import { invoke, reportError } from './callbacks.ts';
+import { textsFor } from './messages.ts';
+import { readOptions, type WidgetOptions } from './options.ts';
+import type { CheckoutInfo, FormHandle } from './types.ts';
+
+/**
+ * The widget bundle (static.min.js), loaded by paymentWidgets.js, which has already defined
+ * `window.wpwl` with the checkout. It renders one card container per `form.paymentWidgets` when the page
+ * is ready, reading wpwlOptions at that moment, and offers wpwl.unload() and wpwl.executePayment().
+ */
+
+interface Wpwl {
+  checkout?: { id: string; resourcePath: string } | null;
+  url?: string;
+  staticBaseUrl?: string;
+  unload?: () => void;
+  executePayment?: (container: string) => void;
+  isReady?: boolean;
+}
+
+const wpwl: Wpwl = ((window as { wpwl?: Wpwl }).wpwl ??= {});
+const hosts: HTMLElement[] = [];
+const handles: FormHandle[] = [];
+const hiddenForms: { form: HTMLFormElement; children: Node[] }[] = [];
+let stylesheet: HTMLLinkElement | undefined;
+let unloaded = false;
+
+/** The nonce of the script element that loaded this bundle, for what the widget adds to the page (strict CSP). */
+const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce || undefined;
+
+/** Brands from data-brands, or, on older pages, from the form's own text. */
+function brandsOf(form: HTMLFormElement): string[] {
+  const text =
+    form.getAttribute('data-brands') ??
+    Array.from(form.childNodes)
+      .filter((node) => node.nodeType === Node.TEXT_NODE)
+      .map((node) => node.textContent ?? '')
+      .join(' ');
+  return text
+    .split(/\s+/)
+    .map((brand) => brand.trim().toUpperCase())
+    .filter((brand, index, all) => brand !== '' && all.indexOf(brand) === index);
+}
+
+function loadStylesheet(options: WidgetOptions, staticBaseUrl: string): void {
+  if (options.style === 'none' || stylesheet) return;
+  stylesheet = document.createElement('link');
+  stylesheet.rel = 'stylesheet';
+  stylesheet.href = `${staticBaseUrl}/css/static.min.css`;
+  if (nonce) stylesheet.nonce = nonce;
+  document.head.appendChild(stylesheet);
+}
+
+function showInvalidCheckout(options: WidgetOptions, forms: HTMLFormElement[]): void {
+  const texts = textsFor(options);
+  for (const form of forms) {
+    const message = document.createElement('div');
+    message.className = 'wpwl-message wpwl-has-error';
+    message.setAttribute('role', 'alert');
+    message.textContent = texts.error('invalidCheckout');
+    form.parentNode?.insertBefore(message, form.nextSibling);
+    hosts.push(message);
+  }
+  reportError(options, { name: 'InvalidCheckoutIdError', message: 'The checkout id is unknown or has expired' });
+}
+
+function renderForms(): void {
+  if (unloaded) return;
+  const options = readOptions();
+  const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form.paymentWidgets'));
+  const checkout = wpwl.checkout;
+  const gatewayUrl = wpwl.url ?? '';
+  const staticBaseUrl = wpwl.staticBaseUrl ?? '';
+  loadStylesheet(options, staticBaseUrl);
+  if (!checkout) {
+    showInvalidCheckout(options, forms);
+    return;
+  }
+  const info: CheckoutInfo = { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl };
+  const texts = textsFor(options);
+  const rendered: { container: string; brands: string[] }[] = [];
+  for (const form of forms) {
+    const brands = brandsOf(form).filter(isCardBrand);
+    if (brands.length === 0) continue;
+    // The merchant's form stays in the page, hidden, so a reload of the widget finds it again.
+    const children = Array.from(form.childNodes).filter((node) => node.nodeType === Node.ELEMENT_NODE);
+    hiddenForms.push({ form, children });
+    form.classList.add('wpwl-hidden');
+    const host = document.createElement('div');
+    host.className = 'wpwl-host';
+    form.parentNode?.insertBefore(host, form.nextSibling);
+    hosts.push(host);
+    render(
+      <CardForm
+        checkout={info}
+        brands={brands}
+        shopperResultUrl={new URL(form.getAttribute('action') ?? location.href, location.href).href}
+        merchantChildren={children}
+        options={options}
+        texts={texts}
+        register={(handle) => handles.push(handle)}
+      />,
+      host,
+    );
+    rendered.push({ container: 'wpwl-container-card', brands });
+  }
+  wpwl.isReady = true;
+  invoke(options, 'onReady', undefined, rendered);
+}
+
+wpwl.unload = () => {
+  unloaded = true;
+  for (const host of hosts.splice(0)) {
+    render(null, host);
+    host.remove();
+  }
+  for (const { form, children } of hiddenForms.splice(0)) {
+    for (const child of children) form.appendChild(child);
+    form.classList.remove('wpwl-hidden');
+  }
+  handles.splice(0);
+  stylesheet?.remove();
+  stylesheet = undefined;
+  wpwl.isReady = false;
+};
+
+wpwl.executePayment = (container: string) => {
+  const handle = handles.find((candidate) => candidate.container === container || container.includes(candidate.container));
+  if (handle) handle.submit();
+  else reportError(readOptions(), { name: 'WidgetError', message: `executePayment: no ${container} on this page` });
+};
+
+// A turn after DOMContentLoaded, so options a page assigns in its own DOMContentLoaded handlers are seen.
+const renderSoon = () => setTimeout(renderForms, 0);
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', renderSoon, { once: true });
+else renderSoon();

@@ -1,0 +1,87 @@
+/**
+ * `window.wpwlOptions`, read when the widget renders (merchants often assign it after the script tag).
+ * Merchant pages put anything in there; every value is checked for its type, and what does not fit is
+ * ignored, so garbage never breaks rendering.
+ */
+
+export type Style = 'card' | 'plain' | 'none';
+
+export interface WidgetOptions {
+  readonly locale: string;
+  readonly style: Style;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly errorMessages: Readonly<Record<string, string>>;
+  readonly showLabels: boolean;
+  readonly showPlaceholders: boolean;
+  readonly showCVVHint: boolean;
+  readonly autofocus: string | undefined;
+  readonly brandDetection: boolean;
+  readonly brandDetectionPriority: readonly string[];
+  readonly requireCvv: boolean;
+  readonly allowEmptyCvv: boolean;
+  readonly maskCvv: boolean;
+  readonly allowEmptyCardHolderName: boolean;
+  readonly disableCardExpiryDateValidation: boolean;
+  readonly validation: boolean;
+  readonly disableSubmitOnEnter: boolean;
+  readonly iframeStyles: Readonly<Record<string, unknown>>;
+  readonly paymentTarget: string | undefined;
+  readonly shopperResultTarget: string | undefined;
+  readonly spinner: Readonly<Record<string, unknown>> | undefined;
+  /** The raw object, for callbacks (looked up at call time: merchants may replace them late). */
+  readonly raw: Record<string, unknown>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Booleans, also as the strings "true"/"false" that some pages use. */
+function flag(value: unknown, fallback: boolean): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return fallback;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function texts(value: unknown): Record<string, string> {
+  const result: Record<string, string> = {};
+  if (!isObject(value)) return result;
+  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') result[key] = item;
+  return result;
+}
+
+export function readOptions(): WidgetOptions {
+  const candidate = (window as { wpwlOptions?: unknown }).wpwlOptions;
+  const raw = isObject(candidate) ? candidate : {};
+  const style = raw.style === 'plain' || raw.style === 'none' || raw.style === 'card' ? raw.style : 'card';
+  return {
+    locale: text(raw.locale) ?? 'en',
+    style,
+    labels: texts(raw.labels),
+    errorMessages: texts(raw.errorMessages),
+    showLabels: flag(raw.showLabels, true),
+    showPlaceholders: flag(raw.showPlaceholders, true),
+    showCVVHint: flag(raw.showCVVHint, false),
+    autofocus: text(raw.autofocus),
+    brandDetection: flag(raw.brandDetection, true),
+    brandDetectionPriority: Array.isArray(raw.brandDetectionPriority)
+      ? raw.brandDetectionPriority.filter((brand): brand is string => typeof brand === 'string')
+      : [],
+    requireCvv: flag(raw.requireCvv, true),
+    allowEmptyCvv: flag(raw.allowEmptyCvv, false),
+    maskCvv: flag(raw.maskCvv, false),
+    allowEmptyCardHolderName: flag(raw.allowEmptyCardHolderName, false),
+    disableCardExpiryDateValidation: flag(raw.disableCardExpiryDateValidation, false),
+    validation: flag(raw.validation, true),
+    disableSubmitOnEnter: flag(raw.disableSubmitOnEnter, false),
+    iframeStyles: isObject(raw.iframeStyles) ? raw.iframeStyles : {},
+    paymentTarget: text(raw.paymentTarget),
+    shopperResultTarget: text(raw.shopperResultTarget),
+    spinner: isObject(raw.spinner) ? raw.spinner : undefined,
+    raw,
+  };
+}

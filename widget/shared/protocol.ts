@@ -1,0 +1,132 @@
+/**
+ * The message schema between the widget on the merchant page (parent) and its hosted-field iframes, which
+ * are served from the gateway's origin and are the only place a card number or security code exists.
+ *
+ * Transport: window.postMessage with one exact target origin both ways (never "*"). The parent accepts a
+ * message only if `event.origin` is the gateway's origin, `event.source` is that iframe's window, and the
+ * channel matches; the iframe accepts only `event.source === window.parent` from the origin named in its
+ * URL. Every widget instance has its own random channel id, passed in the iframe URL's hash, so several
+ * forms on one page never cross-talk. The two iframes of one form talk to each other over a
+ * BroadcastChannel named after the channel id: same-origin only, the merchant page cannot join it.
+ *
+ * Versioned: `v` is PROTOCOL_VERSION; a message of another version is ignored.
+ *
+ *   parent → field
+ *     configure  {field, label, placeholder, styles, autofocus, mask, cvvLength, required}  after `ready`
+ *     brand      {brand, cvvLength}             the selected/detected brand (CVV length rules)
+ *     focus      {}                             move focus into the field
+ *     validate   {}                             answer with a `state` showing errors
+ *     submit     {requestId, action, fields}    number field only: post the payment (card data added here)
+ *     clear      {}                             empty the field
+ *   field → parent
+ *     ready      {field}                        loaded and listening
+ *     state      {field, empty, valid, length, bin, showErrors}   after every change; bin only for the number
+ *     focus / blur {field}
+ *     tab        {field, backwards}             Tab pressed inside: the parent moves focus on
+ *     enter      {field}                        Enter pressed inside
+ *     autofill   {expiryMonth, expiryYear, holder}   values the browser filled into the number frame
+ *     result     {requestId, status, body}      the gateway's answer to `submit` (no card number in it)
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+export type HostedFieldName = 'cardNumber' | 'cvv';
+
+/** CSS properties a merchant may set inside the iframes (iframeStyles); anything else is dropped. */
+export const ALLOWED_STYLE_PROPERTIES: readonly string[] = [
+  'color',
+  'font-family',
+  'font-size',
+  'font-style',
+  'font-variant',
+  'font-weight',
+  'letter-spacing',
+  'line-height',
+  'text-align',
+  'text-shadow',
+  'padding',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'opacity',
+  'transition',
+  'direction',
+];
+
+export type StyleMap = Readonly<Record<string, string>>;
+
+export interface FieldConfig {
+  readonly field: HostedFieldName;
+  readonly label: string;
+  readonly placeholder: string;
+  readonly styles: StyleMap;
+  readonly placeholderStyles: StyleMap;
+  readonly autofocus: boolean;
+  readonly mask: boolean;
+  readonly cvvLength: number;
+  readonly required: boolean;
+}
+
+export type ParentMessage =
+  | ({ type: 'configure' } & FieldConfig)
+  | { type: 'brand'; brand: string; cvvLength: number }
+  | { type: 'focus' }
+  | { type: 'validate' }
+  | { type: 'submit'; requestId: string; action: string; fields: [string, string][] }
+  | { type: 'clear' };
+
+export interface FieldState {
+  readonly field: HostedFieldName;
+  readonly empty: boolean;
+  readonly valid: boolean;
+  readonly length: number;
+  /** First six digits of the card number once typed: not sensitive, used for brand detection. */
+  readonly bin: string;
+  readonly showErrors: boolean;
+}
+
+export type FieldMessage =
+  | { type: 'ready'; field: HostedFieldName }
+  | ({ type: 'state' } & FieldState)
+  | { type: 'focus'; field: HostedFieldName }
+  | { type: 'blur'; field: HostedFieldName }
+  | { type: 'tab'; field: HostedFieldName; backwards: boolean }
+  | { type: 'enter'; field: HostedFieldName }
+  | { type: 'autofill'; expiryMonth: string; expiryYear: string; holder: string }
+  | { type: 'result'; requestId: string; status: number; body: unknown };
+
+export type Envelope<M> = M & { v: typeof PROTOCOL_VERSION; channel: string };
+
+/** Frame → frame over the BroadcastChannel: the number frame asks the CVV frame for its value. */
+export type SiblingMessage = { type: 'cvvRequest'; id: string } | { type: 'cvvValue'; id: string; value: string };
+
+export function isEnvelope(data: unknown, channel: string): data is Envelope<{ type: string }> {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as { v?: unknown }).v === PROTOCOL_VERSION &&
+    (data as { channel?: unknown }).channel === channel &&
+    typeof (data as { type?: unknown }).type === 'string'
+  );
+}
+
+/** What the iframe URL's hash carries: `#<encoded JSON>`. */
+export interface FieldLaunch {
+  readonly channel: string;
+  readonly field: HostedFieldName;
+  readonly parentOrigin: string;
+}
+
+export function filterStyles(styles: unknown): StyleMap {
+  const result: Record<string, string> = {};
+  if (typeof styles !== 'object' || styles === null) return result;
+  for (const [property, value] of Object.entries(styles)) {
+    const name = property.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    // No url(), expression() or escapes: values that could load or run anything are dropped.
+    if (ALLOWED_STYLE_PROPERTIES.includes(name) && typeof value === 'string' && !/[\\<>]|url\s*\(|expression\s*\(/i.test(value)) {
+      result[name] = value;
+    }
+  }
+  return result;
+}
