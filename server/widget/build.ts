@@ -5,7 +5,7 @@ import { extname, join } from 'node:path';
 /** The built widget files (dist/widget, made by widget/build.ts), held in memory with their headers. */
 
 export interface StaticFile {
-  readonly bytes: Uint8Array;
+  readonly bytes: Uint8Array<ArrayBuffer>;
   readonly contentType: string;
   /** Subresource-integrity hash, for merchants and for the bootstrap's own reference to the bundle. */
   readonly integrity: string;
@@ -33,7 +33,7 @@ export function loadWidgetBuild(dir: string = DEFAULT_WIDGET_DIST): WidgetBuild 
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string; files: string[] };
   const files = new Map<string, StaticFile>();
   for (const file of manifest.files) {
-    const bytes = readFileSync(join(dir, file));
+    const bytes = new Uint8Array(readFileSync(join(dir, file)));
     files.set(file, {
       bytes,
       contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',

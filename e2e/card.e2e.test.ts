@@ -1,0 +1,199 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+
+/** A shopper pays on merchant pages written for this widget API (issue 3, point 9). */
+
+let site: MerchantSite;
+let browser: Browser;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close();
+});
+
+async function open(pageName: string, checkout: Record<string, string> = {}): Promise<Page> {
+  const page = await browser.newPage();
+  pages.push(page);
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(site.pageUrl(pageName, checkout));
+  await page.locator('.wpwl-form-card').first().waitFor();
+  return page;
+}
+
+async function fillCard(
+  page: Page,
+  card: { number?: string; expiry?: string; holder?: string; cvv?: string } = {},
+  scope = 'body',
+): Promise<void> {
+  const form = page.locator(scope).locator('form.wpwl-form-card').first();
+  await form.frameLocator('iframe.wpwl-control-cardNumber').locator('input').fill(card.number ?? '4200000000000000');
+  await form.locator('input.wpwl-control-expiry').fill(card.expiry ?? '05/34');
+  await form.locator('input.wpwl-control-cardHolder').fill(card.holder ?? 'Jane Jones');
+  await form.frameLocator('iframe.wpwl-control-cvv').locator('input').fill(card.cvv ?? '123');
+}
+
+async function resultOf(page: Page): Promise<{ result: { code: string }; [key: string]: unknown }> {
+  await page.waitForURL(/\/result\?id=/);
+  return JSON.parse(await page.locator('#result').innerText());
+}
+
+describe('the card widget on a merchant page', () => {
+  it('renders the DOM contract and lets a shopper pay; the merchant reads the result', async () => {
+    const page = await open('plain');
+    for (const selector of [
+      'div.wpwl-container.wpwl-container-card > form.wpwl-form.wpwl-form-card',
+      'div.wpwl-group.wpwl-group-brand select.wpwl-control.wpwl-control-brand[name="paymentBrand"]',
+      'div.wpwl-group.wpwl-group-cardNumber iframe.wpwl-control.wpwl-control-cardNumber',
+      'div.wpwl-group.wpwl-group-expiry input.wpwl-control.wpwl-control-expiry[name="card.expiry"]',
+      'div.wpwl-group.wpwl-group-cardHolder input.wpwl-control.wpwl-control-cardHolder[name="card.holder"]',
+      'div.wpwl-group.wpwl-group-cvv iframe.wpwl-control.wpwl-control-cvv',
+      'div.wpwl-group-submit div.wpwl-wrapper-submit button.wpwl-button.wpwl-button-pay[type="submit"]',
+      'input[type="hidden"][name="card.expiryMonth"]',
+      'input[type="hidden"][name="shopperResultUrl"]',
+    ]) {
+      expect(await page.locator(selector).count(), selector).toBe(1);
+    }
+    const action = await page.locator('form.wpwl-form-card').getAttribute('action');
+    expect(action).toMatch(new RegExp(`^${site.gatewayUrl}/v1/checkouts/[0-9A-F]{32}\\.[a-z0-9-]+/payment$`));
+
+    await fillCard(page);
+    await expect.poll(() => page.locator('input[name="card.expiryYear"]').inputValue()).toBe('2034');
+    await page.locator('button.wpwl-button-pay').click();
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('000.100.110');
+    expect(result).toMatchObject({ paymentType: 'DB', paymentBrand: 'VISA', amount: '92.00', currency: 'EUR' });
+    expect(result.card).toMatchObject({ bin: '420000', last4Digits: '0000', holder: 'Jane Jones', expiryMonth: '05', expiryYear: '2034' });
+    expect(page.url()).toMatch(/\/result\?id=[0-9A-F]{32}\.[a-z0-9-]+&resourcePath=%2Fv1%2Fcheckouts%2F/);
+  });
+
+  it('shows errors on the invalid fields and does not pay', async () => {
+    const page = await open('plain');
+    await fillCard(page, { number: '4200000000000001', expiry: '01/20', holder: '' });
+    await page.locator('button.wpwl-button-pay').click();
+    await expect.poll(() => page.locator('iframe.wpwl-control-cardNumber.wpwl-has-error').count()).toBe(1);
+    expect(await page.locator('.wpwl-hint-cardNumberError').count()).toBe(1);
+    expect(await page.locator('input.wpwl-control-expiry.wpwl-has-error').count()).toBe(1);
+    expect(await page.locator('.wpwl-hint-cardHolderError').count()).toBe(1);
+    expect(await page.locator('button.wpwl-button-pay.wpwl-button-error').count()).toBe(1);
+    expect(await page.locator('input.wpwl-control-cardHolder').getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).not.toContain('/result');
+  });
+
+  it('reads brands from the form text and keeps the merchant children of the form', async () => {
+    const page = await open('brands-as-text');
+    const options = await page.locator('select.wpwl-control-brand option').evaluateAll((nodes) => nodes.map((node) => (node as HTMLOptionElement).value));
+    expect(options).toEqual(['VISA', 'MASTER']);
+    expect(await page.locator('form.wpwl-form-card input[name="csrf"]').inputValue()).toBe('merchant-csrf-token');
+    await fillCard(page, { number: '5454545454545454' });
+    await expect.poll(() => page.locator('select.wpwl-control-brand').inputValue()).toBe('MASTER');
+    await page.locator('button.wpwl-button-pay').click();
+    expect((await resultOf(page)).paymentBrand).toBe('MASTER');
+  });
+
+  it('reads wpwlOptions assigned after the script, runs onReady, posts injected inputs, survives throwing callbacks', async () => {
+    const page = await open('late-options');
+    expect(await page.evaluate(() => (window as unknown as { readyCalls: number }).readyCalls)).toBe(1);
+    expect(await page.locator('.wpwl-container-card.wpwl-style-plain').count()).toBe(1);
+    // Labels are text, never HTML.
+    expect(await page.locator('.wpwl-label-cardHolder').innerText()).toBe('<b>Name on card</b>');
+    expect(await page.locator('.wpwl-label-cardHolder b').count()).toBe(0);
+    expect(await page.locator('button.wpwl-button-pay').innerText()).toBe('Pay 92.00 EUR');
+    expect(await page.locator('.merchant-note').count()).toBe(1);
+    await fillCard(page);
+    await page.locator('input.wpwl-control-cardHolder').blur();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { widgetErrors?: string[] }).widgetErrors ?? [])).toContain('WidgetError');
+    await page.locator('button.wpwl-button-pay').click();
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('000.100.110');
+    expect(result.customParameters).toEqual({ SHOPPER_note: 'leave at the door' });
+  });
+
+  it('makes no payment when onBeforeSubmitCard returns false', async () => {
+    const checkoutId = await site.createCheckout();
+    const page = await open('before-submit', { checkoutId });
+    await fillCard(page);
+    await page.locator('button.wpwl-button-pay').click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { beforeSubmitCalls?: number }).beforeSubmitCalls)).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { beforeSubmitThis: string }).beforeSubmitThis)).toContain('wpwl-form-card');
+    await page.waitForTimeout(300);
+    expect(page.url()).not.toContain('/result');
+    const status = await fetch(`${site.gatewayUrl}/v1/checkouts/${checkoutId}/payment?entityId=${site.entityId}`, {
+      headers: { Authorization: `Bearer ${site.token}` },
+    });
+    expect(((await status.json()) as { result: { code: string } }).result.code).toBe('000.200.000');
+  });
+
+  it('shows a decline and lets the shopper try again on the same checkout', async () => {
+    const page = await open('plain');
+    await fillCard(page, { holder: '800.100.203' });
+    await page.locator('button.wpwl-button-pay').click();
+    const message = page.locator('div.wpwl-message.wpwl-has-error');
+    await message.waitFor();
+    expect(await message.innerText()).toContain('insufficient funds');
+    expect(page.url()).not.toContain('/result');
+    await page.locator('input.wpwl-control-cardHolder').fill('Jane Jones');
+    await page.locator('button.wpwl-button-pay').click();
+    expect((await resultOf(page)).result.code).toBe('000.100.110');
+  });
+
+  it('reports an unknown or expired checkout through onError and a message', async () => {
+    const page = await browser.newPage();
+    pages.push(page);
+    await page.addInitScript(() => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
+        onError: (error: { name: string }) => ((window as unknown as { errorName: string }).errorName = error.name),
+      };
+    });
+    await page.goto(site.pageUrl('plain', { checkoutId: '0123456789ABCDEF0123456789ABCDEF.sbx01-gw01' }));
+    await page.locator('div.wpwl-message.wpwl-has-error').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { errorName: string }).errorName)).toBe('InvalidCheckoutIdError');
+    expect(await page.locator('form.wpwl-form-card').count()).toBe(0);
+  });
+
+  it('renders two forms with their own brands, each able to pay', async () => {
+    const page = await open('two-forms');
+    const brands = (section: string) =>
+      page.locator(`${section} select.wpwl-control-brand option`).evaluateAll((nodes) => nodes.map((node) => (node as HTMLOptionElement).value));
+    expect(await brands('#first')).toEqual(['VISA']);
+    expect(await brands('#second')).toEqual(['MASTER', 'AMEX']);
+    await fillCard(page, { number: '377777777777770', cvv: '1234' }, '#second');
+    await page.locator('#second button.wpwl-button-pay').click();
+    expect((await resultOf(page)).paymentBrand).toBe('AMEX');
+  });
+
+  it('never lets the merchant page read the card number or CVV', async () => {
+    const page = await open('snoop');
+    await fillCard(page);
+    const seen = await page.evaluate(() => (window as unknown as { snoop: () => string }).snoop());
+    expect(seen).toContain('blocked: SecurityError');
+    expect(seen).not.toContain('4200000000000000');
+    expect(seen).not.toContain('4200 0000 0000 0000');
+    const messages = await page.evaluate(() => (window as unknown as { snoopedMessages: string[] }).snoopedMessages.join('\n'));
+    expect(messages).not.toMatch(/4200\s?0000\s?0000\s?0000/);
+    expect(messages).not.toContain('"123"');
+  });
+
+  it('unloads, reloads with a new checkout, and pays through executePayment', async () => {
+    const page = await open('reload');
+    const second = await site.createCheckout({ amount: '15.00' });
+    await page.evaluate((id) => (window as unknown as { reloadWidget: (id: string) => void }).reloadWidget(id), second);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { readyCount: number }).readyCount)).toBe(2);
+    expect(await page.locator('form.wpwl-form-card').count()).toBe(1);
+    expect(await page.locator('form.wpwl-form-card').getAttribute('action')).toContain(second);
+    await fillCard(page);
+    await page.evaluate(() => (window as unknown as { wpwl: { executePayment: (c: string) => void } }).wpwl.executePayment('wpwl-container-card'));
+    const result = await resultOf(page);
+    expect(result).toMatchObject({ amount: '15.00', result: { code: '000.100.110' } });
+  });
+});

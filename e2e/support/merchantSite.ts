@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../server/config.ts';
+import { startGateway, type RunningGateway } from '../../server/gateway.ts';
+import { createEntity, grantToken, newAccessToken } from '../../server/merchants/repository.ts';
+import { freshStoreLocation, type StoreLocation } from '../../server/testing/harness.ts';
+
+/**
+ * What an end-to-end test runs against: a real gateway on one loopback port, and a small merchant site on
+ * another (so a different origin, as in production). The merchant site's server creates checkouts through
+ * the gateway's public API with its own token, serves the pages in e2e/pages/ with the checkout id filled
+ * in, and renders a result page from the gateway's answer, like a real merchant integration.
+ */
+
+export interface MerchantSite {
+  readonly gatewayUrl: string;
+  readonly merchantUrl: string;
+  readonly gateway: RunningGateway;
+  readonly entityId: string;
+  readonly token: string;
+  /** URL of a page: `page` is a file in e2e/pages without .html; query options create the checkout. */
+  pageUrl(page: string, checkout?: Record<string, string>): string;
+  /** Creates a checkout as the merchant's server would, returning its id. */
+  createCheckout(params?: Record<string, string>): Promise<string>;
+  close(): Promise<void>;
+}
+
+const PAGES = new URL('../pages/', import.meta.url);
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+export async function startMerchantSite(): Promise<MerchantSite> {
+  const location: StoreLocation = await freshStoreLocation('PGlite');
+  const gatewayPort = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const gateway = await startGateway({
+    ...loadConfig({}),
+    port: gatewayPort,
+    host: '127.0.0.1',
+    publicUrl: gatewayUrl,
+    dataDir: location.dataDir,
+    databaseUrl: undefined,
+    demoMerchant: undefined,
+    logLevel: 'silent',
+  });
+  const token = newAccessToken();
+  const entity = await createEntity(gateway.store, 'E2E shop');
+  await grantToken(gateway.store, token, 'e2e', [entity.id]);
+
+  const createCheckout = async (params: Record<string, string> = {}): Promise<string> => {
+    const response = await fetch(`${gatewayUrl}/v1/checkouts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ entityId: entity.id, amount: '92.00', currency: 'EUR', paymentType: 'DB', ...params }),
+    });
+    const body = (await response.json()) as { id?: string; result: { code: string; description: string } };
+    if (!body.id) throw new Error(`checkout not created: ${JSON.stringify(body.result)}`);
+    return body.id;
+  };
+
+  let merchantUrl = '';
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', merchantUrl);
+    if (url.pathname === '/result') {
+      // The merchant's server reads the result with its token, as the resourcePath says.
+      const resourcePath = url.searchParams.get('resourcePath') ?? '';
+      const answer = await fetch(`${gatewayUrl}${resourcePath}?entityId=${entity.id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const text = await answer.text();
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><html lang="en"><head><title>Result</title></head><body><h1>Result</h1><pre id="result">${escapeHtml(text)}</pre></body></html>`);
+      return;
+    }
+    const page = /^\/pages\/([a-z0-9-]+)$/.exec(url.pathname)?.[1];
+    if (!page) {
+      response.writeHead(404).end();
+      return;
+    }
+    const checkoutId = url.searchParams.get('checkoutId') ?? (await createCheckout(Object.fromEntries(url.searchParams)));
+    const html = readFileSync(new URL(`${page}.html`, PAGES), 'utf8')
+      .replaceAll('{{GATEWAY}}', gatewayUrl)
+      .replaceAll('{{CHECKOUT_ID}}', checkoutId)
+      .replaceAll('{{RESULT_URL}}', `${merchantUrl}/result`);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  };
+  const merchant: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+  merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
+
+  return {
+    gatewayUrl,
+    merchantUrl,
+    gateway,
+    entityId: entity.id,
+    token,
+    pageUrl: (page, checkout = {}) => `${merchantUrl}/pages/${page}?${new URLSearchParams(checkout)}`,
+    createCheckout,
+    async close() {
+      await new Promise<void>((resolve) => merchant.close(() => resolve()));
+      await gateway.close();
+      await location.dispose();
+    },
+  };
+}
