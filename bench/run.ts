@@ -28,6 +28,7 @@ import { hasFailures, type LoadResult, type LoadSpec, type Outcome } from './loa
 import { displayUrl, freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import { formatMs, formatRate, type Summary } from './stats.ts';
 import { measureStoreInserts, RAW_TABLE } from './store-load.ts';
+import { measureWidget } from './widget.ts';
 
 const TARGET_RATIO = 0.6;
 
@@ -372,6 +373,12 @@ async function main(): Promise<void> {
     await benchStore(kind, honoRate);
   }
   if (interrupted) return; // the signal handler cleans up and exits
+
+  try {
+    await measureWidget();
+  } catch (error) {
+    failures.push(`widget figures: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   console.log(`\n=== Summary (${CONNECTIONS} connections, ${DURATION_SECONDS} s each, node ${process.version}, ${cpus.length} CPUs) ===`);
   printTable();

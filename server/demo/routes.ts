@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import type { DemoMerchant } from '../config.ts';
+import type { AppEnv } from '../http/context.ts';
+
+/**
+ * The demo shop `npm start` serves at /demo: a merchant page with the card widget, and a result page.
+ * Its server part is a merchant integration like any other: it creates the checkout and reads the result
+ * through the public API with the demo merchant's token, over HTTP.
+ */
+
+const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:640px;margin:2rem auto;padding:0 1rem;color:#1f2937}
+code{background:#f3f4f6;padding:0 .25rem}pre{background:#f3f4f6;padding:1rem;overflow:auto}table{border-collapse:collapse}td{padding:.25rem .75rem .25rem 0}</style>
+</head><body>${body}</body></html>`;
+}
+
+export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant }): Hono<AppEnv> {
+  const { publicUrl, merchant } = options;
+  const authorization = { Authorization: `Bearer ${merchant.accessToken}` };
+  const router = new Hono<AppEnv>();
+
+  router.get('/', async () => {
+    const created = await fetch(`${publicUrl}/v1/checkouts`, {
+      method: 'POST',
+      headers: { ...authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        entityId: merchant.entityId,
+        amount: '92.00',
+        currency: 'EUR',
+        paymentType: 'DB',
+        merchantTransactionId: `demo-${Date.now()}`,
+        'cart.items[0].name': 'Wool socks',
+        'cart.items[0].quantity': '2',
+      }),
+    });
+    const checkout = (await created.json()) as { id?: string; result: { description: string } };
+    if (!checkout.id) {
+      return new Response(page('Demo shop', `<p>Could not create a checkout: ${escapeHtml(checkout.result.description)}</p>`), {
+        status: 502,
+        headers: HTML,
+      });
+    }
+    const body = `<h1>Demo shop</h1><p>2 × wool socks — <strong>92.00 EUR</strong></p>
+<script src="${publicUrl}/v1/paymentWidgets.js?checkoutId=${encodeURIComponent(checkout.id)}"></script>
+<form action="${publicUrl}/demo/result" class="paymentWidgets" data-brands="VISA MASTER AMEX"></form>
+<h2>Test cards</h2><table>
+<tr><td><code>4200 0000 0000 0000</code></td><td>VISA, approved</td></tr>
+<tr><td><code>5454 5454 5454 5454</code></td><td>Mastercard, approved</td></tr>
+<tr><td><code>3777 777777 77770</code></td><td>American Express (4-digit CVV), approved</td></tr>
+<tr><td><code>4444 4444 4444 4444</code></td><td>declined, invalid card</td></tr></table>
+<p>Any future expiry date and any CVV. A card holder of <code>800.100.203</code> makes the bank decline (insufficient funds).</p>`;
+    return new Response(page('Demo shop', body), { status: 200, headers: HTML });
+  });
+
+  router.get('/result', async (c) => {
+    const resourcePath = c.req.query('resourcePath') ?? '';
+    if (!/^\/v1\/checkouts\/[A-Za-z0-9.-]+\/payment$/.test(resourcePath)) {
+      return new Response(page('Demo shop', '<p>No payment to show.</p>'), { status: 400, headers: HTML });
+    }
+    const answer = await fetch(`${publicUrl}${resourcePath}?entityId=${merchant.entityId}`, { headers: authorization });
+    const payment = (await answer.json()) as { result: { code: string; description: string } };
+    const paid = /^(000\.000\.|000\.100\.1|000\.[36])/.test(payment.result.code);
+    const body = `<h1>${paid ? 'Thank you for your order' : 'The payment did not go through'}</h1>
+<p>${escapeHtml(payment.result.description)} (<code>${escapeHtml(payment.result.code)}</code>)</p>
+<p><a href="${publicUrl}/demo">Back to the shop</a></p><h2>What the merchant's server received</h2><pre>${escapeHtml(JSON.stringify(payment, null, 2))}</pre>`;
+    return new Response(page('Demo shop', body), { status: 200, headers: HTML });
+  });
+
+  return router;
+}
