@@ -184,6 +184,60 @@ describe('the card widget on a merchant page', () => {
     expect(messages).not.toContain('"123"');
   });
 
+  it('loads with an integrity attribute, and refuses a script whose hash does not match', async () => {
+    const good = await site.createCheckoutWithIntegrity();
+    expect(good.integrity).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/);
+    const loaded = await open('integrity', good);
+    expect(await loaded.locator('form.wpwl-form-card').count()).toBe(1);
+
+    const other = await site.createCheckoutWithIntegrity();
+    const mismatched = await browser.newPage();
+    pages.push(mismatched);
+    await mismatched.goto(site.pageUrl('integrity', { checkoutId: other.id, integrity: good.integrity }));
+    await mismatched.waitForTimeout(500);
+    expect(await mismatched.locator('form.wpwl-form-card').count()).toBe(0);
+  });
+
+  it('moves through every control with Tab and back with Shift-Tab, and pays with Enter', async () => {
+    const page = await open('plain');
+    await page.locator('select.wpwl-control-brand').focus();
+    const focused = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLElement | null;
+        return active?.className.match(/wpwl-control-(\w+)|wpwl-button-pay/)?.[0] ?? active?.tagName ?? '';
+      });
+    const order: string[] = [await focused()];
+    for (let step = 0; step < 5; step++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    expect(order).toEqual([
+      'wpwl-control-brand',
+      'wpwl-control-cardNumber',
+      'wpwl-control-expiry',
+      'wpwl-control-cardHolder',
+      'wpwl-control-cvv',
+      'wpwl-button-pay',
+    ]);
+    for (let step = 0; step < 4; step++) await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('wpwl-control-cardNumber');
+
+    await fillCard(page);
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input').press('Enter');
+    expect((await resultOf(page)).result.code).toBe('000.100.110');
+  });
+
+  it('hands the expiry date and holder the browser autofilled in the number frame to the widget inputs', async () => {
+    const page = await open('plain');
+    const numberFrame = page.frameLocator('iframe.wpwl-control-cardNumber');
+    expect(await numberFrame.locator('input.wpwl-field').getAttribute('autocomplete')).toBe('cc-number');
+    await numberFrame.locator('input.wpwl-autofill-expiry').fill('07/2031');
+    await numberFrame.locator('input.wpwl-autofill-holder').fill('Ada Lovelace');
+    await numberFrame.locator('input.wpwl-autofill-holder').dispatchEvent('change');
+    await expect.poll(() => page.locator('input.wpwl-control-expiry').inputValue()).toBe('07 / 31');
+    expect(await page.locator('input.wpwl-control-cardHolder').inputValue()).toBe('Ada Lovelace');
+  });
+
   it('unloads, reloads with a new checkout, and pays through executePayment', async () => {
     const page = await open('reload');
     const second = await site.createCheckout({ amount: '15.00' });

@@ -23,6 +23,8 @@ export interface MerchantSite {
   pageUrl(page: string, checkout?: Record<string, string>): string;
   /** Creates a checkout as the merchant's server would, returning its id. */
   createCheckout(params?: Record<string, string>): Promise<string>;
+  /** Creates a checkout with integrity=true, returning its id and the SRI hash of its paymentWidgets.js. */
+  createCheckoutWithIntegrity(params?: Record<string, string>): Promise<{ id: string; integrity: string }>;
   close(): Promise<void>;
 }
 
@@ -58,16 +60,18 @@ export async function startMerchantSite(): Promise<MerchantSite> {
   const entity = await createEntity(gateway.store, 'E2E shop');
   await grantToken(gateway.store, token, 'e2e', [entity.id]);
 
-  const createCheckout = async (params: Record<string, string> = {}): Promise<string> => {
+  const postCheckout = async (params: Record<string, string>) => {
     const response = await fetch(`${gatewayUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ entityId: entity.id, amount: '92.00', currency: 'EUR', paymentType: 'DB', ...params }),
     });
-    const body = (await response.json()) as { id?: string; result: { code: string; description: string } };
+    const body = (await response.json()) as { id?: string; integrity?: string; result: { code: string; description: string } };
     if (!body.id) throw new Error(`checkout not created: ${JSON.stringify(body.result)}`);
-    return body.id;
+    return { id: body.id, integrity: body.integrity ?? '' };
   };
+  const createCheckout = async (params: Record<string, string> = {}) => (await postCheckout(params)).id;
+  const createCheckoutWithIntegrity = (params: Record<string, string> = {}) => postCheckout({ ...params, integrity: 'true' });
 
   let merchantUrl = '';
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -88,10 +92,12 @@ export async function startMerchantSite(): Promise<MerchantSite> {
       response.writeHead(404).end();
       return;
     }
-    const checkoutId = url.searchParams.get('checkoutId') ?? (await createCheckout(Object.fromEntries(url.searchParams)));
+    const given = url.searchParams.get('checkoutId');
+    const checkout = given ? { id: given, integrity: url.searchParams.get('integrity') ?? '' } : await postCheckout(Object.fromEntries(url.searchParams));
     const html = readFileSync(new URL(`${page}.html`, PAGES), 'utf8')
       .replaceAll('{{GATEWAY}}', gatewayUrl)
-      .replaceAll('{{CHECKOUT_ID}}', checkoutId)
+      .replaceAll('{{CHECKOUT_ID}}', checkout.id)
+      .replaceAll('{{INTEGRITY}}', checkout.integrity)
       .replaceAll('{{RESULT_URL}}', `${merchantUrl}/result`);
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(html);
@@ -113,6 +119,7 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     token,
     pageUrl: (page, checkout = {}) => `${merchantUrl}/pages/${page}?${new URLSearchParams(checkout)}`,
     createCheckout,
+    createCheckoutWithIntegrity,
     async close() {
       await new Promise<void>((resolve) => merchant.close(() => resolve()));
       await gateway.close();
