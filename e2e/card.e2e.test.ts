@@ -37,10 +37,10 @@ async function fillCard(
   scope = 'body',
 ): Promise<void> {
   const form = page.locator(scope).locator('form.wpwl-form-card').first();
-  await form.frameLocator('iframe.wpwl-control-cardNumber').locator('input').fill(card.number ?? '4200000000000000');
+  await form.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill(card.number ?? '4200000000000000');
   await form.locator('input.wpwl-control-expiry').fill(card.expiry ?? '05/34');
   await form.locator('input.wpwl-control-cardHolder').fill(card.holder ?? 'Jane Jones');
-  await form.frameLocator('iframe.wpwl-control-cvv').locator('input').fill(card.cvv ?? '123');
+  await form.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill(card.cvv ?? '123');
 }
 
 async function resultOf(page: Page): Promise<{ result: { code: string }; [key: string]: unknown }> {
@@ -187,7 +187,7 @@ describe('the card widget on a merchant page', () => {
   it('loads with an integrity attribute, and refuses a script whose hash does not match', async () => {
     const good = await site.createCheckoutWithIntegrity();
     expect(good.integrity).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/);
-    const loaded = await open('integrity', good);
+    const loaded = await open('integrity', { checkoutId: good.id, integrity: good.integrity });
     expect(await loaded.locator('form.wpwl-form-card').count()).toBe(1);
 
     const other = await site.createCheckoutWithIntegrity();
@@ -223,7 +223,7 @@ describe('the card widget on a merchant page', () => {
     expect(await focused()).toBe('wpwl-control-cardNumber');
 
     await fillCard(page);
-    await page.frameLocator('iframe.wpwl-control-cvv').locator('input').press('Enter');
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').press('Enter');
     expect((await resultOf(page)).result.code).toBe('000.100.110');
   });
 

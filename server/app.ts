@@ -6,7 +6,11 @@ import type { AppDependencies, AppEnv } from './http/context.ts';
 import { envelope } from './http/envelope.ts';
 import { GatewayError, withReason } from './http/errors.ts';
 import { CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
+import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
+import { findBootstrapSnapshot } from './checkouts/repository.ts';
+import { demoRoutes } from './demo/routes.ts';
+import { widgetRoutes } from './widget/routes.ts';
 
 /**
  * Builds the gateway's Hono app from its feature routers. No I/O happens here: the store, acquirer and
@@ -35,6 +39,18 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.options('*', () => new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS }));
 
   app.route('/v1/payments', paymentRoutes(deps));
+  app.route('/v1/checkouts', checkoutRoutes(deps));
+  app.route(
+    '/v1',
+    widgetRoutes({
+      build: deps.widgetBuild,
+      gatewayUrl: deps.config.publicUrl,
+      staticBaseUrl: deps.staticBaseUrl,
+      findSnapshot: (checkoutId) => findBootstrapSnapshot(deps.store, checkoutId, deps.now()),
+    }),
+  );
+  const demo = deps.config.demoMerchant;
+  if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
 
   app.notFound((c) => {
     const answer = withReason(RESULTS.invalidRequestStructure, `no endpoint ${c.req.method} ${c.req.path}`);
@@ -43,7 +59,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 
   app.onError((error, c) => {
     const entityId = c.get('entityId') as string | undefined;
-    const ndc = entityId ? newNdc(entityId) : c.get('requestId');
+    const ndc = (c.get('ndc') as string | undefined) ?? (entityId ? newNdc(entityId) : c.get('requestId'));
     if (error instanceof GatewayError) {
       const result = error.parameterErrors ? { ...error.result, parameterErrors: error.parameterErrors } : error.result;
       return jsonResponse(c, envelope(result, ndc), error.status, error.headers);

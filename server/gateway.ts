@@ -2,14 +2,16 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSimulatedAcquirer } from './acquirers/simulator.ts';
 import { createApp } from './app.ts';
+import { checkoutJobHandlers } from './checkouts/callbacks.ts';
 import type { GatewayConfig } from './config.ts';
+import { DEFAULT_OUTBOUND_TIMEOUT_MS } from './jobs/outbound.ts';
+import { createJobRegistry } from './jobs/registry.ts';
+import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
 import { ensureDemoMerchant } from './merchants/repository.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { openStore, type Store } from './store/index.ts';
-
-// Replaced by the content hash of the built widget files (widget build, next step).
-const WIDGET_VERSION = 'dev';
+import { loadWidgetBuild } from './widget/build.ts';
 
 export interface RunningGateway {
   /** Where the gateway listens, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
@@ -17,28 +19,52 @@ export interface RunningGateway {
   readonly config: GatewayConfig;
   readonly store: Store;
   readonly logger: Logger;
+  /** The job worker (29-minute calls, notifications); `runDueJobs()` runs what is due now. */
+  readonly jobs: JobWorker;
   close(): Promise<void>;
 }
 
-/** Opens the store, creates the demo merchant if configured, and starts listening. */
-export async function startGateway(config: GatewayConfig, options: { logSink?: LogSink } = {}): Promise<RunningGateway> {
+export interface GatewayOptions {
+  readonly logSink?: LogSink;
+  /** The clock for expiry, throttling windows and jobs; tests pin and advance it. */
+  readonly now?: () => Date;
+  /** How often the job worker looks for due jobs (0: only when runDueJobs() is called). Default 1 s. */
+  readonly jobPollMs?: number;
+  /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
+  readonly outboundTimeoutMs?: number;
+}
+
+const DEFAULT_JOB_POLL_MS = 1000;
+
+/** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
+export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger({ level: config.logLevel, ...(options.logSink ? { sink: options.logSink } : {}) });
   const store = await openStore(config);
   const demo = config.demoMerchant;
   if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo.entityId, demo.accessToken));
 
-  const now = () => new Date();
+  const now = options.now ?? (() => new Date());
+  const widgetBuild = loadWidgetBuild();
+  if (!widgetBuild) logger.warn('the widget is not built: run `npm run build` (npm start does it) to serve paymentWidgets.js');
   const app = createApp({
     config,
     store,
     logger,
     acquirer: createSimulatedAcquirer(),
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
-    staticBaseUrl: `${config.publicUrl}/v1/static/${WIDGET_VERSION}`,
+    widgetBuild,
+    staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
   });
   const server: ServerType = await new Promise((resolve) => {
     const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(started));
+  });
+  const jobs = startJobWorker({
+    store,
+    logger,
+    now,
+    handlers: createJobRegistry(checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS })),
+    pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -47,7 +73,10 @@ export async function startGateway(config: GatewayConfig, options: { logSink?: L
     config,
     store,
     logger,
+    jobs,
     async close() {
+      // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
+      await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
     },

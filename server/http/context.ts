@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import type { Acquirer } from '../acquirers/types.ts';
 import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
+import type { WidgetBuild } from '../widget/build.ts';
 
 /** What the app is built from: no module-level state, so tests build as many apps as they like. */
 export interface AppDependencies {
@@ -12,6 +13,8 @@ export interface AppDependencies {
   readonly acquirer: Acquirer;
   /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
   readonly tokenAccess: TokenAccessLookup;
+  /** The built widget files, or undefined when the widget was not built (npm run build). */
+  readonly widgetBuild: WidgetBuild | undefined;
   /** `<PUBLIC_URL>/v1/static/<version>`: where this build's widget files are served. */
   readonly staticBaseUrl: string;
   /** The clock used for expiry checks; tests may pin it. */
@@ -27,6 +30,8 @@ export interface AppEnv {
     params: Map<string, string>;
     /** The authenticated entity, once the auth middleware has run. */
     entityId: string;
+    /** The ndc every answer of this request carries, when the route fixes one (a checkout's id). */
+    ndc: string;
     /** Whether a handler read the request body (an unread body means the connection must close). */
     bodyConsumed: boolean;
   };

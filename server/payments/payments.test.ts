@@ -154,7 +154,8 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
         logger: createLogger({ level: 'silent' }),
         acquirer: createSimulatedAcquirer(),
         tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
-        staticBaseUrl: `${t.url}/v1/static/test`,
+        widgetBuild: undefined,
+        staticBaseUrl: `${t.url}/v1/static/unbuilt`,
         now: () => new Date(),
       });
       const request = (params: Record<string, string>) =>

@@ -47,7 +47,7 @@ function requestEcho(params: ReadonlyMap<string, string>): Record<string, unknow
  * testMode is allowed only in the test environment (spec doc 1 §5); a value other than INTERNAL or
  * EXTERNAL is its own result code (COMPAT §7), checked before the other parameters.
  */
-function resolveTestMode(params: ReadonlyMap<string, string>, environment: GatewayEnvironment): TestMode | undefined {
+export function resolveTestMode(params: ReadonlyMap<string, string>, environment: GatewayEnvironment): TestMode | undefined {
   const testMode = params.get('testMode');
   if (testMode === undefined) return environment === 'test' ? 'INTERNAL' : undefined;
   if (environment === 'live') throw new GatewayError(RESULTS.testModeInLive, 400);
@@ -114,11 +114,15 @@ function cardSummary(params: ReadonlyMap<string, string>): CardSummary {
   };
 }
 
-/** POST /v1/payments: authorize, debit or credit a card. */
+/**
+ * POST /v1/payments: authorize, debit or credit a card. A checkout passes the id it reserved for the
+ * payment (`paymentId`), so its attempt is linked before the payment is made.
+ */
 export async function createPayment(
   context: PaymentContext,
   entityId: string,
   params: ReadonlyMap<string, string>,
+  options: { readonly paymentId?: string } = {},
 ): Promise<PaymentRecord> {
   const testMode = resolveTestMode(params, context.environment);
   validate(params, 'payment');
@@ -128,7 +132,7 @@ export async function createPayment(
   const card = checkCard(params, context.now());
   if (card.parameterError) throw invalidParameters([card.parameterError]);
 
-  const id = newResourceId();
+  const id = options.paymentId ?? newResourceId();
   let answer: { code: string; description: string; details: Readonly<Record<string, string>> | null; acquirer: string };
   if (card.refusal) {
     answer = { ...card.refusal, details: null, acquirer: 'gateway' };

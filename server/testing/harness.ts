@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig, type GatewayConfig } from '../config.ts';
 import { newResourceId } from '../domain/ids.ts';
-import { startGateway, type RunningGateway } from '../gateway.ts';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
 
 /**
@@ -115,7 +115,33 @@ export async function readResponse(response: Response): Promise<ApiResponse> {
   return { status: response.status, headers: response.headers, body };
 }
 
-export async function startTestGateway(kind: StoreKind, overrides: Partial<GatewayConfig> = {}): Promise<TestGateway> {
+/** A clock tests move by hand: expiry, throttling windows and due jobs follow it. */
+export interface TestClock {
+  now(): Date;
+  advance(ms: number): void;
+}
+
+export function createTestClock(start: Date = new Date()): TestClock {
+  let time = start.getTime();
+  return {
+    now: () => new Date(time),
+    advance(ms) {
+      time += ms;
+    },
+  };
+}
+
+/**
+ * Gateway options for tests. Jobs do not run by themselves unless `jobPollMs` is set: tests run them with
+ * `gateway.jobs.runDueJobs()`, so what ran is decided by the test, not by a timer.
+ */
+export type TestGatewayOptions = Omit<GatewayOptions, 'logSink'>;
+
+export async function startTestGateway(
+  kind: StoreKind,
+  overrides: Partial<GatewayConfig> = {},
+  options: TestGatewayOptions = {},
+): Promise<TestGateway> {
   const location = await freshStoreLocation(kind);
   const logLines: string[] = [];
   const config: GatewayConfig = {
@@ -128,7 +154,7 @@ export async function startTestGateway(kind: StoreKind, overrides: Partial<Gatew
     logLevel: 'info',
     ...overrides,
   };
-  const gateway = await startGateway(config, { logSink: (line) => logLines.push(line) });
+  const gateway = await startGateway(config, { jobPollMs: 0, ...options, logSink: (line) => logLines.push(line) });
   const newMerchant = async () => {
     const token = newAccessToken();
     const entity = await gateway.store.transaction(async (tx) => {

@@ -1,0 +1,106 @@
+import { describeUrl, parseCallbackUrl, sendGet, withQuery } from '../jobs/outbound.ts';
+import { exponentialBackoff, PermanentJobError, type JobContext, type JobHandler } from '../jobs/registry.ts';
+import { scheduleJob, type ClaimedJob } from '../jobs/repository.ts';
+import type { Queryable } from '../store/index.ts';
+import { findCheckout, type CheckoutRecord } from './repository.ts';
+import { resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
+
+/**
+ * The gateway's own GET calls about a checkout, both `GET <url>?id=<checkoutId>&resourcePath=/v1/checkouts/<id>/payment`
+ * so the merchant's server fetches the result:
+ *
+ * - The 29-minute call (doc 1 §3 rule 3, COMPAT §2): scheduled when the pay button is first used, due 29 minutes
+ *   after the checkout's creation, sent only if the merchant has not read a final result by then. The URL is
+ *   the shopperResultUrl the widget posted (the form action), else the checkout's own.
+ * - notificationUrl (deprecated, doc 1 §6, its behaviour otherwise unspecified): sent once per final payment
+ *   result (approved or declined), retried with backoff until the merchant answers 2xx.
+ *
+ * Both stop once the checkout has expired or was deleted: the resourcePath they point to no longer answers then.
+ */
+
+export const SHOPPER_RESULT_CALL = 'checkout.shopperResultCall';
+export const CHECKOUT_NOTIFICATION = 'checkout.notification';
+
+/** One-minute window left before expiry: a few quick retries, then the result can no longer be read anyway. */
+const SHOPPER_RESULT_CALL_ATTEMPTS = 3;
+const SHOPPER_RESULT_CALL_BACKOFF = exponentialBackoff(15_000, 30_000);
+/** 30 s, 1, 2, 4 and 8 minutes: six attempts within the checkout's lifetime. */
+const NOTIFICATION_ATTEMPTS = 6;
+const NOTIFICATION_BACKOFF = exponentialBackoff(30_000, 8 * 60_000);
+
+// A type alias, not an interface: job payloads are plain JSON records.
+type CallbackPayload = {
+  readonly checkoutId: string;
+  readonly url: string;
+};
+
+/** Idempotent per checkout: a retried submit does not schedule a second call. */
+export async function scheduleShopperResultCall(db: Queryable, checkout: CheckoutRecord, url: string, now: Date): Promise<boolean> {
+  const payload: CallbackPayload = { checkoutId: checkout.id, url };
+  return scheduleJob(
+    db,
+    {
+      kind: SHOPPER_RESULT_CALL,
+      uniqueKey: `${SHOPPER_RESULT_CALL}:${checkout.id}`,
+      runAt: new Date(checkout.createdAt.getTime() + SHOPPER_RESULT_CALL_AFTER_MS),
+      payload,
+    },
+    now,
+  );
+}
+
+/** Idempotent per payment: one notification per final result. */
+export async function scheduleNotification(
+  db: Queryable,
+  checkout: CheckoutRecord,
+  paymentId: string,
+  url: string,
+  now: Date,
+): Promise<boolean> {
+  const payload: CallbackPayload = { checkoutId: checkout.id, url };
+  return scheduleJob(db, { kind: CHECKOUT_NOTIFICATION, uniqueKey: `${CHECKOUT_NOTIFICATION}:${paymentId}`, runAt: now, payload }, now);
+}
+
+function payloadOf(job: ClaimedJob): CallbackPayload {
+  const { checkoutId, url } = job.payload;
+  if (typeof checkoutId !== 'string' || typeof url !== 'string') throw new PermanentJobError('malformed callback payload');
+  return { checkoutId, url };
+}
+
+/** Why the call is no longer useful, or undefined when it should be sent. */
+function skipReason(checkout: CheckoutRecord | undefined, kind: string, now: Date): string | undefined {
+  if (!checkout || checkout.deletedAt) return 'checkout deleted';
+  if (now.getTime() >= checkout.expiresAt.getTime()) return 'checkout expired';
+  if (kind === SHOPPER_RESULT_CALL && checkout.resultReadAt) return 'merchant already read the result';
+  return undefined;
+}
+
+async function callMerchant(job: ClaimedJob, context: JobContext, timeoutMs: number): Promise<void> {
+  const { checkoutId, url } = payloadOf(job);
+  const checkout = await findCheckout(context.store, checkoutId);
+  const skipped = skipReason(checkout, job.kind, context.now());
+  if (skipped) {
+    context.logger.info('checkout callback skipped', { kind: job.kind, checkoutId, reason: skipped });
+    return;
+  }
+  const target = withQuery(parseCallbackUrl(url), { id: checkoutId, resourcePath: resultPathOf(checkoutId) });
+  const status = await sendGet(target, { timeoutMs, signal: context.signal });
+  context.logger.info('checkout callback sent', { kind: job.kind, checkoutId, target: describeUrl(target), status });
+}
+
+export function checkoutJobHandlers(options: { readonly outboundTimeoutMs: number }): JobHandler[] {
+  return [
+    {
+      kind: SHOPPER_RESULT_CALL,
+      maxAttempts: SHOPPER_RESULT_CALL_ATTEMPTS,
+      retryDelayMs: SHOPPER_RESULT_CALL_BACKOFF,
+      run: (job, context) => callMerchant(job, context, options.outboundTimeoutMs),
+    },
+    {
+      kind: CHECKOUT_NOTIFICATION,
+      maxAttempts: NOTIFICATION_ATTEMPTS,
+      retryDelayMs: NOTIFICATION_BACKOFF,
+      run: (job, context) => callMerchant(job, context, options.outboundTimeoutMs),
+    },
+  ];
+}

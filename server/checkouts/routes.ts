@@ -1,0 +1,105 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { RESULTS, type Result } from '../domain/resultCodes.ts';
+import { requireMerchant } from '../http/auth.ts';
+import type { AppDependencies, AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { requestParams } from '../http/requestParams.ts';
+import { jsonResponse } from '../http/respond.ts';
+import { createPaymentWriter } from '../payments/paymentWriter.ts';
+import type { PaymentRecord } from '../payments/repository.ts';
+import { paymentBody, paymentHttpStatus } from '../payments/view.ts';
+import { noSession, throttled, CHECKOUT_RESULTS } from './results.ts';
+import { createCheckout, deleteCheckout, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
+import { isCheckoutId } from './state.ts';
+import { submitCheckoutPayment } from './submit.ts';
+
+/** Status reads per checkout per minute (COMPAT §8 default). */
+const STATUS_READS_PER_MINUTE = 2;
+
+/**
+ * Every answer about a checkout, errors included, carries the checkout id as its ndc (COMPAT §1). Only an
+ * id of the right shape is echoed, so nothing a caller typed into the path is reflected back.
+ */
+const checkoutNdc: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const id = c.req.param('id');
+  if (id !== undefined && isCheckoutId(id)) c.set('ndc', id);
+  await next();
+};
+
+function checkoutAnswer(c: Context<AppEnv>, result: Result, id: string, extra: Record<string, unknown> = {}): Response {
+  return jsonResponse(c, envelope(result, id, { id, ...extra }), 200);
+}
+
+/** The payment response with the checkout id as ndc: 200 for success and pending, 400 for a decline. */
+function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
+  const result = { code: payment.resultCode, description: payment.resultDescription };
+  return jsonResponse(c, envelope(result, checkoutId, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+}
+
+/** /v1/checkouts: hosted checkouts, for the merchant's server and (the submit) for the shopper's browser. */
+export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
+  const context: CheckoutContext = {
+    store: deps.store,
+    payments: {
+      store: deps.store,
+      writer: createPaymentWriter(deps.store),
+      acquirer: deps.acquirer,
+      environment: deps.config.environment,
+      now: deps.now,
+    },
+    environment: deps.config.environment,
+    gatewayUrl: deps.config.publicUrl,
+    staticBaseUrl: deps.staticBaseUrl,
+    now: deps.now,
+    logger: deps.logger,
+    statusReadsPerMinute: STATUS_READS_PER_MINUTE,
+  };
+  const router = new Hono<AppEnv>();
+  // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
+  const merchantRequest = [requestParams, requireMerchant(deps.tokenAccess)] as const;
+
+  router.post('/', ...merchantRequest, async (c) => {
+    const { checkout, integrity } = await createCheckout(context, c.get('entityId'), c.get('params'));
+    return checkoutAnswer(c, CHECKOUT_RESULTS.created, checkout.id, integrity ? { integrity } : {});
+  });
+  router.all('/', () => {
+    throw methodNotAllowed(['POST']);
+  });
+
+  // The shopper's browser posts here: no Authorization header, the checkout id is the capability.
+  router.post('/:id/payment', checkoutNdc, requestParams, async (c) => {
+    const id = c.req.param('id');
+    return paymentAnswer(c, await submitCheckoutPayment(context, id, c.get('params')), id);
+  });
+  router.get('/:id/payment', checkoutNdc, ...merchantRequest, async (c) => {
+    const id = c.req.param('id');
+    const read = isCheckoutId(id) ? await readCheckoutPayment(context, c.get('entityId'), id) : { kind: 'noSession' as const };
+    switch (read.kind) {
+      case 'noSession':
+        throw noSession();
+      case 'throttled':
+        throw throttled();
+      case 'pending':
+        return jsonResponse(c, envelope(RESULTS.pending, id), 200);
+      case 'payment':
+        return paymentAnswer(c, read.payment, id);
+    }
+  });
+  router.all('/:id/payment', () => {
+    throw methodNotAllowed(['GET', 'POST']);
+  });
+
+  router.post('/:id', checkoutNdc, ...merchantRequest, async (c) => {
+    const checkout = await updateCheckout(context, c.get('entityId'), c.req.param('id'), c.get('params'));
+    return checkoutAnswer(c, CHECKOUT_RESULTS.updated, checkout.id);
+  });
+  router.delete('/:id', checkoutNdc, ...merchantRequest, async (c) => {
+    const checkout = await deleteCheckout(context, c.get('entityId'), c.req.param('id'));
+    return checkoutAnswer(c, CHECKOUT_RESULTS.deleted, checkout.id);
+  });
+  router.all('/:id', () => {
+    throw methodNotAllowed(['POST', 'DELETE']);
+  });
+  return router;
+}

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import type { GatewayEnvironment } from '../config.ts';
+import { formatAmount, parseAmount } from '../domain/money.ts';
+import { invalidParameters } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import { validateParameters } from '../params/validate.ts';
+import { findPayment, type PaymentRecord } from '../payments/repository.ts';
+import { resolveTestMode, type PaymentContext } from '../payments/service.ts';
+import type { Store } from '../store/index.ts';
+import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';
+import { registrationIdsOf, shopperOnlyErrors, storedParameters } from './parameters.ts';
+import {
+  findCheckout,
+  insertCheckout,
+  listAttempts,
+  markCheckoutDeleted,
+  markResultRead,
+  takeStatusRead,
+  updateCheckoutParameters,
+  type CheckoutRecord,
+} from './repository.ts';
+import { alreadyPaid, noSession, paymentInProgress, REASONS } from './results.ts';
+import { CHECKOUT_LIFETIME_MS, checkoutState, newCheckoutId, resultPathOf, type CheckoutState } from './state.ts';
+
+/** Checkout use-cases of the merchant's server: create, update, delete, read the result. HTTP-free. */
+
+export interface CheckoutContext {
+  readonly store: Store;
+  readonly payments: PaymentContext;
+  readonly environment: GatewayEnvironment;
+  /** PUBLIC_URL, as handed out to browsers. */
+  readonly gatewayUrl: string;
+  readonly staticBaseUrl: string;
+  readonly now: () => Date;
+  readonly logger: Logger;
+  /** COMPAT §8: status reads allowed per checkout per minute. */
+  readonly statusReadsPerMinute: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/** The SRI value of the exact bytes paymentWidgets.js serves for the snapshot (UTF-8). */
+export function integrityOf(snapshot: BootstrapSnapshot): string {
+  const script = renderBootstrap(snapshot, { gatewayUrl: snapshot.gatewayUrl, staticBaseUrl: snapshot.staticBaseUrl });
+  return `sha384-${createHash('sha384').update(script, 'utf8').digest('base64')}`;
+}
+
+function snapshotOf(context: CheckoutContext, id: string, params: ReadonlyMap<string, string>): BootstrapSnapshot {
+  const amount = params.get('amount');
+  const amountMinor = amount === undefined ? undefined : parseAmount(amount);
+  const paymentType = params.get('paymentType') ?? null;
+  return {
+    checkoutId: id,
+    amount: amountMinor === undefined ? null : formatAmount(amountMinor),
+    currency: params.get('currency') ?? null,
+    paymentType,
+    // Without a paymentType the validator has required createRegistration=true: a registration-only checkout.
+    resourcePath: paymentType === null ? `/v1/checkouts/${id}/registration` : resultPathOf(id),
+    registrationIds: registrationIdsOf(params),
+    gatewayUrl: context.gatewayUrl,
+    staticBaseUrl: context.staticBaseUrl,
+  };
+}
+
+/** POST /v1/checkouts. testMode is checked first, as for payments (its own result codes). */
+export async function createCheckout(
+  context: CheckoutContext,
+  entityId: string,
+  params: ReadonlyMap<string, string>,
+): Promise<{ readonly checkout: CheckoutRecord; readonly integrity: string | undefined }> {
+  resolveTestMode(params, context.environment);
+  const errors = [...validateParameters(params, 'checkout'), ...shopperOnlyErrors(params)];
+  if (errors.length > 0) throw invalidParameters(errors);
+  const now = context.now();
+  const id = newCheckoutId(context.environment);
+  const checkout: CheckoutRecord = {
+    id,
+    entityId,
+    parameters: storedParameters(params),
+    bootstrap: snapshotOf(context, id, params),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+    updatedAt: now,
+    deletedAt: null,
+    resultReadAt: null,
+  };
+  await insertCheckout(context.store, checkout);
+  const integrity = params.get('integrity') === 'true' ? integrityOf(checkout.bootstrap) : undefined;
+  return { checkout, integrity };
+}
+
+/** Throws the refusal for a checkout that cannot be changed or paid any more. */
+export function refuseUnlessOpen(state: CheckoutState): void {
+  switch (state.kind) {
+    case 'gone':
+      throw noSession();
+    case 'expired':
+      throw noSession(REASONS.expired);
+    case 'resultRead':
+      throw noSession(REASONS.resultRead);
+    case 'paid':
+      throw alreadyPaid();
+    case 'inProgress':
+      throw paymentInProgress();
+    case 'open':
+      return;
+  }
+}
+
+/** POST /v1/checkouts/{id}: new values replace the stored ones; the whole result must still be valid. */
+export async function updateCheckout(
+  context: CheckoutContext,
+  entityId: string,
+  id: string,
+  params: ReadonlyMap<string, string>,
+): Promise<CheckoutRecord> {
+  resolveTestMode(params, context.environment);
+  return context.store.transaction(async (tx) => {
+    const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
+    if (!checkout) throw noSession();
+    const now = context.now();
+    refuseUnlessOpen(checkoutState(checkout, await listAttempts(tx, id), now));
+    const combined = new Map([...checkout.parameters, ...params]);
+    const errors = [...validateParameters(combined, 'checkout'), ...shopperOnlyErrors(params)];
+    if (errors.length > 0) throw invalidParameters(errors);
+    const parameters = storedParameters(combined);
+    await updateCheckoutParameters(tx, id, parameters, now);
+    return { ...checkout, parameters, updatedAt: now };
+  });
+}
+
+/** DELETE /v1/checkouts/{id}: afterwards the checkout answers as an unknown id everywhere. */
+export async function deleteCheckout(context: CheckoutContext, entityId: string, id: string): Promise<CheckoutRecord> {
+  return context.store.transaction(async (tx) => {
+    const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
+    if (!checkout) throw noSession();
+    const now = context.now();
+    refuseUnlessOpen(checkoutState(checkout, await listAttempts(tx, id), now));
+    await markCheckoutDeleted(tx, id, now);
+    return checkout;
+  });
+}
+
+export type StatusRead =
+  | { readonly kind: 'noSession' }
+  | { readonly kind: 'throttled' }
+  /** No payment yet (or one being made): 000.200.000 without payment fields. */
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'payment'; readonly payment: PaymentRecord };
+
+/**
+ * GET /v1/checkouts/{id}/payment. Decided under the checkout's row lock: the read is counted against the
+ * limit (in the database, so every instance shares it), and reading a final result closes the checkout,
+ * so its result can never change after the merchant has seen it. Answered, not thrown, so that the
+ * transaction commits the counted read even when the answer is a refusal.
+ */
+export async function readCheckoutPayment(context: CheckoutContext, entityId: string, id: string): Promise<StatusRead> {
+  return context.store.transaction(async (tx): Promise<StatusRead> => {
+    const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
+    if (!checkout) return { kind: 'noSession' };
+    const now = context.now();
+    const state = checkoutState(checkout, await listAttempts(tx, id), now);
+    // A closed session keeps answering the same, however often it is asked: only live sessions count reads.
+    if (state.kind === 'gone' || state.kind === 'expired' || state.kind === 'resultRead') return { kind: 'noSession' };
+    const window = { since: new Date(now.getTime() - MINUTE_MS), now, limit: context.statusReadsPerMinute };
+    if (!(await takeStatusRead(tx, id, window))) return { kind: 'throttled' };
+
+    let paymentId: string | undefined;
+    let closes = true;
+    if (state.kind === 'paid') paymentId = state.paymentId;
+    else if (state.kind === 'open') paymentId = state.lastResultPaymentId;
+    else {
+      paymentId = state.pendingPaymentId;
+      closes = false;
+    }
+    if (paymentId === undefined) return { kind: 'pending' };
+
+    const payment = await findPayment(tx, checkout.entityId, paymentId);
+    if (!payment) return { kind: 'pending' };
+    if (closes) await markResultRead(tx, id, now);
+    return { kind: 'payment', payment };
+  });
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { GatewayEnvironment } from '../config.ts';
+import { isPendingCode } from '../domain/resultCodes.ts';
+
+/**
+ * What a checkout is at a given moment, derived from its row, its attempts and the clock (pure: no I/O).
+ *
+ *   open ──submit──▶ in progress ──declined──▶ open (the shopper may retry)
+ *                              └──approved──▶ paid
+ *   open / paid ──merchant reads a final result──▶ result read      (one-shot, COMPAT §2)
+ *   any ──30 minutes after creation──▶ expired;  any ──DELETE──▶ gone (as if unknown)
+ */
+
+export const CHECKOUT_LIFETIME_MS = 30 * 60_000;
+/** Doc 1 §3 rule 3: the gateway's own call to shopperResultUrl, counted from creation. */
+export const SHOPPER_RESULT_CALL_AFTER_MS = 29 * 60_000;
+/**
+ * How long a submit whose payment is not recorded yet counts as in progress. Past it (the instance died
+ * mid-payment) the attempt is ignored, so the shopper is not locked out for the checkout's whole life.
+ */
+export const ATTEMPT_LEASE_MS = 2 * 60_000;
+
+/** 32 uppercase hex, a dot, a cluster suffix (COMPAT §1); 32 to 48 characters (doc 1 §2.1). */
+const CHECKOUT_ID = /^[0-9A-F]{32}\.[a-z0-9-]+$/;
+
+export function isCheckoutId(id: string): boolean {
+  return id.length >= 32 && id.length <= 48 && CHECKOUT_ID.test(id);
+}
+
+/** The suffix names the cluster, as the platform's ids do; merchants match only the overall shape. */
+export function newCheckoutId(environment: GatewayEnvironment): string {
+  const suffix = environment === 'live' ? 'prod01-gw01' : 'sbx01-gw01';
+  return `${randomUUID().replace(/-/g, '').toUpperCase()}.${suffix}`;
+}
+
+export function resultPathOf(checkoutId: string): string {
+  return `/v1/checkouts/${checkoutId}/payment`;
+}
+
+export interface CheckoutTimes {
+  readonly expiresAt: Date;
+  readonly deletedAt: Date | null;
+  readonly resultReadAt: Date | null;
+}
+
+/** One shopper submit: its payment once recorded (recorded false while it is being made). */
+export interface Attempt {
+  readonly attempt: number;
+  readonly paymentId: string;
+  readonly startedAt: Date;
+  readonly recorded: boolean;
+  readonly approved: boolean;
+  readonly resultCode: string | null;
+}
+
+export type CheckoutState =
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'expired' }
+  | { readonly kind: 'resultRead' }
+  | { readonly kind: 'paid'; readonly paymentId: string }
+  /** A submit is being processed, or its payment is pending (e.g. awaiting 3-D Secure). */
+  | { readonly kind: 'inProgress'; readonly pendingPaymentId: string | undefined }
+  /** Payable; `lastResultPaymentId` is the latest declined attempt, if any. */
+  | { readonly kind: 'open'; readonly lastResultPaymentId: string | undefined };
+
+/** `attempts` newest first. */
+export function checkoutState(checkout: CheckoutTimes, attempts: readonly Attempt[], now: Date): CheckoutState {
+  if (checkout.deletedAt) return { kind: 'gone' };
+  if (checkout.resultReadAt) return { kind: 'resultRead' };
+  if (now.getTime() >= checkout.expiresAt.getTime()) return { kind: 'expired' };
+  const approved = attempts.find((attempt) => attempt.recorded && attempt.approved);
+  if (approved) return { kind: 'paid', paymentId: approved.paymentId };
+  const live = attempts.filter((attempt) => attempt.recorded || now.getTime() - attempt.startedAt.getTime() < ATTEMPT_LEASE_MS);
+  const latest = live[0];
+  if (latest && !latest.recorded) return { kind: 'inProgress', pendingPaymentId: undefined };
+  if (latest && latest.resultCode !== null && isPendingCode(latest.resultCode)) {
+    return { kind: 'inProgress', pendingPaymentId: latest.paymentId };
+  }
+  return { kind: 'open', lastResultPaymentId: latest?.paymentId };
+}

@@ -1,0 +1,75 @@
+import { newResourceId } from '../domain/ids.ts';
+import { isPendingCode } from '../domain/resultCodes.ts';
+import { invalidParameters } from '../http/errors.ts';
+import { validateParameters } from '../params/validate.ts';
+import type { PaymentRecord } from '../payments/repository.ts';
+import { createPayment } from '../payments/service.ts';
+import { scheduleNotification, scheduleShopperResultCall } from './callbacks.ts';
+import { mergeShopperSubmit } from './parameters.ts';
+import { deleteAttempt, findCheckout, insertAttempt, listAttempts, type CheckoutRecord } from './repository.ts';
+import { noSession, registrationOnly } from './results.ts';
+import { refuseUnlessOpen, type CheckoutContext } from './service.ts';
+import { checkoutState } from './state.ts';
+
+/**
+ * POST /v1/checkouts/{id}/payment: the shopper's submit from the widget. No credentials: the checkout id is
+ * the capability, so everything that decides the payment's amount, type and owner comes from the checkout.
+ *
+ * The submit is decided in two steps. Under the checkout's row lock: the checkout must be open, the page's
+ * parameters are checked against it, and an attempt row reserves the payment id (a second submit on this or
+ * any instance now sees a payment in progress and is refused: one checkout, at most one payment at a time).
+ * Then, outside the lock, the payment is made by the payments service like any other, under that id.
+ * The submit body itself is never stored: card data reaches only the payment (which keeps bin and last four).
+ */
+
+interface Claim {
+  readonly checkout: CheckoutRecord;
+  readonly merged: ReadonlyMap<string, string>;
+}
+
+export async function submitCheckoutPayment(
+  context: CheckoutContext,
+  id: string,
+  submitted: ReadonlyMap<string, string>,
+): Promise<PaymentRecord> {
+  const paymentId = newResourceId();
+  const claim = await context.store.transaction(async (tx): Promise<Claim> => {
+    const checkout = await findCheckout(tx, id, { forUpdate: true });
+    if (!checkout) throw noSession();
+    const now = context.now();
+    const attempts = await listAttempts(tx, id);
+    refuseUnlessOpen(checkoutState(checkout, attempts, now));
+    if (!checkout.parameters.has('paymentType')) throw registrationOnly();
+
+    const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, submitted);
+    // Refused before anything is written: a forged or malformed post leaves no trace on the checkout.
+    const allErrors = errors.length > 0 ? errors : validateParameters(merged, 'payment');
+    if (allErrors.length > 0) throw invalidParameters(allErrors);
+
+    await insertAttempt(tx, { checkoutId: id, attempt: (attempts[0]?.attempt ?? 0) + 1, paymentId, startedAt: now });
+    const resultUrl = submitted.get('shopperResultUrl') ?? checkout.parameters.get('shopperResultUrl');
+    if (resultUrl !== undefined) await scheduleShopperResultCall(tx, checkout, resultUrl, now);
+    return { checkout, merged };
+  });
+
+  let payment: PaymentRecord;
+  try {
+    payment = await createPayment(context.payments, claim.checkout.entityId, claim.merged, { paymentId });
+  } catch (error) {
+    // No payment was recorded (the card checks refused it, or the acquirer call failed): the attempt must
+    // not hold the checkout. Should this delete fail too, the attempt's lease runs out on its own.
+    await deleteAttempt(context.store, paymentId).catch((deleteError: unknown) =>
+      context.logger.error('checkout attempt not released', { checkoutId: id, error: deleteError }),
+    );
+    throw error;
+  }
+
+  const notificationUrl = claim.checkout.parameters.get('notificationUrl');
+  if (notificationUrl !== undefined && !isPendingCode(payment.resultCode)) {
+    // After the payment's commit, so the notification never announces a result that was not recorded.
+    await scheduleNotification(context.store, claim.checkout, payment.id, notificationUrl, context.now()).catch(
+      (error: unknown) => context.logger.error('checkout notification not scheduled', { checkoutId: id, error }),
+    );
+  }
+  return payment;
+}
