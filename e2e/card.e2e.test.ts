@@ -110,6 +110,10 @@ describe('the card widget on a merchant page', () => {
     expect(await page.locator('.wpwl-label-cardHolder b').count()).toBe(0);
     expect(await page.locator('button.wpwl-button-pay').innerText()).toBe('Pay 92.00 EUR');
     expect(await page.locator('.merchant-note').count()).toBe(1);
+    const groupOrder = await page.locator('form.wpwl-form-card .wpwl-group').evaluateAll((groups) =>
+      groups.map((group) => group.className.match(/wpwl-group-(\w+)/)?.[1]),
+    );
+    expect(groupOrder.slice(0, 3)).toEqual(['brand', 'cardHolder', 'cardNumber']);
     await fillCard(page);
     await page.locator('input.wpwl-control-cardHolder').blur();
     await expect.poll(() => page.evaluate(() => (window as unknown as { widgetErrors?: string[] }).widgetErrors ?? [])).toContain('WidgetError');
@@ -147,7 +151,21 @@ describe('the card widget on a merchant page', () => {
     expect((await resultOf(page)).result.code).toBe('000.100.110');
   });
 
-  it('reports an unknown or expired checkout through onError and a message', async () => {
+  it.each([
+    ['an unknown checkout', async () => '0123456789ABCDEF0123456789ABCDEF.sbx01-gw01'],
+    [
+      'a deleted checkout',
+      async () => {
+        const id = await site.createCheckout();
+        const deleted = await fetch(`${site.gatewayUrl}/v1/checkouts/${id}?entityId=${site.entityId}`, {
+          method: 'DELETE',
+          headers: { Authorization: `Bearer ${site.token}` },
+        });
+        expect(deleted.status).toBe(200);
+        return id;
+      },
+    ],
+  ])('reports %s through onError (InvalidCheckoutIdError) and a message', async (_case, checkoutId) => {
     const page = await browser.newPage();
     pages.push(page);
     await page.addInitScript(() => {
@@ -155,7 +173,7 @@ describe('the card widget on a merchant page', () => {
         onError: (error: { name: string }) => ((window as unknown as { errorName: string }).errorName = error.name),
       };
     });
-    await page.goto(site.pageUrl('plain', { checkoutId: '0123456789ABCDEF0123456789ABCDEF.sbx01-gw01' }));
+    await page.goto(site.pageUrl('plain', { checkoutId: await checkoutId() }));
     await page.locator('div.wpwl-message.wpwl-has-error').waitFor();
     expect(await page.evaluate(() => (window as unknown as { errorName: string }).errorName)).toBe('InvalidCheckoutIdError');
     expect(await page.locator('form.wpwl-form-card').count()).toBe(0);
@@ -225,6 +243,36 @@ describe('the card widget on a merchant page', () => {
     await fillCard(page);
     await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').press('Enter');
     expect((await resultOf(page)).result.code).toBe('000.100.110');
+  });
+
+  it('honours options set before the script: no submit on Enter, masked CVV, iframe styles through the allow-list', async () => {
+    const page = await browser.newPage();
+    pages.push(page);
+    await page.addInitScript(() => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
+        disableSubmitOnEnter: true,
+        maskCvv: true,
+        showLabels: false,
+        iframeStyles: {
+          'card-number-placeholder': { color: 'rgb(200, 0, 0)', 'background-image': 'url(https://example.invalid/leak)' },
+          'card-number': { fontSize: '18px', position: 'fixed' },
+        },
+      };
+    });
+    await page.goto(site.pageUrl('plain'));
+    await page.locator('.wpwl-form-card').waitFor();
+    expect(await page.locator('.wpwl-label').count()).toBe(0);
+    expect(await page.locator('input.wpwl-control-cardHolder').getAttribute('aria-label')).toBe('Card holder');
+    const number = page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field');
+    await expect.poll(() => number.evaluate((input) => getComputedStyle(input).fontSize)).toBe('18px');
+    expect(await number.evaluate((input) => getComputedStyle(input, '::placeholder').color)).toBe('rgb(200, 0, 0)');
+    expect(await number.evaluate((input) => getComputedStyle(input).position)).not.toBe('fixed');
+    expect(await number.evaluate((input) => getComputedStyle(input, '::placeholder').backgroundImage)).toBe('none');
+    expect(await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').getAttribute('type')).toBe('password');
+    await fillCard(page);
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').press('Enter');
+    await page.waitForTimeout(300);
+    expect(page.url()).not.toContain('/result');
   });
 
   it('hands the expiry date and holder the browser autofilled in the number frame to the widget inputs', async () => {

@@ -27,7 +27,8 @@ export interface WidgetOptions {
   readonly iframeStyles: Readonly<Record<string, unknown>>;
   readonly paymentTarget: string | undefined;
   readonly shopperResultTarget: string | undefined;
-  readonly spinner: Readonly<Record<string, unknown>> | undefined;
+  /** Shown while a payment is being sent; `spinner: false` turns it off, `spinner.color` colours it. */
+  readonly spinner: { readonly enabled: boolean; readonly color: string | undefined };
   /** The raw object, for callbacks (looked up at call time: merchants may replace them late). */
   readonly raw: Record<string, unknown>;
 }
@@ -81,7 +82,12 @@ export function readOptions(): WidgetOptions {
     iframeStyles: isObject(raw.iframeStyles) ? raw.iframeStyles : {},
     paymentTarget: text(raw.paymentTarget),
     shopperResultTarget: text(raw.shopperResultTarget),
-    spinner: isObject(raw.spinner) ? raw.spinner : undefined,
+    spinner: {
+      enabled: raw.spinner !== false && raw.spinner !== 'false',
+      color: isObject(raw.spinner) && typeof raw.spinner.color === 'string' && /^[#a-zA-Z0-9(),.\s%]{1,40}$/.test(raw.spinner.color)
+        ? raw.spinner.color
+        : undefined,
+    },
     raw,
   };
 }

@@ -50,6 +50,20 @@ function applyStyles(element: HTMLElement, styles: StyleMap): void {
   for (const [property, value] of Object.entries(styles)) element.style.setProperty(property, value);
 }
 
+/** Placeholder styles need a ::placeholder rule; CSSOM insertion is allowed under the page's strict CSP. */
+function applyPlaceholderStyles(styles: StyleMap): void {
+  const sheet = document.styleSheets[0];
+  if (!sheet || Object.keys(styles).length === 0) return;
+  const declarations = Object.entries(styles)
+    .map(([property, value]) => `${property}:${value}`)
+    .join(';');
+  try {
+    sheet.insertRule(`.wpwl-field::placeholder{${declarations}}`, sheet.cssRules.length);
+  } catch {
+    // A value the CSS parser rejects is simply not applied.
+  }
+}
+
 function start(launch: FieldLaunch): void {
   const { channel, field, parentOrigin } = launch;
   const isNumber = field === 'cardNumber';
@@ -179,6 +193,7 @@ function start(launch: FieldLaunch): void {
         input.setAttribute('aria-label', message.label);
         input.type = !isNumber && message.mask ? 'password' : 'text';
         applyStyles(input, filterStyles(message.styles));
+        applyPlaceholderStyles(filterStyles(message.placeholderStyles));
         if (message.autofocus) input.focus();
         break;
       case 'brand':

@@ -110,7 +110,7 @@ export function CardForm(props: CardFormProps) {
         field: 'cardNumber',
         label: texts.label('cardNumber'),
         placeholder: options.showPlaceholders ? texts.label('cardNumberPlaceholder') : '',
-        styles: filterStyles(styles['card-number-placeholder']),
+        styles: filterStyles(styles['card-number']),
         placeholderStyles: filterStyles(styles['card-number-placeholder']),
         autofocus: options.autofocus === 'card.number',
         mask: false,
@@ -125,7 +125,7 @@ export function CardForm(props: CardFormProps) {
         field: 'cvv',
         label: texts.label('cvv'),
         placeholder: options.showPlaceholders ? texts.label('cvvPlaceholder') : '',
-        styles: filterStyles(styles['cvv-placeholder']),
+        styles: filterStyles(styles['cvv']),
         placeholderStyles: filterStyles(styles['cvv-placeholder']),
         autofocus: options.autofocus === 'card.cvv',
         mask: options.maskCvv,
@@ -281,6 +281,17 @@ export function CardForm(props: CardFormProps) {
         <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
         <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
         <div class="wpwl-merchant-fields" ref={merchantSlot} />
+        {options.spinner.enabled && model.busy.value && (
+          <div
+            class="wpwl-spinner"
+            role="status"
+            aria-label={texts.label('processing')}
+            ref={(element) => {
+              // CSSOM, not a style attribute: allowed under a strict CSP.
+              if (element && options.spinner.color) element.style.setProperty('border-top-color', options.spinner.color);
+            }}
+          />
+        )}
         <div class="wpwl-group wpwl-group-submit wpwl-clearfix">
           <div class="wpwl-wrapper wpwl-wrapper-submit">
             <button
