@@ -8,6 +8,7 @@ import {
   warnIfPostgresSkipped,
   type TestClock,
   type TestGateway,
+  testCard,
 } from '../testing/harness.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../testing/receiver.ts';
 import { CHECKOUT_NOTIFICATION, SHOPPER_RESULT_CALL } from './callbacks.ts';
@@ -21,17 +22,7 @@ warnIfPostgresSkipped('callbacks.test.ts');
 
 const MINUTE = 60_000;
 
-function shopperCard(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    paymentBrand: 'VISA',
-    'card.number': '4200000000000000',
-    'card.holder': 'Jane Jones',
-    'card.expiryMonth': '05',
-    'card.expiryYear': '2034',
-    'card.cvv': '123',
-    ...overrides,
-  };
-}
+const shopperCard = testCard;
 
 function expectResultCall(request: ReceivedRequest | undefined, path: string, checkoutId: string): void {
   expect(request).toBeDefined();

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
-import { createApp } from '../app.ts';
-import { createLogger } from '../logger.ts';
-import { findTokenAccess } from '../merchants/repository.ts';
 import { expectEnvelope } from '../testing/envelope.ts';
 import {
   createTestClock,
@@ -13,6 +9,7 @@ import {
   type ApiResponse,
   type TestClock,
   type TestGateway,
+  liveApp,
 } from '../testing/harness.ts';
 import { renderBootstrap } from '../widget/bootstrap.ts';
 import { findBootstrapSnapshot } from './repository.ts';
@@ -176,16 +173,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       const invalid = await create({ testMode: 'LIVE' });
       expect(invalid.status).toBe(400);
       expect(invalid.body.result.code).toBe('100.300.101');
-      const live = createApp({
-        config: { ...t.gateway.config, environment: 'live' },
-        store: t.gateway.store,
-        logger: createLogger({ level: 'silent' }),
-        acquirer: createSimulatedAcquirer(),
-        tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
-        widgetBuild: undefined,
-        staticBaseUrl: `${t.url}/v1/static/unbuilt`,
-        now: clock.now,
-      });
+      const live = liveApp(t, clock.now);
       const request = (params: Record<string, string>) =>
         live.request('/v1/checkouts', {
           method: 'POST',

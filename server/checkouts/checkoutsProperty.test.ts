@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPendingCode, isSuccessfulCode } from '../domain/resultCodes.ts';
 import { CATALOGUE } from '../params/catalogue.ts';
 import { expectEnvelope } from '../testing/envelope.ts';
-import { startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
+import { startTestGateway, type ApiResponse, type TestGateway, testCard } from '../testing/harness.ts';
 
 /**
  * Random parameters against the checkout endpoints, the shopper's submit above all (anyone holding a
@@ -21,15 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const SHOPPER_CARD: Record<string, string> = {
-  paymentBrand: 'VISA',
-  'card.number': '4200000000000000',
-  'card.holder': 'Jane Jones',
-  'card.expiryMonth': '05',
-  'card.expiryYear': '2034',
-  'card.cvv': '123',
-  shopperResultUrl: 'https://shop.example/result',
-};
+const SHOPPER_CARD: Record<string, string> = testCard({ shopperResultUrl: 'https://shop.example/result' });
 
 const name = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...CATALOGUE.map((spec) => spec.name.replace(/\[n\]/g, '[0]').replace(/\[\*\]/g, '[SHOPPER_x]'))) },

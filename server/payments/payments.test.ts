@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
-import { createLogger } from '../logger.ts';
-import { findTokenAccess } from '../merchants/repository.ts';
-import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../testing/harness.ts';
+import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway, liveApp } from '../testing/harness.ts';
 
 warnIfPostgresSkipped('payments.test.ts');
 
@@ -148,16 +144,7 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
     });
 
     it('refuses testMode in the live environment with 600.200.701 and succeeds without it', async () => {
-      const live = createApp({
-        config: { ...t.gateway.config, environment: 'live' },
-        store: t.gateway.store,
-        logger: createLogger({ level: 'silent' }),
-        acquirer: createSimulatedAcquirer(),
-        tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
-        widgetBuild: undefined,
-        staticBaseUrl: `${t.url}/v1/static/unbuilt`,
-        now: () => new Date(),
-      });
+      const live = liveApp(t);
       const request = (params: Record<string, string>) =>
         live.request('/v1/payments', {
           method: 'POST',

@@ -5,7 +5,12 @@ import pg from 'pg';
 import { loadConfig, type GatewayConfig } from '../config.ts';
 import { newResourceId } from '../domain/ids.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway.ts';
-import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
+import type { Hono } from 'hono';
+import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
+import { createApp } from '../app.ts';
+import type { AppEnv } from '../http/context.ts';
+import { createLogger } from '../logger.ts';
+import { createEntity, findTokenAccess, grantToken, newAccessToken } from '../merchants/repository.ts';
 
 /**
  * Test support: real gateways on loopback ports, over PGlite in a temporary directory and, when
@@ -207,11 +212,12 @@ export async function startTestGateway(
 
 /** A valid card payment request for the test merchant; override any field. */
 export function cardPayment(entityId: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return { entityId, amount: '92.00', currency: 'EUR', paymentType: 'DB', ...testCard(), ...overrides };
+}
+
+/** The VISA test card as a shopper enters it (brand, number, holder, expiry, CVV); override any field. */
+export function testCard(overrides: Record<string, string> = {}): Record<string, string> {
   return {
-    entityId,
-    amount: '92.00',
-    currency: 'EUR',
-    paymentType: 'DB',
     paymentBrand: 'VISA',
     'card.number': '4200000000000000',
     'card.holder': 'Jane Jones',
@@ -220,4 +226,18 @@ export function cardPayment(entityId: string, overrides: Record<string, string> 
     'card.cvv': '123',
     ...overrides,
   };
+}
+
+/** An app (no port: use app.request) over the test gateway's store, configured as a live gateway. */
+export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hono<AppEnv> {
+  return createApp({
+    config: { ...t.gateway.config, environment: 'live' },
+    store: t.gateway.store,
+    logger: createLogger({ level: 'silent' }),
+    acquirer: createSimulatedAcquirer(),
+    tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
+    widgetBuild: undefined,
+    staticBaseUrl: `${t.url}/v1/static/unbuilt`,
+    now,
+  });
 }
