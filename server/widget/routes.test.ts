@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../testing/harness.ts';
+import { loadWidgetBuild } from './build.ts';
+
+describe('widget files as merchant pages load them', () => {
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway('PGlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const build = loadWidgetBuild();
+  const createCheckout = async (params: Record<string, string> = {}) => {
+    const created = await t.post('/v1/checkouts', { entityId: t.entityId, amount: '10.00', currency: 'EUR', paymentType: 'DB', ...params });
+    expect(created.status).toBe(200);
+    return created.body as { id: string; integrity?: string };
+  };
+
+  it('serves paymentWidgets.js per checkout as cross-origin JavaScript whose bytes match the integrity hash', async () => {
+    const checkout = await createCheckout({ integrity: 'true' });
+    const first = await fetch(`${t.url}/v1/paymentWidgets.js?checkoutId=${checkout.id}`);
+    const bytes = new Uint8Array(await first.arrayBuffer());
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(first.headers.get('access-control-allow-origin')).toBe('*');
+    expect(first.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(`sha384-${createHash('sha384').update(bytes).digest('base64')}`).toBe(checkout.integrity);
+    const again = new Uint8Array(await (await fetch(`${t.url}/v1/paymentWidgets.js?checkoutId=${checkout.id}`)).arrayBuffer());
+    expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(true);
+    const text = Buffer.from(bytes).toString('utf8');
+    expect(text).toContain(`"id":"${checkout.id}"`);
+    expect(text).toContain(`/v1/static/${build?.version}/js/static.min.js`);
+  });
+
+  it('still answers a script for an unknown checkout, one that makes the widget report the error', async () => {
+    for (const checkoutId of ['0123456789ABCDEF0123456789ABCDEF.sbx01-gw01', '"></script><script>alert(1)</script>', '']) {
+      const response = await fetch(`${t.url}/v1/paymentWidgets.js?checkoutId=${encodeURIComponent(checkoutId)}`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toContain('"checkout":null');
+      expect(text).not.toContain('<script>');
+    }
+  });
+
+  it('serves the versioned static files with long-lived caching, JavaScript types, CORS and CORP', async () => {
+    expect(build).toBeDefined();
+    for (const [path, type] of [
+      ['js/static.min.js', 'text/javascript; charset=utf-8'],
+      ['css/static.min.css', 'text/css; charset=utf-8'],
+      ['js/fields.min.js', 'text/javascript; charset=utf-8'],
+    ] as const) {
+      const response = await fetch(`${t.url}/v1/static/${build?.version}/${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(build?.files.get(path)?.bytes ?? []))).toBe(true);
+    }
+  });
+
+  it('serves the hosted-field page with its own strict CSP that any merchant page may frame', async () => {
+    const response = await fetch(`${t.url}/v1/static/${build?.version}/fields.html`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain('frame-ancestors *');
+    expect(csp).not.toContain('unsafe-inline');
+    expect(response.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('answers 404 for another version, an unknown file or a path outside the build', async () => {
+    for (const path of [
+      `/v1/static/0000000000000000/js/static.min.js`,
+      `/v1/static/${build?.version}/js/nope.js`,
+      `/v1/static/${build?.version}/../../package.json`,
+      `/v1/static/${build?.version}/%2e%2e/%2e%2e/package.json`,
+      `/v1/static/${build?.version}/manifest.json`,
+    ]) {
+      const response = await fetch(`${t.url}${path}`);
+      expect(response.status, path).toBe(404);
+    }
+  });
+});
