@@ -5,7 +5,9 @@ import { build, type InlineConfig } from 'vite';
 
 /**
  * Builds the widget's static files into dist/widget/: the widget bundle (js/static.min.js, Preact +
- * signals), its stylesheet (css/static.min.css) and the hosted-field page's script (js/fields.min.js).
+ * signals, English texts), its stylesheet (css/static.min.css), the hosted-field page and its script
+ * (fields.html, js/fields.min.js), and for other languages the i18next engine (js/i18n.min.js) and one
+ * file per language (locales/<code>.json).
  * Both scripts are classic IIFE scripts: merchant pages load them with a plain script tag.
  * manifest.json names the content version the gateway serves them under: /v1/static/<version>/...
  */
@@ -56,7 +58,13 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
   mkdirSync(WIDGET_DIST, { recursive: true });
   await build(bundle('widget/app/index.tsx', 'js/static.min.js', 'css/static.min'));
   await build(bundle('widget/fields/index.ts', 'js/fields.min.js', 'css/fields.min'));
+  await build(bundle('widget/i18n/engine.ts', 'js/i18n.min.js'));
   writeFileSync(join(WIDGET_DIST, 'fields.html'), FIELDS_PAGE);
+  // English is bundled; the other languages are fetched on demand from <version>/locales/<code>.json.
+  mkdirSync(join(WIDGET_DIST, 'locales'), { recursive: true });
+  for (const file of readdirSync(join(ROOT, 'locales')).filter((name) => name.endsWith('.json') && name !== 'en.json')) {
+    writeFileSync(join(WIDGET_DIST, 'locales', file), JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8'))));
+  }
   const files = filesBelow(WIDGET_DIST)
     .map((path) => relative(WIDGET_DIST, path))
     .filter((file) => file !== 'manifest.json')

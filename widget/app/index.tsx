@@ -3,7 +3,8 @@ import './widget.css';
 import { CardForm } from './card/CardForm.tsx';
 import { isCardBrand } from './brands.ts';
 import { invoke, reportError } from './callbacks.ts';
-import { textsFor } from './messages.ts';
+import { textsFor, type Texts } from './messages.ts';
+import { languageOf, loadLanguage } from '../i18n/index.ts';
 import { readOptions, type WidgetOptions } from './options.ts';
 import type { CheckoutInfo, FormHandle } from './types.ts';
 
@@ -55,8 +56,7 @@ function loadStylesheet(options: WidgetOptions, staticBaseUrl: string): void {
   document.head.appendChild(stylesheet);
 }
 
-function showInvalidCheckout(options: WidgetOptions, forms: HTMLFormElement[]): void {
-  const texts = textsFor(options);
+function showInvalidCheckout(options: WidgetOptions, texts: Texts, forms: HTMLFormElement[]): void {
   for (const form of forms) {
     const message = document.createElement('div');
     message.className = 'wpwl-message wpwl-has-error';
@@ -68,7 +68,7 @@ function showInvalidCheckout(options: WidgetOptions, forms: HTMLFormElement[]): 
   reportError(options, { name: 'InvalidCheckoutIdError', message: 'The checkout id is unknown or has expired' });
 }
 
-function renderForms(): void {
+async function renderForms(): Promise<void> {
   if (unloaded) return;
   const options = readOptions();
   const forms = Array.from(document.querySelectorAll<HTMLFormElement>('form.paymentWidgets'));
@@ -76,12 +76,15 @@ function renderForms(): void {
   const gatewayUrl = wpwl.url ?? '';
   const staticBaseUrl = wpwl.staticBaseUrl ?? '';
   loadStylesheet(options, staticBaseUrl);
+  const language = languageOf(options.locale);
+  const texts = textsFor(options, await loadLanguage(language, staticBaseUrl, nonce));
+  // The page may have unloaded the widget while the language was loading.
+  if (unloaded) return;
   if (!checkout) {
-    showInvalidCheckout(options, forms);
+    showInvalidCheckout(options, texts, forms);
     return;
   }
   const info: CheckoutInfo = { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl };
-  const texts = textsFor(options);
   const rendered: { container: string; brands: string[] }[] = [];
   for (const form of forms) {
     const brands = brandsOf(form).filter(isCardBrand);
@@ -102,6 +105,7 @@ function renderForms(): void {
         merchantChildren={children}
         options={options}
         texts={texts}
+        language={language}
         register={(handle) => handles.push(handle)}
       />,
       host,
@@ -135,6 +139,9 @@ wpwl.executePayment = (container: string) => {
 };
 
 // A turn after DOMContentLoaded, so options a page assigns in its own DOMContentLoaded handlers are seen.
-const renderSoon = () => setTimeout(renderForms, 0);
+const renderSoon = () =>
+  setTimeout(() => {
+    renderForms().catch((error: unknown) => reportError(readOptions(), { name: 'WidgetError', message: String(error) }));
+  }, 0);
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', renderSoon, { once: true });
 else renderSoon();

@@ -5,6 +5,7 @@ import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
 import type { Texts } from '../messages.ts';
+import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { CheckoutInfo, FormHandle } from '../types.ts';
 import { formatExpiry, parseExpiry } from './expiry.ts';
@@ -19,6 +20,7 @@ export interface CardFormProps {
   readonly merchantChildren: readonly Node[];
   readonly options: WidgetOptions;
   readonly texts: Texts;
+  readonly language: Language;
   readonly register: (handle: FormHandle) => void;
 }
 
@@ -164,7 +166,11 @@ export function CardForm(props: CardFormProps) {
   const brand = model.selectedBrand.value;
 
   return (
-    <div class={cx('wpwl-container', 'wpwl-container-card', `wpwl-style-${options.style}`, 'wpwl-clearfix')}>
+    <div
+      class={cx('wpwl-container', 'wpwl-container-card', `wpwl-style-${options.style}`, 'wpwl-clearfix')}
+      lang={props.language === 'en' ? undefined : props.language}
+      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    >
       <form
         ref={formRef}
         class="wpwl-form wpwl-form-card wpwl-clearfix"
@@ -208,6 +214,7 @@ export function CardForm(props: CardFormProps) {
           <iframe
             ref={numberFrame}
             class={cx('wpwl-control', 'wpwl-control-cardNumber', invalid('cardNumber') && 'wpwl-has-error')}
+            dir="ltr"
             title={texts.label('cardNumber')}
             aria-describedby={describedBy('cardNumber')}
           />,
@@ -218,6 +225,7 @@ export function CardForm(props: CardFormProps) {
           texts.label('expiryDate'),
           <input
             class={cx('wpwl-control', 'wpwl-control-expiry', invalid('expiry') && 'wpwl-has-error')}
+            dir="ltr"
             name="card.expiry"
             type="text"
             inputMode="numeric"
@@ -268,6 +276,7 @@ export function CardForm(props: CardFormProps) {
             <iframe
               ref={cvvFrame}
               class={cx('wpwl-control', 'wpwl-control-cvv', invalid('cvv') && 'wpwl-has-error')}
+              dir="ltr"
               title={texts.label('cvv')}
               aria-describedby={describedBy('cvv')}
             />

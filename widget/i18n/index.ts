@@ -1,0 +1,96 @@
+import en from '../../locales/en.json';
+
+/**
+ * The widget's languages. English is bundled and resolved directly from locales/en.json. Every other
+ * language is loaded, only when used, with i18next: the i18next engine (js/i18n.min.js, built from
+ * engine.ts) and the language's JSON file both come from the widget's own versioned static path, so a
+ * shopper paying in English downloads neither.
+ */
+
+/** The 25 languages of the widget, by the product's own codes (spec document 1). */
+export const LANGUAGES = [
+  'en', 'de', 'fr', 'es', 'it', 'nl', 'dk', 'fi', 'se', 'tr', 'ja', 'sl', 'pt',
+  'pl', 'cz', 'hu', 'bg', 'ro', 'ru', 'cn', 'gr', 'no', 'sk', 'ar', 'ko',
+] as const;
+
+export type Language = (typeof LANGUAGES)[number];
+
+/** Looks a text up by its dotted key (`labels.cardNumber`), filling `{{name}}` placeholders. */
+export type Translate = (key: string, values?: Readonly<Record<string, string>>) => string;
+
+/** What js/i18n.min.js puts on window for the widget bundle. */
+export interface I18nEngine {
+  createTranslate(language: Language, staticBaseUrl: string, english: typeof en): Promise<Translate>;
+}
+
+/** ISO codes merchants pass for languages whose product code differs. */
+const ISO_ALIASES: Readonly<Record<string, Language>> = {
+  da: 'dk',
+  sv: 'se',
+  cs: 'cz',
+  el: 'gr',
+  zh: 'cn',
+  nb: 'no',
+  nn: 'no',
+};
+
+/**
+ * The widget language for a locale as merchants pass it (`de`, `de-AT`, `en_US`, `zh-CN`, `sv`): by language,
+ * then English. Only known languages are ever fetched, so an unknown locale costs no failed request.
+ */
+export function languageOf(locale: string): Language {
+  const language = locale.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  if ((LANGUAGES as readonly string[]).includes(language)) return language as Language;
+  return ISO_ALIASES[language] ?? 'en';
+}
+
+export function isRightToLeft(language: Language): boolean {
+  return language === 'ar';
+}
+
+function interpolate(text: string, values: Readonly<Record<string, string>> | undefined): string {
+  return values ? text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole) : text;
+}
+
+export const translateEnglish: Translate = (key, values) => {
+  const [group, name] = key.split('.') as [keyof typeof en, string];
+  const text = (en[group] as Record<string, string> | undefined)?.[name];
+  return text === undefined ? key : interpolate(text, values);
+};
+
+let engineLoading: Promise<I18nEngine> | undefined;
+
+/** Adds js/i18n.min.js to the page once; the promise resets on failure, so a later render can try again. */
+function loadEngine(staticBaseUrl: string, nonce: string | undefined): Promise<I18nEngine> {
+  engineLoading ??= new Promise<I18nEngine>((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = `${staticBaseUrl}/js/i18n.min.js`;
+    if (nonce) script.nonce = nonce;
+    script.onload = () => {
+      const engine = (window as { wpwlI18n?: I18nEngine }).wpwlI18n;
+      if (engine) resolve(engine);
+      else reject(new Error('i18n engine missing'));
+    };
+    script.onerror = () => reject(new Error('i18n engine could not be loaded'));
+    document.head.appendChild(script);
+  }).catch((error: unknown) => {
+    engineLoading = undefined;
+    throw error;
+  });
+  return engineLoading;
+}
+
+/**
+ * The texts of `language`. Should its files fail to load, the widget shows English (and says so on the
+ * console) rather than no form at all.
+ */
+export async function loadLanguage(language: Language, staticBaseUrl: string, nonce: string | undefined): Promise<Translate> {
+  if (language === 'en') return translateEnglish;
+  try {
+    const engine = await loadEngine(staticBaseUrl, nonce);
+    return await engine.createTranslate(language, staticBaseUrl, en);
+  } catch (error) {
+    console.warn(`wpwl: the ${language} texts could not be loaded; showing English`, error);
+    return translateEnglish;
+  }
+}
