@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,19 @@ export interface MerchantSite {
 }
 
 const PAGES = new URL('../pages/', import.meta.url);
+
+/** The Content-Security-Policy of issue 4: what a locked-down merchant page allows, and nothing more. */
+export function strictMerchantCsp(gatewayUrl: string, merchantUrl: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' ${gatewayUrl}`,
+    `style-src ${gatewayUrl}`,
+    `frame-src ${gatewayUrl}`,
+    `connect-src ${gatewayUrl}`,
+    `img-src ${gatewayUrl} data:`,
+    `form-action ${gatewayUrl} ${merchantUrl}`,
+  ].join('; ');
+}
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -94,12 +108,18 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     }
     const given = url.searchParams.get('checkoutId');
     const checkout = given ? { id: given, integrity: url.searchParams.get('integrity') ?? '' } : await postCheckout(Object.fromEntries(url.searchParams));
+    const nonce = randomBytes(16).toString('base64');
     const html = readFileSync(new URL(`${page}.html`, PAGES), 'utf8')
+      .replaceAll('{{NONCE}}', nonce)
       .replaceAll('{{GATEWAY}}', gatewayUrl)
       .replaceAll('{{CHECKOUT_ID}}', checkout.id)
       .replaceAll('{{INTEGRITY}}', checkout.integrity)
       .replaceAll('{{RESULT_URL}}', `${merchantUrl}/result`);
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      // Pages named csp-* run under the strictest policy the README tells merchants they can use.
+      ...(page.startsWith('csp') ? { 'content-security-policy': strictMerchantCsp(gatewayUrl, merchantUrl, nonce) } : {}),
+    });
     response.end(html);
   };
   const merchant: Server = createServer((request, response) => {
