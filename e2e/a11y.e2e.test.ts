@@ -1,0 +1,98 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+
+/** Accessibility of the card form (issue 4, point 6). */
+
+let site: MerchantSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+async function openStyled(style: string, extra: Record<string, unknown> = {}): Promise<Page> {
+  // axe needs a page of an explicit browser context.
+  const page = await (await browser.newContext()).newPage();
+  await page.addInitScript((options) => {
+    (window as unknown as { wpwlOptions: unknown }).wpwlOptions = options;
+  }, { style, ...extra });
+  await page.goto(site.pageUrl('plain'));
+  await page.locator('.wpwl-form-card').waitFor();
+  await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').waitFor();
+  return page;
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('.wpwl-container').analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+describe('accessibility of the card form', () => {
+  it.each([['card'], ['plain']])('has no serious or critical axe violation in the %s style, also with errors showing', async (style) => {
+    const page = await openStyled(style);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.locator('button.wpwl-button-pay').click();
+    await page.locator('.wpwl-hint-cardHolderError').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('gives every control an accessible name, inside the hosted fields too', async () => {
+    const page = await openStyled('card');
+    const snapshot = await page.locator('.wpwl-container').ariaSnapshot();
+    for (const name of ['Brand', 'Card Number', 'Expiry Date', 'Card holder', 'CVV', 'Pay now']) expect(snapshot).toContain(name);
+    expect(await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').getAttribute('aria-label')).toBe('Card Number');
+    expect(await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').getAttribute('aria-label')).toBe('CVV');
+    await page.context().close();
+  });
+
+  it('marks invalid fields with aria-invalid and aria-describedby pointing at their hint, and announces errors', async () => {
+    const page = await openStyled('plain');
+    await page.locator('button.wpwl-button-pay').click();
+    const holder = page.locator('input.wpwl-control-cardHolder');
+    await expect.poll(() => holder.getAttribute('aria-invalid')).toBe('true');
+    const hintId = await holder.getAttribute('aria-describedby');
+    expect(hintId).toBeTruthy();
+    expect(await page.locator(`#${hintId}`).getAttribute('class')).toContain('wpwl-hint-cardHolderError');
+    expect(await page.locator(`#${hintId}`).getAttribute('role')).toBe('alert');
+    const numberHint = await page.locator('iframe.wpwl-control-cardNumber').getAttribute('aria-describedby');
+    expect(await page.locator(`#${numberHint}`).innerText()).toBe('Invalid card number or brand');
+    await page.context().close();
+  });
+
+  it('can be paid with the keyboard alone, with focus always visible', async () => {
+    const page = await openStyled('card');
+    await page.locator('select.wpwl-control-brand').focus();
+    const outlineOfFocused = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLElement;
+        const style = getComputedStyle(active);
+        return style.outlineStyle !== 'none' && style.outlineWidth !== '0px';
+      });
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('4200000000000000');
+    await page.keyboard.press('Tab');
+    expect(await outlineOfFocused()).toBe(true);
+    await page.keyboard.type('0534');
+    await page.keyboard.press('Tab');
+    expect(await outlineOfFocused()).toBe(true);
+    await page.keyboard.type('Jane Jones');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Tab');
+    expect(await outlineOfFocused()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/result\?id=/);
+    expect(JSON.parse(await page.locator('#result').innerText()).result.code).toBe('000.100.110');
+    await page.context().close();
+  });
+});
