@@ -1,12 +1,28 @@
 import { invoke, reportError } from '../callbacks.ts';
 import type { HostedField } from '../hostedField.ts';
-import type { Texts } from '../messages.ts';
+import type { ErrorKey, Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { CheckoutInfo } from '../types.ts';
 import type { FieldMessage } from '../../shared/protocol.ts';
 import type { CardModel } from './model.ts';
 
 const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0|000\.400\.0[^3]|000\.400\.100)/;
+
+/** Which of the shopper's texts explains a refused payment (COMPAT §8 classes); the gateway's own description is English. */
+const DECLINE_MESSAGES: readonly (readonly [RegExp, ErrorKey])[] = [
+  [/^800\.100\.(203|155)/, 'insufficientFunds'],
+  [/^100\.100\.303/, 'cardExpired'],
+  [/^(100\.100\.|800\.100\.15[137]|800\.100\.1[67])/, 'invalidCard'],
+  [/^(100\.39[765])/, 'cancelled'],
+  [/^(000\.400\.[1][0-9][1-9]|000\.400\.2|100\.380|100\.390)/, 'authenticationFailed'],
+  [/^(900\.[1234]00|000\.400\.030)/, 'communication'],
+];
+
+function declineMessage(code: string, description: string | undefined, texts: Texts): string {
+  if (code === '200.300.404' && /no payment session/i.test(description ?? '')) return texts.error('expiredCheckout');
+  const key = DECLINE_MESSAGES.find(([pattern]) => pattern.test(code))?.[1] ?? 'declined';
+  return texts.error(key);
+}
 const PENDING = /^000\.200/;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
@@ -110,8 +126,7 @@ export async function submitCard(context: SubmitContext): Promise<void> {
       navigate(resultUrl(context), options.shopperResultTarget);
       return;
     }
-    model.message.value =
-      answer.status === 0 ? texts.error('communication') : result?.description ?? texts.error('declined');
+    model.message.value = answer.status === 0 ? texts.error('communication') : declineMessage(code, result?.description, texts);
     if (answer.status === 0) reportError(options, { name: 'PciIframeSubmitError', message: 'the payment could not be sent' });
   } catch (error) {
     model.message.value = texts.error('communication');
