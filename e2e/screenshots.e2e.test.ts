@@ -1,0 +1,41 @@
+import { mkdirSync, statSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+
+/** Screenshots of the card form in five languages and both styles, kept as artifacts (issue 4, point 9). */
+
+const OUTPUT = new URL('./output/screenshots/', import.meta.url).pathname;
+const LOCALES = ['en', 'de', 'ar', 'ja', 'ru'];
+const STYLES = ['card', 'plain'];
+
+let site: MerchantSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe('screenshots of the card form', () => {
+  it.each(LOCALES.flatMap((locale) => STYLES.map((style) => [locale, style] as const)))('%s, %s style', async (locale, style) => {
+    const page = await browser.newPage({ viewport: { width: 640, height: 720 } });
+    await page.addInitScript((options) => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = options;
+    }, { locale, style });
+    await page.goto(site.pageUrl('plain'));
+    const container = page.locator('.wpwl-container-card');
+    await container.waitFor();
+    if (locale !== 'en') await expect.poll(() => page.locator('.wpwl-label-cardNumber').innerText()).not.toBe('Card Number');
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').waitFor();
+    const path = `${OUTPUT}card-form-${locale}-${style}.png`;
+    await container.screenshot({ path });
+    expect(statSync(path).size).toBeGreaterThan(5_000);
+    await page.close();
+  });
+});
