@@ -47,6 +47,10 @@ export async function measureWidget(): Promise<void> {
   console.log(`  bootstrap paymentWidgets.js: ${kb(bootstrap)} (budget 2 KB)`);
   console.log(`  widget JS + CSS (English):   ${kb(widget)} (budget 30 KB)`);
   console.log(`  hosted-field page:           ${kb(fields)} (budget 6 KB)`);
+  const languages = [...build.files.keys()].filter((name) => name.startsWith('locales/')).map((name) => [name.slice(8, -5), size(name)] as const);
+  const largest = languages.reduce((max, entry) => (entry[1] > max[1] ? entry : max), ['', 0] as readonly [string, number]);
+  console.log(`  language files (${languages.length}): largest ${largest[0]} ${kb(largest[1])} (budget 2 KB each); i18next engine, loaded for them only: ${kb(size('js/i18n.min.js'))}`);
+  console.log(`  per language: ${languages.map(([code, bytes]) => `${code} ${bytes}`).join(', ')} bytes`);
 
   const site = await startMerchantSite();
   const browser = await launchBrowser();
