@@ -1,20 +1,17 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantSite } from './support/merchantSite.ts';
+import { useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** Accessibility of the card form (issue 4, point 6). */
 
+const env = useMerchantSiteAndBrowser();
 let site: MerchantSite;
 let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+beforeAll(() => {
+  site = env.site();
+  browser = env.browser();
 });
 
 async function openStyled(style: string, extra: Record<string, unknown> = {}): Promise<Page> {

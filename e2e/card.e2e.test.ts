@@ -1,51 +1,27 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantSite } from './support/merchantSite.ts';
+import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** A shopper pays on merchant pages written for this widget API (issue 3, point 9). */
 
+const env = useMerchantSiteAndBrowser();
 let site: MerchantSite;
 let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close();
+beforeAll(() => {
+  site = env.site();
+  browser = env.browser();
 });
 
 async function open(pageName: string, checkout: Record<string, string> = {}): Promise<Page> {
   const page = await browser.newPage();
-  pages.push(page);
+  env.track(page);
   page.on('pageerror', (error) => {
     throw error;
   });
   await page.goto(site.pageUrl(pageName, checkout));
   await page.locator('.wpwl-form-card').first().waitFor();
   return page;
-}
-
-async function fillCard(
-  page: Page,
-  card: { number?: string; expiry?: string; holder?: string; cvv?: string } = {},
-  scope = 'body',
-): Promise<void> {
-  const form = page.locator(scope).locator('form.wpwl-form-card').first();
-  await form.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill(card.number ?? '4200000000000000');
-  await form.locator('input.wpwl-control-expiry').fill(card.expiry ?? '05/34');
-  await form.locator('input.wpwl-control-cardHolder').fill(card.holder ?? 'Jane Jones');
-  await form.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill(card.cvv ?? '123');
-}
-
-async function resultOf(page: Page): Promise<{ result: { code: string }; [key: string]: unknown }> {
-  await page.waitForURL(/\/result\?id=/);
-  return JSON.parse(await page.locator('#result').innerText());
 }
 
 describe('the card widget on a merchant page', () => {
@@ -167,7 +143,7 @@ describe('the card widget on a merchant page', () => {
     ],
   ])('reports %s through onError (InvalidCheckoutIdError) and a message', async (_case, checkoutId) => {
     const page = await browser.newPage();
-    pages.push(page);
+    env.track(page);
     await page.addInitScript(() => {
       (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
         onError: (error: { name: string }) => ((window as unknown as { errorName: string }).errorName = error.name),
@@ -210,7 +186,7 @@ describe('the card widget on a merchant page', () => {
 
     const other = await site.createCheckoutWithIntegrity();
     const mismatched = await browser.newPage();
-    pages.push(mismatched);
+    env.track(mismatched);
     await mismatched.goto(site.pageUrl('integrity', { checkoutId: other.id, integrity: good.integrity }));
     await mismatched.waitForTimeout(500);
     expect(await mismatched.locator('form.wpwl-form-card').count()).toBe(0);
@@ -247,7 +223,7 @@ describe('the card widget on a merchant page', () => {
 
   it('honours options set before the script: no submit on Enter, masked CVV, iframe styles through the allow-list', async () => {
     const page = await browser.newPage();
-    pages.push(page);
+    env.track(page);
     await page.addInitScript(() => {
       (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
         disableSubmitOnEnter: true,

@@ -1,28 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantSite } from './support/merchantSite.ts';
+import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** A merchant page with a strict Content-Security-Policy pays end to end (issue 4, point 7). */
 
+const env = useMerchantSiteAndBrowser();
 let site: MerchantSite;
 let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
+beforeAll(() => {
+  site = env.site();
+  browser = env.browser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-async function pay(page: Page): Promise<void> {
-  await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('4200000000000000');
-  await page.locator('input.wpwl-control-expiry').fill('05/34');
-  await page.locator('input.wpwl-control-cardHolder').fill('Jane Jones');
-  await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill('123');
-  await page.locator('button.wpwl-button-pay').click();
-}
 
 describe('a merchant page with a strict CSP', () => {
   it.each([['en'], ['de']])('renders, pays and reaches the result page with no policy violation (locale %s)', async (locale) => {
@@ -40,7 +29,8 @@ describe('a merchant page with a strict CSP', () => {
     // The widget's stylesheet applied (style-src allows the gateway): the form has its styled border.
     await expect.poll(() => page.locator('button.wpwl-button-pay').evaluate((button) => getComputedStyle(button).borderRadius)).toBe('4px');
     expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
-    await pay(page);
+    await fillCard(page);
+    await page.locator('button.wpwl-button-pay').click();
     await page.waitForURL(/\/result\?id=/);
     expect(JSON.parse(await page.locator('#result').innerText()).result.code).toBe('000.100.110');
     expect(violations).toEqual([]);

@@ -1,23 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantSite } from './support/merchantSite.ts';
+import { useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** The card form in the shopper's language (issue 4, points 1–4). */
 
+const env = useMerchantSiteAndBrowser();
 let site: MerchantSite;
 let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.close();
+beforeAll(() => {
+  site = env.site();
+  browser = env.browser();
 });
 
 interface Loaded {
@@ -29,7 +22,7 @@ interface Loaded {
 
 async function openWithOptions(options: Record<string, unknown>): Promise<Loaded> {
   const page = await browser.newPage();
-  pages.push(page);
+  env.track(page);
   const failedRequests: string[] = [];
   const consoleErrors: string[] = [];
   page.on('requestfailed', (request) => failedRequests.push(request.url()));

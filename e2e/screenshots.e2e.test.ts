@@ -1,8 +1,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantSite } from './support/merchantSite.ts';
+import { useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** Screenshots of the card form in five languages and both styles, kept as artifacts (issue 4, point 9). */
 
@@ -10,17 +10,14 @@ const OUTPUT = new URL('./output/screenshots/', import.meta.url).pathname;
 const LOCALES = ['en', 'de', 'ar', 'ja', 'ru'];
 const STYLES = ['card', 'plain'];
 
+const env = useMerchantSiteAndBrowser();
 let site: MerchantSite;
 let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(OUTPUT, { recursive: true });
-  [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
+beforeAll(() => {
+  site = env.site();
+  browser = env.browser();
 });
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+beforeAll(() => mkdirSync(OUTPUT, { recursive: true }));
 
 describe('screenshots of the card form', () => {
   it.each(LOCALES.flatMap((locale) => STYLES.map((style) => [locale, style] as const)))('%s, %s style', async (locale, style) => {

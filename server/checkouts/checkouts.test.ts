@@ -10,6 +10,7 @@ import {
   type TestClock,
   type TestGateway,
   liveApp,
+  testCard,
 } from '../testing/harness.ts';
 import { renderBootstrap } from '../widget/bootstrap.ts';
 import { findBootstrapSnapshot } from './repository.ts';
@@ -26,16 +27,7 @@ const SHOPPER_CVV = '739';
 
 /** What the widget posts: the card from the hosted fields, the brand, the form action. */
 function shopperCard(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    paymentBrand: 'VISA',
-    'card.number': '4200000000000000',
-    'card.holder': 'Jane Jones',
-    'card.expiryMonth': '05',
-    'card.expiryYear': '2034',
-    'card.cvv': SHOPPER_CVV,
-    shopperResultUrl: 'https://shop.example/result',
-    ...overrides,
-  };
+  return testCard({ 'card.cvv': SHOPPER_CVV, shopperResultUrl: 'https://shop.example/result', ...overrides });
 }
 
 /** Every string value anywhere inside a parsed JSON document. */

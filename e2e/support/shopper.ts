@@ -1,0 +1,54 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { startMerchantSite, type MerchantSite } from './merchantSite.ts';
+
+/**
+ * What every browser test file needs: one merchant site (with its gateway) and one Chromium for the file,
+ * and pages that are closed after each test.
+ */
+export function useMerchantSiteAndBrowser(): { site(): MerchantSite; browser(): Browser; track(page: Page): Page } {
+  let site: MerchantSite | undefined;
+  let browser: Browser | undefined;
+  const pages: Page[] = [];
+  beforeAll(async () => {
+    [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+  afterEach(async () => {
+    for (const page of pages.splice(0)) await page.context().close().catch(() => page.close());
+  });
+  return {
+    site: () => site as MerchantSite,
+    browser: () => browser as Browser,
+    track(page) {
+      pages.push(page);
+      return page;
+    },
+  };
+}
+
+export interface CardEntry {
+  readonly number?: string;
+  readonly expiry?: string;
+  readonly holder?: string;
+  readonly cvv?: string;
+}
+
+/** Types a card the way a shopper does: number and CVV into the hosted fields, expiry and holder into the form. */
+export async function fillCard(page: Page, card: CardEntry = {}, scope = 'body'): Promise<void> {
+  const form = page.locator(scope).locator('form.wpwl-form-card').first();
+  await form.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill(card.number ?? '4200000000000000');
+  await form.locator('input.wpwl-control-expiry').fill(card.expiry ?? '05/34');
+  await form.locator('input.wpwl-control-cardHolder').fill(card.holder ?? 'Jane Jones');
+  await form.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill(card.cvv ?? '123');
+}
+
+/** The payment the merchant's result page shows, once the browser got there. */
+export async function resultOf(page: Page): Promise<{ result: { code: string }; [key: string]: unknown }> {
+  await page.waitForURL(/\/result\?id=/);
+  return JSON.parse(await page.locator('#result').innerText());
+}
