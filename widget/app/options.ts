@@ -25,7 +25,6 @@ export interface WidgetOptions {
   readonly validation: boolean;
   readonly disableSubmitOnEnter: boolean;
   readonly iframeStyles: Readonly<Record<string, unknown>>;
-  readonly paymentTarget: string | undefined;
   readonly shopperResultTarget: string | undefined;
   /** Shown while a payment is being sent; `spinner: false` turns it off, `spinner.color` colours it. */
   readonly spinner: { readonly enabled: boolean; readonly color: string | undefined };
@@ -80,7 +79,6 @@ export function readOptions(): WidgetOptions {
     validation: flag(raw.validation, true),
     disableSubmitOnEnter: flag(raw.disableSubmitOnEnter, false),
     iframeStyles: isObject(raw.iframeStyles) ? raw.iframeStyles : {},
-    paymentTarget: text(raw.paymentTarget),
     shopperResultTarget: text(raw.shopperResultTarget),
     spinner: {
       enabled: raw.spinner !== false && raw.spinner !== 'false',
