@@ -497,3 +497,42 @@ describe('after all of the above', () => {
     expectNoPollution();
   });
 });
+
+describe('a client that goes away in the middle of its body', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway('PGlite');
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('leaves no request hanging and the gateway answering', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(`${gateway.url}/v1/payments`);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await new Promise<void>((resolve) => {
+        const sending = request({
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${gateway.token}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Length': '5000',
+          },
+        });
+        sending.on('error', () => resolve());
+        sending.write('entityId=');
+        setTimeout(() => {
+          sending.destroy();
+          resolve();
+        }, 50);
+      });
+    }
+    const after = await gateway.post('/v1/payments', cardPayment(gateway.entityId));
+    expect(after.status).toBe(200);
+    expect(gateway.logLines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+});

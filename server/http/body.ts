@@ -11,6 +11,10 @@ function tooLarge(): GatewayError {
   return new GatewayError(withReason(RESULTS.invalidParameter, `request body larger than ${MAX_BODY_BYTES} bytes`), 413);
 }
 
+function incompleteBody(): GatewayError {
+  return new GatewayError(withReason(RESULTS.invalidParameter, 'the request body ended before its announced length'), 400);
+}
+
 function readIncoming(incoming: HttpBindings['incoming']): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -28,7 +32,11 @@ function readIncoming(incoming: HttpBindings['incoming']): Promise<Uint8Array> {
     };
     incoming.on('data', onData);
     incoming.once('end', () => resolve(Buffer.concat(chunks, size)));
-    incoming.once('error', reject);
+    // A client that goes away mid-body ('aborted' error, or a close without 'end'): settle, never wait forever.
+    incoming.once('error', () => reject(incompleteBody()));
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(incompleteBody());
+    });
   });
 }
 
