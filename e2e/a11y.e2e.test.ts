@@ -1,26 +1,19 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { MerchantSite } from './support/merchantSite.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** Accessibility of the card form (issue 4, point 6). */
 
 const env = useMerchantSiteAndBrowser();
-let site: MerchantSite;
-let browser: Browser;
-beforeAll(() => {
-  site = env.site();
-  browser = env.browser();
-});
 
 async function openStyled(style: string, extra: Record<string, unknown> = {}): Promise<Page> {
   // axe needs a page of an explicit browser context.
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await env.browser.newContext()).newPage();
   await page.addInitScript((options) => {
     (window as unknown as { wpwlOptions: unknown }).wpwlOptions = options;
   }, { style, ...extra });
-  await page.goto(site.pageUrl('plain'));
+  await page.goto(env.site.pageUrl('plain'));
   await page.locator('.wpwl-form-card').waitFor();
   await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').waitFor();
   return page;

@@ -1,25 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { MerchantSite } from './support/merchantSite.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** A shopper pays on merchant pages written for this widget API (issue 3, point 9). */
 
 const env = useMerchantSiteAndBrowser();
-let site: MerchantSite;
-let browser: Browser;
-beforeAll(() => {
-  site = env.site();
-  browser = env.browser();
-});
 
 async function open(pageName: string, checkout: Record<string, string> = {}): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   env.track(page);
   page.on('pageerror', (error) => {
     throw error;
   });
-  await page.goto(site.pageUrl(pageName, checkout));
+  await page.goto(env.site.pageUrl(pageName, checkout));
   await page.locator('.wpwl-form-card').first().waitFor();
   return page;
 }
@@ -41,7 +34,7 @@ describe('the card widget on a merchant page', () => {
       expect(await page.locator(selector).count(), selector).toBe(1);
     }
     const action = await page.locator('form.wpwl-form-card').getAttribute('action');
-    expect(action).toMatch(new RegExp(`^${site.gatewayUrl}/v1/checkouts/[0-9A-F]{32}\\.[a-z0-9-]+/payment$`));
+    expect(action).toMatch(new RegExp(`^${env.site.gatewayUrl}/v1/checkouts/[0-9A-F]{32}\\.[a-z0-9-]+/payment$`));
 
     await fillCard(page);
     await expect.poll(() => page.locator('input[name="card.expiryYear"]').inputValue()).toBe('2034');
@@ -100,7 +93,7 @@ describe('the card widget on a merchant page', () => {
   });
 
   it('makes no payment when onBeforeSubmitCard returns false', async () => {
-    const checkoutId = await site.createCheckout();
+    const checkoutId = await env.site.createCheckout();
     const page = await open('before-submit', { checkoutId });
     await fillCard(page);
     await page.locator('button.wpwl-button-pay').click();
@@ -108,8 +101,8 @@ describe('the card widget on a merchant page', () => {
     expect(await page.evaluate(() => (window as unknown as { beforeSubmitThis: string }).beforeSubmitThis)).toContain('wpwl-form-card');
     await page.waitForTimeout(300);
     expect(page.url()).not.toContain('/result');
-    const status = await fetch(`${site.gatewayUrl}/v1/checkouts/${checkoutId}/payment?entityId=${site.entityId}`, {
-      headers: { Authorization: `Bearer ${site.token}` },
+    const status = await fetch(`${env.site.gatewayUrl}/v1/checkouts/${checkoutId}/payment?entityId=${env.site.entityId}`, {
+      headers: { Authorization: `Bearer ${env.site.token}` },
     });
     expect(((await status.json()) as { result: { code: string } }).result.code).toBe('000.200.000');
   });
@@ -132,24 +125,24 @@ describe('the card widget on a merchant page', () => {
     [
       'a deleted checkout',
       async () => {
-        const id = await site.createCheckout();
-        const deleted = await fetch(`${site.gatewayUrl}/v1/checkouts/${id}?entityId=${site.entityId}`, {
+        const id = await env.site.createCheckout();
+        const deleted = await fetch(`${env.site.gatewayUrl}/v1/checkouts/${id}?entityId=${env.site.entityId}`, {
           method: 'DELETE',
-          headers: { Authorization: `Bearer ${site.token}` },
+          headers: { Authorization: `Bearer ${env.site.token}` },
         });
         expect(deleted.status).toBe(200);
         return id;
       },
     ],
   ])('reports %s through onError (InvalidCheckoutIdError) and a message', async (_case, checkoutId) => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     env.track(page);
     await page.addInitScript(() => {
       (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
         onError: (error: { name: string }) => ((window as unknown as { errorName: string }).errorName = error.name),
       };
     });
-    await page.goto(site.pageUrl('plain', { checkoutId: await checkoutId() }));
+    await page.goto(env.site.pageUrl('plain', { checkoutId: await checkoutId() }));
     await page.locator('div.wpwl-message.wpwl-has-error').waitFor();
     expect(await page.evaluate(() => (window as unknown as { errorName: string }).errorName)).toBe('InvalidCheckoutIdError');
     expect(await page.locator('form.wpwl-form-card').count()).toBe(0);
@@ -179,15 +172,15 @@ describe('the card widget on a merchant page', () => {
   });
 
   it('loads with an integrity attribute, and refuses a script whose hash does not match', async () => {
-    const good = await site.createCheckoutWithIntegrity();
+    const good = await env.site.createCheckoutWithIntegrity();
     expect(good.integrity).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/);
     const loaded = await open('integrity', { checkoutId: good.id, integrity: good.integrity });
     expect(await loaded.locator('form.wpwl-form-card').count()).toBe(1);
 
-    const other = await site.createCheckoutWithIntegrity();
-    const mismatched = await browser.newPage();
+    const other = await env.site.createCheckoutWithIntegrity();
+    const mismatched = await env.browser.newPage();
     env.track(mismatched);
-    await mismatched.goto(site.pageUrl('integrity', { checkoutId: other.id, integrity: good.integrity }));
+    await mismatched.goto(env.site.pageUrl('integrity', { checkoutId: other.id, integrity: good.integrity }));
     await mismatched.waitForTimeout(500);
     expect(await mismatched.locator('form.wpwl-form-card').count()).toBe(0);
   });
@@ -222,7 +215,7 @@ describe('the card widget on a merchant page', () => {
   });
 
   it('honours options set before the script: no submit on Enter, masked CVV, iframe styles through the allow-list', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     env.track(page);
     await page.addInitScript(() => {
       (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
@@ -235,7 +228,7 @@ describe('the card widget on a merchant page', () => {
         },
       };
     });
-    await page.goto(site.pageUrl('plain'));
+    await page.goto(env.site.pageUrl('plain'));
     await page.locator('.wpwl-form-card').waitFor();
     expect(await page.locator('.wpwl-label').count()).toBe(0);
     expect(await page.locator('input.wpwl-control-cardHolder').getAttribute('aria-label')).toBe('Card holder');
@@ -264,7 +257,7 @@ describe('the card widget on a merchant page', () => {
 
   it('unloads, reloads with a new checkout, and pays through executePayment', async () => {
     const page = await open('reload');
-    const second = await site.createCheckout({ amount: '15.00' });
+    const second = await env.site.createCheckout({ amount: '15.00' });
     await page.evaluate((id) => (window as unknown as { reloadWidget: (id: string) => void }).reloadWidget(id), second);
     await expect.poll(() => page.evaluate(() => (window as unknown as { readyCount: number }).readyCount)).toBe(2);
     expect(await page.locator('form.wpwl-form-card').count()).toBe(1);

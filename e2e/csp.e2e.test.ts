@@ -1,21 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { MerchantSite } from './support/merchantSite.ts';
+import { describe, expect, it } from 'vitest';
 import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** A merchant page with a strict Content-Security-Policy pays end to end (issue 4, point 7). */
 
 const env = useMerchantSiteAndBrowser();
-let site: MerchantSite;
-let browser: Browser;
-beforeAll(() => {
-  site = env.site();
-  browser = env.browser();
-});
 
 describe('a merchant page with a strict CSP', () => {
   it.each([['en'], ['de']])('renders, pays and reaches the result page with no policy violation (locale %s)', async (locale) => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
@@ -23,7 +15,7 @@ describe('a merchant page with a strict CSP', () => {
     await page.addInitScript((value) => {
       (window as unknown as { wpwlOptions: unknown }).wpwlOptions = { locale: value };
     }, locale);
-    const response = await page.goto(site.pageUrl('csp'));
+    const response = await page.goto(env.site.pageUrl('csp'));
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     await page.locator('.wpwl-form-card').waitFor();
     // The widget's stylesheet applied (style-src allows the gateway): the form has its styled border.
@@ -38,8 +30,8 @@ describe('a merchant page with a strict CSP', () => {
   });
 
   it('would notice a violation: an inline style the policy forbids is reported', async () => {
-    const page = await browser.newPage();
-    await page.goto(site.pageUrl('csp'));
+    const page = await env.browser.newPage();
+    await page.goto(env.site.pageUrl('csp'));
     await page.locator('.wpwl-form-card').waitFor();
     await page.evaluate(() => {
       const style = document.createElement('style');

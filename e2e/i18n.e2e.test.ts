@@ -1,17 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { MerchantSite } from './support/merchantSite.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** The card form in the shopper's language (issue 4, points 1–4). */
 
 const env = useMerchantSiteAndBrowser();
-let site: MerchantSite;
-let browser: Browser;
-beforeAll(() => {
-  site = env.site();
-  browser = env.browser();
-});
 
 interface Loaded {
   readonly page: Page;
@@ -21,7 +14,7 @@ interface Loaded {
 }
 
 async function openWithOptions(options: Record<string, unknown>): Promise<Loaded> {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   env.track(page);
   const failedRequests: string[] = [];
   const consoleErrors: string[] = [];
@@ -35,7 +28,7 @@ async function openWithOptions(options: Record<string, unknown>): Promise<Loaded
   await page.addInitScript((value) => {
     (window as unknown as { wpwlOptions: unknown }).wpwlOptions = value;
   }, options);
-  await page.goto(site.pageUrl('plain'));
+  await page.goto(env.site.pageUrl('plain'));
   await page.locator('.wpwl-form-card').waitFor();
   return { page, failedRequests, consoleErrors };
 }

@@ -1,7 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MerchantSite } from './support/merchantSite.ts';
 import { useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** Screenshots of the card form in five languages and both styles, kept as artifacts (issue 4, point 9). */
@@ -11,21 +9,15 @@ const LOCALES = ['en', 'de', 'ar', 'ja', 'ru'];
 const STYLES = ['card', 'plain'];
 
 const env = useMerchantSiteAndBrowser();
-let site: MerchantSite;
-let browser: Browser;
-beforeAll(() => {
-  site = env.site();
-  browser = env.browser();
-});
 beforeAll(() => mkdirSync(OUTPUT, { recursive: true }));
 
 describe('screenshots of the card form', () => {
   it.each(LOCALES.flatMap((locale) => STYLES.map((style) => [locale, style] as const)))('%s, %s style', async (locale, style) => {
-    const page = await browser.newPage({ viewport: { width: 640, height: 720 } });
+    const page = await env.browser.newPage({ viewport: { width: 640, height: 720 } });
     await page.addInitScript((options) => {
       (window as unknown as { wpwlOptions: unknown }).wpwlOptions = options;
     }, { locale, style });
-    await page.goto(site.pageUrl('plain'));
+    await page.goto(env.site.pageUrl('plain'));
     const container = page.locator('.wpwl-container-card');
     await container.waitFor();
     if (locale !== 'en') await expect.poll(() => page.locator('.wpwl-label-cardNumber').innerText()).not.toBe('Card Number');

@@ -3,11 +3,19 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { startMerchantSite, type MerchantSite } from './merchantSite.ts';
 
+export interface BrowserTestEnvironment {
+  /** Available inside tests and hooks (started in beforeAll). */
+  readonly site: MerchantSite;
+  readonly browser: Browser;
+  /** Closes the page (and its context) after the current test. */
+  track(page: Page): Page;
+}
+
 /**
  * What every browser test file needs: one merchant site (with its gateway) and one Chromium for the file,
  * and pages that are closed after each test.
  */
-export function useMerchantSiteAndBrowser(): { site(): MerchantSite; browser(): Browser; track(page: Page): Page } {
+export function useMerchantSiteAndBrowser(): BrowserTestEnvironment {
   let site: MerchantSite | undefined;
   let browser: Browser | undefined;
   const pages: Page[] = [];
@@ -22,8 +30,12 @@ export function useMerchantSiteAndBrowser(): { site(): MerchantSite; browser(): 
     for (const page of pages.splice(0)) await page.context().close().catch(() => page.close());
   });
   return {
-    site: () => site as MerchantSite,
-    browser: () => browser as Browser,
+    get site() {
+      return site as MerchantSite;
+    },
+    get browser() {
+      return browser as Browser;
+    },
     track(page) {
       pages.push(page);
       return page;
