@@ -15,17 +15,15 @@ export interface ParsedForm {
   readonly errors: ParameterError[];
 }
 
-function segmentsOf(name: string): string[] {
-  const segments: string[] = [];
-  for (const match of name.matchAll(NAME_TOKEN)) segments.push(match[1] ?? match[2] ?? '');
-  return segments;
+function isForbiddenSegment(segment: PathSegment): boolean {
+  return typeof segment === 'string' && FORBIDDEN_SEGMENTS.has(segment);
 }
 
 const MAY_HOLD_FORBIDDEN_SEGMENT = /__proto__|constructor|prototype/;
 
 function hasForbiddenSegment(name: string): boolean {
   // The substring test is a cheap filter: almost no name needs splitting into segments.
-  return MAY_HOLD_FORBIDDEN_SEGMENT.test(name) && segmentsOf(name).some((segment) => FORBIDDEN_SEGMENTS.has(segment));
+  return MAY_HOLD_FORBIDDEN_SEGMENT.test(name) && pathOf(name).some(isForbiddenSegment);
 }
 
 function decodeComponent(raw: string): string | undefined {
@@ -136,7 +134,7 @@ export function toNested(
   const root = new ObjectNode();
   for (const [name, value] of entries) {
     const path = pathOf(name, templateOf(name));
-    if (path.length === 0 || path.some((segment) => typeof segment === 'string' && FORBIDDEN_SEGMENTS.has(segment))) {
+    if (path.length === 0 || path.some(isForbiddenSegment)) {
       continue;
     }
     let node: ObjectNode | ListNode = root;
