@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { newNdc, newRequestId } from './domain/ids.ts';
 import { RESULTS } from './domain/resultCodes.ts';
 import type { AppDependencies, AppEnv } from './http/context.ts';
@@ -63,10 +62,6 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     if (error instanceof GatewayError) {
       const result = error.parameterErrors ? { ...error.result, parameterErrors: error.parameterErrors } : error.result;
       return jsonResponse(c, envelope(result, ndc), error.status, error.headers);
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      const answer = withReason(RESULTS.invalidRequestStructure, error.message || 'malformed request');
-      return jsonResponse(c, envelope(answer, ndc), error.status);
     }
     (c.get('log') ?? logger).error('unexpected error', { error, method: c.req.method, path: c.req.path });
     return jsonResponse(c, envelope(RESULTS.unexpectedError, ndc), 500);

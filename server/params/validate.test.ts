@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cardPayment } from '../testing/harness.ts';
 import { CATALOGUE } from './catalogue.ts';
 import type { Operation, ParameterError } from './types.ts';
 import { displayValue, findSpec, isKnownParameter, maskPan, validateParameters } from './validate.ts';
@@ -20,18 +21,7 @@ const HEX32 = '8a8294174b7ecb28014b9699220015ca';
 const REGISTRATION = '8ac7a4a27b4c7867017b510d33dd7188';
 
 /** A complete, valid card payment. */
-const CARD_PAYMENT = {
-  entityId: HEX32,
-  amount: '92.00',
-  currency: 'EUR',
-  paymentType: 'DB',
-  paymentBrand: 'VISA',
-  'card.number': '4200000000000000',
-  'card.holder': 'Jane Jones',
-  'card.expiryMonth': '05',
-  'card.expiryYear': '2034',
-  'card.cvv': '123',
-};
+const CARD_PAYMENT = cardPayment(HEX32);
 
 describe('formats', () => {
   const cases: [name: string, value: string, valid: boolean][] = [

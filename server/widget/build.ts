@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
@@ -7,8 +6,6 @@ import { extname, join } from 'node:path';
 export interface StaticFile {
   readonly bytes: Uint8Array<ArrayBuffer>;
   readonly contentType: string;
-  /** Subresource-integrity hash, for merchants and for the bootstrap's own reference to the bundle. */
-  readonly integrity: string;
 }
 
 export interface WidgetBuild {
@@ -34,11 +31,7 @@ export function loadWidgetBuild(dir: string = DEFAULT_WIDGET_DIST): WidgetBuild 
   const files = new Map<string, StaticFile>();
   for (const file of manifest.files) {
     const bytes = new Uint8Array(readFileSync(join(dir, file)));
-    files.set(file, {
-      bytes,
-      contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      integrity: `sha384-${createHash('sha384').update(bytes).digest('base64')}`,
-    });
+    files.set(file, { bytes, contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
   }
   return { version: manifest.version, files };
 }
