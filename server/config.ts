@@ -25,6 +25,11 @@ export interface GatewayConfig {
   readonly logLevel: LogLevel;
   /** How long a gateway trusts what it read about an access token; a revocation takes effect within this time. */
   readonly tokenCacheSeconds: number;
+  /**
+   * CARD_DATA_KEY: 64 hex characters (AES-256) sealing card data the gateway must hold for a while (a card
+   * waiting for its 3-D Secure challenge). Unset: a key is created in DATA_DIR/card-data.key on first start.
+   */
+  readonly cardDataKey: Buffer | undefined;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -58,6 +63,12 @@ function parseTokenCacheSeconds(raw: string | undefined): number {
     throw new ConfigError(`TOKEN_CACHE_SECONDS must be an integer between 0 and 3600, got "${raw}"`);
   }
   return seconds;
+}
+
+function parseCardDataKey(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError('CARD_DATA_KEY must be 64 hexadecimal characters (32 bytes)');
+  return Buffer.from(raw, 'hex');
 }
 
 function parseEnvironment(raw: string | undefined): GatewayEnvironment {
@@ -125,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     ),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     tokenCacheSeconds: parseTokenCacheSeconds(env.TOKEN_CACHE_SECONDS),
+    cardDataKey: parseCardDataKey(env.CARD_DATA_KEY),
   };
 }

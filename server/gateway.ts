@@ -1,11 +1,14 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createSimulatedAcquirer } from './acquirers/simulator.ts';
+import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
 import { checkoutJobHandlers } from './checkouts/callbacks.ts';
 import type { GatewayConfig } from './config.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS } from './jobs/outbound.ts';
 import { createJobRegistry } from './jobs/registry.ts';
+import { createCardVault, loadCardDataKey } from './payments/cardVault.ts';
+import { redirectJobHandlers } from './redirects/jobs.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
 import { ensureDemoMerchant } from './merchants/repository.ts';
@@ -30,6 +33,8 @@ export interface GatewayOptions {
   readonly now?: () => Date;
   /** How often the job worker looks for due jobs (0: only when runDueJobs() is called). Default 1 s. */
   readonly jobPollMs?: number;
+  /** The acquirer payments go to; the simulator unless a test wraps it to see what reaches it. */
+  readonly acquirer?: Acquirer;
   /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
   readonly outboundTimeoutMs?: number;
 }
@@ -44,13 +49,16 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo.entityId, demo.accessToken));
 
   const now = options.now ?? (() => new Date());
+  const acquirer = options.acquirer ?? createSimulatedAcquirer();
+  const vault = createCardVault(loadCardDataKey(config.cardDataKey, config.dataDir));
   const widgetBuild = loadWidgetBuild();
   if (!widgetBuild) logger.warn('the widget is not built: run `npm run build` (npm start does it) to serve paymentWidgets.js');
   const app = createApp({
     config,
     store,
     logger,
-    acquirer: createSimulatedAcquirer(),
+    acquirer,
+    vault,
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
     widgetBuild,
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
@@ -63,7 +71,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     store,
     logger,
     now,
-    handlers: createJobRegistry(checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS })),
+    handlers: createJobRegistry([
+      ...checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS }),
+      ...redirectJobHandlers({ acquirer, vault }),
+    ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });
   const address = server.address() as AddressInfo;

@@ -1,5 +1,5 @@
 import { RESULTS, describeResultCode, RESULT_CODE_FORMAT } from '../domain/resultCodes.ts';
-import type { Acquirer, AcquirerAnswer, AuthorizationRequest, BackOfficeRequest, TestMode } from './types.ts';
+import type { Acquirer, AcquirerAnswer, AuthorizationRequest, BackOfficeRequest, RedirectPaymentRequest, TestMode } from './types.ts';
 
 /** Cards the simulator declines whatever else the request says (COMPAT §7). */
 const DECLINED_CARDS: ReadonlyMap<string, string> = new Map([['4444444444444444', RESULTS.invalidCard.code]]);
@@ -30,6 +30,9 @@ export function createSimulatedAcquirer(name = 'simulator'): Acquirer {
       if (holder && RESULT_CODE_FORMAT.test(holder)) return answer(holder);
       const declined = DECLINED_CARDS.get(request.card.number);
       if (declined) return answer(declined);
+      return success(request.testMode);
+    },
+    async confirmRedirectPayment(request: RedirectPaymentRequest): Promise<AcquirerAnswer> {
       return success(request.testMode);
     },
     async backOffice(request: BackOfficeRequest): Promise<AcquirerAnswer> {

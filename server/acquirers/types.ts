@@ -24,6 +24,18 @@ export interface AuthorizationRequest {
   readonly card: CardDetails;
   /** undefined in live mode. */
   readonly testMode: TestMode | undefined;
+  /** The 3-D Secure authentication (the gateway's own, or the merchant's external data passed through as sent). */
+  readonly threeDSecure: Readonly<Record<string, string>> | undefined;
+}
+
+/** An asynchronous payment method's provider reports that the shopper approved the payment on its page. */
+export interface RedirectPaymentRequest {
+  readonly paymentId: string;
+  readonly paymentType: InitialPaymentType;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly brand: string;
+  readonly testMode: TestMode | undefined;
 }
 
 export interface BackOfficeRequest {
@@ -46,5 +58,6 @@ export interface Acquirer {
   /** Name recorded on each payment, so back-office work goes to the acquirer that handled the original. */
   readonly name: string;
   authorize(request: AuthorizationRequest): Promise<AcquirerAnswer>;
+  confirmRedirectPayment(request: RedirectPaymentRequest): Promise<AcquirerAnswer>;
   backOffice(request: BackOfficeRequest): Promise<AcquirerAnswer>;
 }

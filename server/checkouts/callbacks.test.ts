@@ -145,20 +145,28 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
       }
     });
 
-    it('gives up a URL that is not http(s) at once, and the gateway carries on', async () => {
+    it('is never scheduled for a shopperResultUrl that is not http(s): the submit is refused first', async () => {
       const id = await create();
-      expect((await submit(id, { shopperResultUrl: 'ftp://shop.example/result' })).status).toBe(200);
-      clock.advance(29 * MINUTE);
+      const refused = await submit(id, { shopperResultUrl: 'ftp://shop.example/result' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.result).toMatchObject({ code: '200.300.404', parameterErrors: [expect.objectContaining({ name: 'shopperResultUrl' })] });
+      expect(await findJobByKey(t.gateway.store, `${SHOPPER_RESULT_CALL}:${id}`)).toBeUndefined();
+    });
+  });
+
+  describe('notificationUrl', () => {
+    it('gives up a URL that is not http(s) at once, and the gateway carries on', async () => {
+      const id = await create({ notificationUrl: 'ftp://shop.example/notify' });
+      const paid = await submit(id);
+      expect(paid.status).toBe(200);
       await runJobs();
-      const job = await findJobByKey(t.gateway.store, `${SHOPPER_RESULT_CALL}:${id}`);
+      const job = await findJobByKey(t.gateway.store, `${CHECKOUT_NOTIFICATION}:${paid.body.id}`);
       expect(job?.failedAt).not.toBeNull();
       expect(job?.attempts).toBe(1);
       expect(job?.lastError).toMatch(/must be http or https/);
       expect((await read(id)).status).toBe(200);
     });
-  });
 
-  describe('notificationUrl', () => {
     it('gets a GET with id and resourcePath after a final result, retried with backoff after HTTP 500', async () => {
       receiver.answer('/notify', 500);
       const id = await create({ notificationUrl: `${receiver.url}/notify?secret=s3cr3t-value` });

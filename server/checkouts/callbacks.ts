@@ -2,7 +2,7 @@ import { describeUrl, parseCallbackUrl, sendGet, withQuery } from '../jobs/outbo
 import { exponentialBackoff, PermanentJobError, type JobContext, type JobHandler } from '../jobs/registry.ts';
 import { scheduleJob, type ClaimedJob } from '../jobs/repository.ts';
 import type { Queryable } from '../store/index.ts';
-import { findCheckout, type CheckoutRecord } from './repository.ts';
+import { findCheckout, findCheckoutIdOfPayment, type CheckoutRecord } from './repository.ts';
 import { resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
 
 /**
@@ -59,6 +59,17 @@ export async function scheduleNotification(
 ): Promise<boolean> {
   const payload: CallbackPayload = { checkoutId: checkout.id, url };
   return scheduleJob(db, { kind: CHECKOUT_NOTIFICATION, uniqueKey: `${CHECKOUT_NOTIFICATION}:${paymentId}`, runAt: now, payload }, now);
+}
+
+/**
+ * A checkout payment that was pending (3-D Secure, a redirect method) became final: its notification is due,
+ * as for a payment that was final at once. Nothing to do for payments made without a checkout.
+ */
+export async function notifyCheckoutOfFinalPayment(store: Queryable, paymentId: string, now: Date): Promise<void> {
+  const checkoutId = await findCheckoutIdOfPayment(store, paymentId);
+  const checkout = checkoutId === undefined ? undefined : await findCheckout(store, checkoutId);
+  const url = checkout?.parameters.get('notificationUrl');
+  if (checkout && url !== undefined) await scheduleNotification(store, checkout, paymentId, url, now);
 }
 
 function payloadOf(job: ClaimedJob): CallbackPayload {

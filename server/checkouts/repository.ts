@@ -144,6 +144,12 @@ export async function insertAttempt(
 }
 
 /** Removes an attempt that made no payment (refused by the payment checks), so it blocks nothing. */
+/** The checkout a payment was made for, if it was made through one. */
+export async function findCheckoutIdOfPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
+  const found = await db.query<{ checkout_id: string }>('SELECT checkout_id FROM checkout_payments WHERE payment_id = $1', [paymentId]);
+  return found.rows[0]?.checkout_id;
+}
+
 export async function deleteAttempt(db: Queryable, paymentId: string): Promise<void> {
   await db.query('DELETE FROM checkout_payments WHERE payment_id = $1', [paymentId]);
 }

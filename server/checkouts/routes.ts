@@ -6,13 +6,18 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { createPaymentWriter } from '../payments/paymentWriter.ts';
+import type { PaymentContext } from '../payments/service.ts';
 import type { PaymentRecord } from '../payments/repository.ts';
 import { paymentBody, paymentHttpStatus } from '../payments/view.ts';
 import { noSession, throttled, CHECKOUT_RESULTS } from './results.ts';
 import { createCheckout, deleteCheckout, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
 import { isCheckoutId } from './state.ts';
 import { submitCheckoutPayment } from './submit.ts';
+
+const BROWSER_HEADERS = [
+  ['customer.browser.acceptHeader', 'accept'],
+  ['customer.browser.userAgent', 'user-agent'],
+] as const;
 
 /** Status reads per checkout per minute (COMPAT §8 default). */
 const STATUS_READS_PER_MINUTE = 2;
@@ -38,16 +43,10 @@ function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
 }
 
 /** /v1/checkouts: hosted checkouts, for the merchant's server and (the submit) for the shopper's browser. */
-export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
+export function checkoutRoutes(deps: AppDependencies, payments: PaymentContext): Hono<AppEnv> {
   const context: CheckoutContext = {
     store: deps.store,
-    payments: {
-      store: deps.store,
-      writer: createPaymentWriter(deps.store),
-      acquirer: deps.acquirer,
-      environment: deps.config.environment,
-      now: deps.now,
-    },
+    payments,
     environment: deps.config.environment,
     gatewayUrl: deps.config.publicUrl,
     staticBaseUrl: deps.staticBaseUrl,
@@ -70,7 +69,13 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   // The shopper's browser posts here: no Authorization header, the checkout id is the capability.
   router.post('/:id/payment', checkoutNdc, requestParams, async (c) => {
     const id = c.req.param('id');
-    return paymentAnswer(c, await submitCheckoutPayment(context, id, c.get('params')), id);
+    // 3-D Secure needs what the browser sent in its headers: a page cannot read them, the gateway can.
+    const browserHeaders = new Map<string, string>();
+    for (const [name, header] of BROWSER_HEADERS) {
+      const value = c.req.header(header);
+      if (value) browserHeaders.set(name, value.slice(0, 2048));
+    }
+    return paymentAnswer(c, await submitCheckoutPayment(context, id, c.get('params'), browserHeaders), id);
   });
   router.get('/:id/payment', checkoutNdc, ...merchantRequest, async (c) => {
     const id = c.req.param('id');

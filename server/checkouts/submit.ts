@@ -9,7 +9,8 @@ import { mergeShopperSubmit } from './parameters.ts';
 import { deleteAttempt, findCheckout, insertAttempt, listAttempts, type CheckoutRecord } from './repository.ts';
 import { noSession, registrationOnly } from './results.ts';
 import { refuseUnlessOpen, type CheckoutContext } from './service.ts';
-import { checkoutState } from './state.ts';
+import { checkoutState, resultPathOf } from './state.ts';
+import { withQuery } from '../jobs/outbound.ts';
 
 /**
  * POST /v1/checkouts/{id}/payment: the shopper's submit from the widget. No credentials: the checkout id is
@@ -27,10 +28,21 @@ interface Claim {
   readonly merged: ReadonlyMap<string, string>;
 }
 
+/**
+ * Where the shopper lands after a 3-D Secure challenge or a provider page: the same result URL the widget
+ * goes to for a payment that is final at once (COMPAT §6). The validator has checked the URL already.
+ */
+function returnUrlOf(merged: ReadonlyMap<string, string>, checkoutId: string): string | undefined {
+  const shopperResultUrl = merged.get('shopperResultUrl');
+  if (shopperResultUrl === undefined || !URL.canParse(shopperResultUrl)) return undefined;
+  return withQuery(new URL(shopperResultUrl), { id: checkoutId, resourcePath: resultPathOf(checkoutId) }).href;
+}
+
 export async function submitCheckoutPayment(
   context: CheckoutContext,
   id: string,
   submitted: ReadonlyMap<string, string>,
+  browserHeaders: ReadonlyMap<string, string> = new Map(),
 ): Promise<PaymentRecord> {
   const paymentId = newResourceId();
   const claim = await context.store.transaction(async (tx): Promise<Claim> => {
@@ -54,7 +66,11 @@ export async function submitCheckoutPayment(
 
   let payment: PaymentRecord;
   try {
-    payment = await createPayment(context.payments, claim.checkout.entityId, claim.merged, { paymentId });
+    payment = await createPayment(context.payments, claim.checkout.entityId, claim.merged, {
+      paymentId,
+      returnUrl: returnUrlOf(claim.merged, id),
+      browserHeaders,
+    });
   } catch (error) {
     // No payment was recorded (the card checks refused it, or the acquirer call failed): the attempt must
     // not hold the checkout. Should this delete fail too, the attempt's lease runs out on its own.

@@ -4,6 +4,7 @@ import type { Store } from '../store/index.ts';
 import type { Acquirer } from '../acquirers/types.ts';
 import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
 import type { WidgetBuild } from '../widget/build.ts';
+import type { CardVault } from '../payments/cardVault.ts';
 
 /** What the app is built from: no module-level state, so tests build as many apps as they like. */
 export interface AppDependencies {
@@ -11,6 +12,8 @@ export interface AppDependencies {
   readonly store: Store;
   readonly logger: Logger;
   readonly acquirer: Acquirer;
+  /** Seals card data the gateway holds while a payment waits (3-D Secure). */
+  readonly vault: CardVault;
   /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
   readonly tokenAccess: TokenAccessLookup;
   /** The built widget files, or undefined when the widget was not built (npm run build). */

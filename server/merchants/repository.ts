@@ -29,6 +29,12 @@ export async function entityExists(db: Queryable, id: string): Promise<boolean> 
   return found.rows.length > 0;
 }
 
+/** The entity's name (shown to shoppers on the gateway's own pages), or undefined for an unknown id. */
+export async function findEntityName(db: Queryable, id: string): Promise<string | undefined> {
+  const found = await db.query<{ name: string }>('SELECT name FROM entities WHERE id = $1', [id]);
+  return found.rows[0]?.name;
+}
+
 export async function listEntities(db: Queryable): Promise<Entity[]> {
   const found = await db.query<Entity>('SELECT id, name FROM entities ORDER BY created_at, id');
   return found.rows;

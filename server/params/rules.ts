@@ -3,6 +3,7 @@
  * Each rule reports the parameters it finds at fault with the value as sent (the validator masks sensitive
  * values). A rule does not re-check formats: the catalogue has done that.
  */
+import { isRedirectBrand } from '../domain/redirectBrands.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
 
 type Params = ReadonlyMap<string, string>;
@@ -32,12 +33,19 @@ const CUSTOMER_PREFIXES = ['customer', 'shipping.customer'];
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Doc 2 §2.9/§2.10: givenName and surname are required when any other customer (or shipping customer) parameter is sent. */
+/** What the shopper's browser reports about itself (3-D Secure), not data about the customer as a person. */
+const BROWSER_DATA = /^(shipping\.)?customer\.(browser|browserFingerprint)\./;
+
+/**
+ * Doc 2 §2.9/§2.10: givenName and surname are required when any other customer (or shipping customer) parameter
+ * is sent. Browser data alone does not count: the widget sends it with every payment for 3-D Secure.
+ */
 function customerNames(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
+  const personal = [...params.keys()].filter((name) => !BROWSER_DATA.test(name));
   for (const prefix of CUSTOMER_PREFIXES) {
     for (const name of [`${prefix}.givenName`, `${prefix}.surname`]) {
-      if (!params.has(name) && anyWithPrefix(params, `${prefix}.`)) {
+      if (!params.has(name) && personal.some((sent) => sent.startsWith(`${prefix}.`))) {
         errors.push(missing(name, `is required when other ${prefix}.* parameters are sent`));
       }
     }
@@ -155,6 +163,8 @@ const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
 function cardDetails(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'payment') return [];
   const cardSent = CARD_FIELDS.some((name) => params.has(name));
+  // An asynchronous payment method's instrument is the shopper's account at the provider, chosen on its page.
+  if (!cardSent && isRedirectBrand(params.get('paymentBrand'))) return [];
   const otherInstrument =
     OTHER_INSTRUMENT_PREFIXES.some((prefix) => anyWithPrefix(params, prefix)) ||
     OTHER_INSTRUMENT_NAMES.some((name) => params.has(name));
@@ -170,6 +180,20 @@ function cardCvv(params: Params, operation: Operation): ParameterError[] {
     return [];
   }
   return [missing('card.cvv', 'is required with card.number unless standingInstruction.mode is REPEATED or source is MIT')];
+}
+
+/** Doc 3 §2.8: the shopper's browser is sent to shopperResultUrl, so it must be an absolute http(s) address. */
+function shopperResultUrl(params: Params): ParameterError[] {
+  const value = params.get('shopperResultUrl');
+  if (value === undefined) return [];
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '') return [];
+  return [{ name: 'shopperResultUrl', value, message: 'must be an absolute http or https URL without credentials' }];
 }
 
 /** Doc 2 §2.2: forex.amount and forex.currency are sent together. */
@@ -251,6 +275,7 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   cardDetails,
   cardCvv,
   forexPair,
+  shopperResultUrl,
   queryInterval,
   merchantTransactionIdLength,
   jobDays,

@@ -41,6 +41,8 @@ describe.each(STORE_KINDS)('group commit of new payments on %s', (kind) => {
     card: { bin: '420000', last4Digits: '0000', holder: 'Jane Jones', expiryMonth: '05', expiryYear: '2034' },
     requestEcho: { customer: { givenName: 'Jane' }, cart: { items: [{ name: 'Socks' }] } },
     resultDetails: { AcquirerResponse: '000100110' },
+    threeDSecure: null,
+    redirect: null,
     ndc: newNdc(entityId),
     createdAt: new Date('2026-11-21T10:04:05.123Z'),
     ...overrides,

@@ -31,13 +31,22 @@ export interface PaymentRecord {
   /** The request structures echoed in responses (customer, billing, cart, customParameters, ...). */
   readonly requestEcho: Record<string, unknown>;
   readonly resultDetails: Record<string, string> | null;
+  /** The gateway's own 3-D Secure authentication, shown as threeDSecure (external data stays in requestEcho). */
+  readonly threeDSecure: Record<string, string> | null;
+  /** Where the shopper must go while the payment is pending; null once it is final. */
+  readonly redirect: PaymentRedirect | null;
   readonly ndc: string;
   readonly createdAt: Date;
 }
 
+export interface PaymentRedirect {
+  readonly url: string;
+  readonly parameters: readonly { readonly name: string; readonly value: string }[];
+}
+
 const COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
   result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
-  card, request_echo, result_details, ndc, created_at`;
+  card, request_echo, result_details, three_d_secure, redirect, ndc, created_at`;
 
 interface PaymentRow {
   id: string;
@@ -58,6 +67,8 @@ interface PaymentRow {
   card: CardSummary | null;
   request_echo: Record<string, unknown>;
   result_details: Record<string, string> | null;
+  three_d_secure: Record<string, string> | null;
+  redirect: PaymentRedirect | null;
   ndc: string;
   created_at: Date;
 }
@@ -82,26 +93,24 @@ function toRecord(row: PaymentRow): PaymentRecord {
     card: row.card,
     requestEcho: row.request_echo,
     resultDetails: row.result_details,
+    threeDSecure: row.three_d_secure,
+    redirect: row.redirect,
     ndc: row.ndc,
     createdAt: row.created_at,
   };
 }
 
-const INSERT_COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
-  result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
-  card, request_echo, result_details, ndc, created_at`;
-
 /**
  * All rows travel as one JSON parameter and PostgreSQL unpacks them: one constant statement for any
  * number of rows, and one value to serialize instead of twenty per row.
  */
-const INSERT_FROM_JSON = `INSERT INTO payments (${INSERT_COLUMNS})
-  SELECT ${INSERT_COLUMNS}
+const INSERT_FROM_JSON = `INSERT INTO payments (${COLUMNS})
+  SELECT ${COLUMNS}
     FROM jsonb_to_recordset($1::jsonb) AS row (id char(32), entity_id char(32), parent_id char(32),
       payment_type char(2), payment_brand text, amount_minor bigint, currency char(3), result_code text,
       result_description text, approved boolean, final_in_sequence boolean, max_captures integer, acquirer text,
       test_mode text, merchant_transaction_id text, card jsonb, request_echo jsonb, result_details jsonb,
-      ndc text, created_at timestamptz)`;
+      three_d_secure jsonb, redirect jsonb, ndc text, created_at timestamptz)`;
 
 function insertRow(payment: PaymentRecord): Record<string, unknown> {
   return {
@@ -123,6 +132,8 @@ function insertRow(payment: PaymentRecord): Record<string, unknown> {
     card: payment.card,
     request_echo: payment.requestEcho,
     result_details: payment.resultDetails,
+    three_d_secure: payment.threeDSecure,
+    redirect: payment.redirect,
     ndc: payment.ndc,
     created_at: payment.createdAt.toISOString(),
   };
@@ -149,6 +160,36 @@ export async function lockPayment(tx: Queryable, entityId: string, id: string): 
   ]);
   const row = found.rows[0];
   return row ? toRecord(row) : undefined;
+}
+
+export interface FinalResult {
+  readonly resultCode: string;
+  readonly resultDescription: string;
+  readonly approved: boolean;
+  readonly resultDetails: Record<string, string> | null;
+  readonly threeDSecure: Record<string, string> | null;
+}
+
+/**
+ * A pending payment's one transition to its final result (the redirect goes away with it). Only a pending row
+ * is changed: false when the payment was not pending any more, so a late second answer changes nothing.
+ */
+export async function finishPendingPayment(tx: Queryable, id: string, result: FinalResult): Promise<boolean> {
+  const updated = await tx.query(
+    `UPDATE payments
+        SET result_code = $2, result_description = $3, approved = $4, result_details = $5::jsonb,
+            three_d_secure = $6::jsonb, redirect = NULL
+      WHERE id = $1 AND result_code LIKE '000.200.%'`,
+    [
+      id,
+      result.resultCode,
+      result.resultDescription,
+      result.approved,
+      result.resultDetails === null ? null : JSON.stringify(result.resultDetails),
+      result.threeDSecure === null ? null : JSON.stringify(result.threeDSecure),
+    ],
+  );
+  return updated.rowCount > 0;
 }
 
 /** Sums over the approved children of a payment, recomputed from the rows (never a cached counter). */

@@ -17,15 +17,21 @@ function paymentResponse(c: Context<AppEnv>, payment: PaymentRecord, ndc: string
   return jsonResponse(c, envelope(result, ndc, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
 }
 
-/** /v1/payments: server-to-server payments and back-office operations. */
-export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
-  const context: PaymentContext = {
+/** What the payment use-cases run with, built once per app and shared by every route that makes payments. */
+export function createPaymentContext(deps: AppDependencies): PaymentContext {
+  return {
     store: deps.store,
     writer: createPaymentWriter(deps.store),
     acquirer: deps.acquirer,
     environment: deps.config.environment,
     now: deps.now,
+    publicUrl: deps.config.publicUrl,
+    vault: deps.vault,
   };
+}
+
+/** /v1/payments: server-to-server payments and back-office operations. */
+export function paymentRoutes(deps: AppDependencies, context: PaymentContext): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
   const merchantRequest = [requestParams, requireMerchant(deps.tokenAccess)] as const;

@@ -1,15 +1,28 @@
-import type { Acquirer, TestMode } from '../acquirers/types.ts';
+import {
+  authenticationResult,
+  hasExternalAuthentication,
+  issuerFlow,
+  newAuthenticationIds,
+  notEnrolledResult,
+} from '../acquirers/threeDSecure.ts';
+import type { Acquirer, CardDetails, TestMode } from '../acquirers/types.ts';
 import type { GatewayEnvironment } from '../config.ts';
 import { checkBackOffice, type BackOfficeType, type InitialPaymentType } from '../domain/backOffice.ts';
 import { cvvLengthOf, detectBrand, isExpired, passesLuhn } from '../domain/cards.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { parseAmount } from '../domain/money.ts';
+import { isRedirectBrand } from '../domain/redirectBrands.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { GatewayError, invalidParameters, withReason } from '../http/errors.ts';
 import { toNested } from '../http/form.ts';
 import { findSpec, validateParameters } from '../params/validate.ts';
 import type { Operation, ParameterError } from '../params/types.ts';
+import { withQuery } from '../jobs/outbound.ts';
+import { findEntityName } from '../merchants/repository.ts';
+import type { NewRedirect } from '../redirects/repository.ts';
+import { newRedirectId, recordRedirect, redirectUrl, type HeldCard } from '../redirects/service.ts';
 import type { Store } from '../store/index.ts';
+import type { CardVault } from './cardVault.ts';
 import type { PaymentWriter } from './paymentWriter.ts';
 import { childTotals, findPayment, insertPayments, lockPayment, type CardSummary, type PaymentRecord } from './repository.ts';
 
@@ -25,6 +38,10 @@ export interface PaymentContext {
   readonly acquirer: Acquirer;
   readonly environment: GatewayEnvironment;
   readonly now: () => Date;
+  /** The gateway's public base URL: redirects point at its own pages. */
+  readonly publicUrl: string;
+  /** Seals a card that waits for its 3-D Secure challenge. */
+  readonly vault: CardVault;
 }
 
 /** Parameters the response shows in its own fields (or never: card data, credentials). */
@@ -114,53 +131,76 @@ function cardSummary(params: ReadonlyMap<string, string>): CardSummary {
   };
 }
 
+/** Doc 2 §2.9: the browser data 3-D Secure 2 needs (marked "Mandatory for 3D Secure v2"). */
+const BROWSER_FIELDS = [
+  'customer.browser.acceptHeader',
+  'customer.browser.language',
+  'customer.browser.screenHeight',
+  'customer.browser.screenWidth',
+  'customer.browser.timezone',
+  'customer.browser.userAgent',
+  'customer.browser.javaEnabled',
+];
+
+/** A payment that sends the shopper to a page needs somewhere to bring them back to (doc 3 §2.8). */
+function requireShopperResultUrl(params: ReadonlyMap<string, string>, why: string): string {
+  const url = params.get('shopperResultUrl');
+  if (url === undefined) throw invalidParameters([{ name: 'shopperResultUrl', value: '', message: `is required ${why}` }]);
+  return url;
+}
+
+/** An issuer authenticates the shopper's browser: without the browser fields it cannot (doc 2 §2.9). */
+function requireBrowserData(params: ReadonlyMap<string, string>, browserHeaders: ReadonlyMap<string, string>): void {
+  const missing = BROWSER_FIELDS.filter((name) => !params.has(name) && !browserHeaders.has(name));
+  if (missing.length > 0) {
+    throw invalidParameters(
+      missing.map((name) => ({ name, value: '', message: 'is required for 3-D Secure when no external threeDSecure data is sent' })),
+    );
+  }
+}
+
+export interface CreatePaymentOptions {
+  /** The id a checkout reserved for the payment, so its attempt is linked before the payment is made. */
+  readonly paymentId?: string;
+  /**
+   * Where the shopper's browser goes after a redirect (a checkout's own result URL); by default the
+   * shopperResultUrl with `id` and `resourcePath` of the payment.
+   */
+  readonly returnUrl?: string;
+  /**
+   * customer.browser.* values the gateway read from the shopper's own request headers (a checkout submit comes
+   * from the browser): they count as sent, without being echoed as if the merchant had sent them.
+   */
+  readonly browserHeaders?: ReadonlyMap<string, string>;
+}
+
+type Answer = { code: string; description: string; details: Readonly<Record<string, string>> | null; acquirer: string };
+
 /**
- * POST /v1/payments: authorize, debit or credit a card. A checkout passes the id it reserved for the
- * payment (`paymentId`), so its attempt is linked before the payment is made.
+ * POST /v1/payments: authorize, debit or credit a card, with 3-D Secure where the issuer asks for it, or start
+ * an asynchronous payment method's redirect.
  */
 export async function createPayment(
   context: PaymentContext,
   entityId: string,
   params: ReadonlyMap<string, string>,
-  options: { readonly paymentId?: string } = {},
+  options: CreatePaymentOptions = {},
 ): Promise<PaymentRecord> {
   const testMode = resolveTestMode(params, context.environment);
   validate(params, 'payment');
   const paymentType = required(params, 'paymentType') as InitialPaymentType;
   const amountMinor = amountOf(params);
   const currency = required(params, 'currency');
-  const card = checkCard(params, context.now());
-  if (card.parameterError) throw invalidParameters([card.parameterError]);
-
   const id = options.paymentId ?? newResourceId();
-  let answer: { code: string; description: string; details: Readonly<Record<string, string>> | null; acquirer: string };
-  if (card.refusal) {
-    answer = { ...card.refusal, details: null, acquirer: 'gateway' };
-  } else {
-    const acquired = await context.acquirer.authorize({
-      paymentId: id,
-      paymentType,
-      amountMinor,
-      currency,
-      testMode,
-      card: {
-        number: required(params, 'card.number'),
-        expiryMonth: Number(params.get('card.expiryMonth')),
-        expiryYear: Number(params.get('card.expiryYear')),
-        cvv: params.get('card.cvv'),
-        holder: params.get('card.holder'),
-        brand: card.brand ?? '',
-      },
-    });
-    answer = { ...acquired, acquirer: context.acquirer.name };
-  }
+  const returnUrl = (shopperResultUrl: string) =>
+    options.returnUrl ?? withQuery(new URL(shopperResultUrl), { id, resourcePath: `/v1/payments/${id}` }).href;
   const numberOfCaptures = params.get('numberOfCaptures');
-  const payment: PaymentRecord = {
+  const record = (answer: Answer, extra: Partial<PaymentRecord> = {}): PaymentRecord => ({
     id,
     entityId,
     parentId: null,
     paymentType,
-    paymentBrand: card.brand ?? null,
+    paymentBrand: params.get('paymentBrand') ?? null,
     amountMinor,
     currency,
     resultCode: answer.code,
@@ -171,14 +211,108 @@ export async function createPayment(
     acquirer: answer.acquirer,
     testMode: testMode ?? null,
     merchantTransactionId: params.get('merchantTransactionId') ?? null,
-    card: cardSummary(params),
+    card: null,
     requestEcho: requestEcho(params),
     resultDetails: answer.details ? { ...answer.details } : null,
+    threeDSecure: null,
+    redirect: null,
     ndc: newNdc(entityId),
     createdAt: context.now(),
+    ...extra,
+  });
+  const pending: Answer = { ...RESULTS.pending, details: null, acquirer: context.acquirer.name };
+
+  const brand = params.get('paymentBrand');
+  if (isRedirectBrand(brand) && !params.has('card.number')) {
+    const shopperResultUrl = requireShopperResultUrl(params, `for ${brand}: the shopper approves the payment on the provider's page`);
+    return recordPending(context, record(pending), { kind: 'provider', returnUrl: returnUrl(shopperResultUrl), authentication: null, sealedCard: null });
+  }
+
+  const card = checkCard(params, context.now());
+  if (card.parameterError) throw invalidParameters([card.parameterError]);
+  const cardFields = { paymentBrand: card.brand ?? null, card: cardSummary(params) };
+  if (card.refusal) return write(context, record({ ...card.refusal, details: null, acquirer: 'gateway' }, cardFields));
+
+  const details: CardDetails = {
+    number: required(params, 'card.number'),
+    expiryMonth: Number(params.get('card.expiryMonth')),
+    expiryYear: Number(params.get('card.expiryYear')),
+    cvv: params.get('card.cvv'),
+    holder: params.get('card.holder'),
+    brand: card.brand ?? '',
   };
+  const authorize = async (threeDSecure: Readonly<Record<string, string>> | undefined): Promise<Answer> => ({
+    ...(await context.acquirer.authorize({ paymentId: id, paymentType, amountMinor, currency, testMode, card: details, threeDSecure })),
+    acquirer: context.acquirer.name,
+  });
+
+  if (hasExternalAuthentication(params)) {
+    // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
+    return write(context, record(await authorize(threeDSecureParameters(params)), cardFields));
+  }
+  const flow = issuerFlow(details.number, params);
+  if (flow === undefined) return write(context, record(await authorize(undefined), cardFields));
+  if (flow === 'notEnrolled') {
+    return write(context, record({ ...RESULTS.notEnrolled, details: null, acquirer: 'gateway' }, { ...cardFields, threeDSecure: notEnrolledResult() }));
+  }
+
+  requireBrowserData(params, options.browserHeaders ?? new Map());
+  const shopperResultUrl = requireShopperResultUrl(params, 'for 3-D Secure: the issuer may ask the shopper to confirm the payment');
+  const ids = newAuthenticationIds();
+  switch (flow) {
+    case 'technicalError': {
+      const threeDSecure = authenticationResult(details.brand, 'U', ids);
+      return write(context, record({ ...RESULTS.threeDSecureTechnicalError, details: null, acquirer: 'gateway' }, { ...cardFields, threeDSecure }));
+    }
+    case 'frictionless':
+    case 'attempt': {
+      const threeDSecure = authenticationResult(details.brand, flow === 'frictionless' ? 'Y' : 'A', ids);
+      return write(context, record(await authorize(threeDSecure), { ...cardFields, threeDSecure }));
+    }
+    case 'challenge': {
+      const held: HeldCard = { number: details.number, expiryMonth: details.expiryMonth, expiryYear: details.expiryYear, holder: details.holder, brand: details.brand };
+      return recordPending(context, record(pending, cardFields), {
+        kind: 'threeDSecure',
+        returnUrl: returnUrl(shopperResultUrl),
+        authentication: ids,
+        sealedCard: context.vault.seal(held),
+      });
+    }
+  }
+}
+
+/** The merchant's threeDSecure.* parameters, by their own names (eci, verificationId, ...). */
+function threeDSecureParameters(params: ReadonlyMap<string, string>): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const [name, value] of params) if (name.startsWith('threeDSecure.')) passed[name.slice('threeDSecure.'.length)] = value;
+  return passed;
+}
+
+async function write(context: PaymentContext, payment: PaymentRecord): Promise<PaymentRecord> {
   await context.writer.write(payment);
   return payment;
+}
+
+/** A pending payment and its redirect, in one transaction: a redirect never points at a payment that was not recorded. */
+async function recordPending(
+  context: PaymentContext,
+  payment: PaymentRecord,
+  redirect: Pick<NewRedirect, 'kind' | 'returnUrl' | 'authentication' | 'sealedCard'>,
+): Promise<PaymentRecord> {
+  const redirectId = newRedirectId();
+  const withRedirect: PaymentRecord = { ...payment, redirect: redirectUrl(context.publicUrl, redirectId, payment.id) };
+  await context.store.transaction(async (tx) => {
+    const merchantName = (await findEntityName(tx, payment.entityId)) ?? payment.entityId;
+    await insertPayments(tx, [withRedirect]);
+    await recordRedirect(tx, {
+      ...redirect,
+      id: redirectId,
+      paymentId: payment.id,
+      merchantName: (payment.requestEcho.threeDSecure as { merchant?: { name?: string } } | undefined)?.merchant?.name ?? merchantName,
+      createdAt: payment.createdAt,
+    });
+  });
+  return withRedirect;
 }
 
 function notFound(): GatewayError {
@@ -250,6 +384,8 @@ export async function processBackOffice(
       card: parent.card,
       requestEcho: requestEcho(params),
       resultDetails: answer.details ? { ...answer.details } : null,
+      threeDSecure: null,
+      redirect: null,
       ndc: newNdc(entityId),
       createdAt: context.now(),
     };

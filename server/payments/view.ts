@@ -37,6 +37,9 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
     ...(payment.resultDetails ? { resultDetails: payment.resultDetails } : {}),
     ...(payment.card ? { card: cardView(payment.card) } : {}),
     ...echo,
+    // The gateway's own authentication fills in what the merchant sent (e.g. challengeIndicator) without replacing it.
+    ...(payment.threeDSecure ? { threeDSecure: { ...(echo.threeDSecure as object | undefined), ...payment.threeDSecure } } : {}),
+    ...(payment.redirect ? { redirect: payment.redirect } : {}),
   };
 }
 

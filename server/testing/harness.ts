@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,6 +13,7 @@ import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import { createApp } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
+import { createCardVault } from '../payments/cardVault.ts';
 import { createEntity, findTokenAccess, grantToken, newAccessToken } from '../merchants/repository.ts';
 
 /**
@@ -120,6 +124,15 @@ export async function readResponse(response: Response): Promise<ApiResponse> {
   return { status: response.status, headers: response.headers, body };
 }
 
+/** A port nothing listens on right now (the OS picks it), for servers whose URL must be known before they start. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /** A clock tests move by hand: expiry, throttling windows and due jobs follow it. */
 export interface TestClock {
   now(): Date;
@@ -149,10 +162,13 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const location = await freshStoreLocation(kind);
   const logLines: string[] = [];
+  // A known port, so the URLs the gateway hands out (redirects) point at this very gateway.
+  const port = await freePort();
   const config: GatewayConfig = {
     ...loadConfig({}),
-    port: 0,
+    port,
     host: '127.0.0.1',
+    publicUrl: `http://127.0.0.1:${port}`,
     dataDir: location.dataDir,
     databaseUrl: location.databaseUrl,
     demoMerchant: undefined,
@@ -235,6 +251,7 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
     store: t.gateway.store,
     logger: createLogger({ level: 'silent' }),
     acquirer: createSimulatedAcquirer(),
+    vault: createCardVault(randomBytes(32)),
     tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
     widgetBuild: undefined,
     staticBaseUrl: `${t.url}/v1/static/unbuilt`,

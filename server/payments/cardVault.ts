@@ -1,0 +1,62 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Seals card data the gateway has to keep for a while (DESIGN principle 6): AES-256-GCM with a random IV per
+ * value, and the key's id stored beside it so a future key rotation knows which key opens what.
+ * The security code is never given to the vault.
+ */
+
+export interface SealedValue {
+  readonly keyId: string;
+  readonly iv: string;
+  readonly tag: string;
+  readonly data: string;
+}
+
+export interface CardVault {
+  seal(value: unknown): SealedValue;
+  /** Throws when the value was sealed with another key or altered. */
+  open<T>(sealed: SealedValue): T;
+}
+
+export function createCardVault(key: Buffer): CardVault {
+  if (key.length !== 32) throw new Error('the card-data key must be 32 bytes');
+  const keyId = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  return {
+    seal(value) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+      return { keyId, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+    },
+    open<T>(sealed: SealedValue): T {
+      if (sealed.keyId !== keyId) throw new Error(`card data sealed with another key (${sealed.keyId})`);
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+      const plain = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]);
+      return JSON.parse(plain.toString('utf8')) as T;
+    },
+  };
+}
+
+/**
+ * The configured key, or the one kept in `<dataDir>/card-data.key` (created with mode 0600 on first start).
+ * Several instances sharing one PostgreSQL must be given the same CARD_DATA_KEY.
+ */
+export function loadCardDataKey(configured: Buffer | undefined, dataDir: string): Buffer {
+  if (configured) return configured;
+  const file = join(dataDir, 'card-data.key');
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(stored)) return Buffer.from(stored, 'hex');
+    throw new Error(`${file} does not hold a 64-hex-character key`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}

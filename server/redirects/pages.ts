@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { TEST_CHALLENGE_CODE } from '../acquirers/threeDSecure.ts';
+import { formatAmount } from '../domain/money.ts';
+import { REDIRECT_BRANDS } from '../domain/redirectBrands.ts';
+import type { PaymentRecord } from '../payments/repository.ts';
+import type { RedirectRecord } from './repository.ts';
+import type { PageTexts } from './texts.ts';
+
+/**
+ * The HTML of the gateway's own shopper pages: the simulated issuer's challenge, the simulated provider's
+ * approval page, and the page that hands the shopper back. They run inside any merchant's frame (the
+ * widget's 3-D Secure frame, a named frame) or at the top, so each answer carries its own strict policy:
+ * nothing but its own nonce-tagged style and script, forms posting only to the gateway.
+ */
+
+export interface Page {
+  readonly status: 200 | 400 | 404 | 409 | 410;
+  readonly html: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What the framed page tells the page around it when it is done (the widget listens for it). */
+export const COMPLETION_MESSAGE = { source: 'wpwl-gateway', type: 'redirect-complete' } as const;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}
+main{max-width:26rem;margin:0 auto;padding:1.5rem 1rem}
+h1{font-size:1.3rem;margin:0 0 .75rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:1rem 0;padding:.75rem 1rem;background:#fff;border:1px solid #cbd2d9;border-radius:6px}
+dt{color:#52606d}dd{margin:0;font-weight:600}
+label{display:block;font-weight:600;margin-top:1rem}
+input{width:100%;font:inherit;padding:.6rem .75rem;margin-top:.25rem;border:1px solid #7b8794;border-radius:4px;letter-spacing:.2em}
+.hint{font-size:.9rem;color:#52606d;margin:.35rem 0 1rem}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
+button,a.continue{font:inherit;font-weight:600;padding:.65rem 1.25rem;border-radius:4px;border:1px solid #1d4ed8;cursor:pointer;text-decoration:none}
+button.primary,a.continue{background:#1d4ed8;color:#fff}
+button.secondary{background:#fff;color:#1d4ed8}
+:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+.status{padding:.75rem 1rem;background:#fff;border-left:4px solid #1d4ed8;border-radius:4px}
+`;
+
+function page(texts: PageTexts, status: Page['status'], title: string, body: string, script?: string): Page {
+  const nonce = randomBytes(16).toString('base64');
+  const html = `<!doctype html>
+<html lang="${texts.language}" dir="${texts.rightToLeft ? 'rtl' : 'ltr'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+${script ? `<script nonce="${nonce}">${script}</script>` : ''}
+</body>
+</html>
+`;
+  return {
+    status,
+    html,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors *`,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+    },
+  };
+}
+
+function summary(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): string {
+  return `<dl>
+<dt>${escapeHtml(texts.text('threeDSecure.merchant'))}</dt><dd>${escapeHtml(redirect.merchantName)}</dd>
+<dt>${escapeHtml(texts.text('threeDSecure.amount'))}</dt><dd dir="ltr">${escapeHtml(`${formatAmount(payment.amountMinor)} ${payment.currency}`)}</dd>
+</dl>`;
+}
+
+function answerForm(redirect: RedirectRecord, payment: PaymentRecord, fields: string, submitLabel: string, cancelLabel: string): string {
+  return `<form id="challenge" method="post" action="/v1/redirects/${redirect.id}/answer">
+<input type="hidden" name="paymentId" value="${payment.id}">
+${fields}
+<div class="actions">
+<button id="submit" class="primary" type="submit" name="action" value="submit">${escapeHtml(submitLabel)}</button>
+<button id="cancel" class="secondary" type="submit" name="action" value="cancel" formnovalidate>${escapeHtml(cancelLabel)}</button>
+</div>
+</form>`;
+}
+
+/** The simulated issuer asks for a one-time code; the test code is on the page, as test ACS pages show it. */
+export function challengePage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): Page {
+  const title = texts.text('threeDSecure.pageTitle');
+  const fields = `<label for="otp">${escapeHtml(texts.text('threeDSecure.codeLabel'))}</label>
+<input id="otp" name="otp" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="8" required aria-describedby="otp-hint" dir="ltr">
+<p id="otp-hint" class="hint">${escapeHtml(texts.text('threeDSecure.codeHint', { code: TEST_CHALLENGE_CODE }))}</p>`;
+  const body = `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(texts.text('threeDSecure.info'))}</p>
+${summary(texts, redirect, payment)}
+${answerForm(redirect, payment, fields, texts.text('threeDSecure.submit'), texts.text('threeDSecure.cancel'))}`;
+  return page(texts, 200, title, body);
+}
+
+/** The simulated provider of an asynchronous payment method: approve or cancel. */
+export function providerPage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): Page {
+  const brand = REDIRECT_BRANDS[payment.paymentBrand ?? '']?.label ?? payment.paymentBrand ?? '';
+  const title = texts.text('redirect.pageTitle', { brand });
+  const body = `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(texts.text('redirect.info', { merchant: redirect.merchantName }))}</p>
+${summary(texts, redirect, payment)}
+${answerForm(redirect, payment, '', texts.text('redirect.approve'), texts.text('threeDSecure.cancel'))}`;
+  return page(texts, 200, title, body);
+}
+
+/**
+ * The shopper goes back to the shop: framed, the page around it (the widget) is told and decides where to
+ * go; at the top, the page goes to the return URL itself. The link works without script.
+ */
+export function completionPage(texts: PageTexts, redirect: RedirectRecord, message: string, status: Page['status'] = 200): Page {
+  const title = texts.text('threeDSecure.pageTitle');
+  const body = `<h1>${escapeHtml(title)}</h1>
+<p id="status" class="status" role="status">${escapeHtml(message)}</p>
+<p><a id="continue" class="continue" href="${escapeHtml(redirect.returnUrl)}" target="_top">${escapeHtml(texts.text('threeDSecure.continue'))}</a></p>`;
+  const returnUrl = JSON.stringify(redirect.returnUrl).replace(/</g, '\\u003c');
+  const script = `(function(){var m=${JSON.stringify(COMPLETION_MESSAGE)};` +
+    `var host=window.parent!==window?window.parent:window.opener;` +
+    `if(host){host.postMessage(m,'*');}else{window.location.replace(${returnUrl});}})();`;
+  return page(texts, status, title, body, script);
+}
+
+/** A request the page cannot act on: said plainly, nothing changed, no way forward from here. */
+export function messagePage(texts: PageTexts, status: Page['status'], message: string): Page {
+  const title = texts.text('threeDSecure.pageTitle');
+  return page(texts, status, title, `<h1>${escapeHtml(title)}</h1>\n<p class="status" role="alert">${escapeHtml(message)}</p>`);
+}

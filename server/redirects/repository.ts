@@ -1,0 +1,96 @@
+import type { AuthenticationIds } from '../acquirers/threeDSecure.ts';
+import type { SealedValue } from '../payments/cardVault.ts';
+import type { Queryable } from '../store/index.ts';
+
+/** SQL for payment_redirects: the pages a shopper must visit before a pending payment can become final. */
+
+export type RedirectKind = 'threeDSecure' | 'provider';
+export type RedirectOutcome = 'success' | 'failure' | 'cancel' | 'timeout';
+
+export interface RedirectRecord {
+  readonly id: string;
+  readonly paymentId: string;
+  readonly entityId: string;
+  readonly kind: RedirectKind;
+  readonly merchantName: string;
+  readonly returnUrl: string;
+  readonly authentication: AuthenticationIds | null;
+  readonly sealedCard: SealedValue | null;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly outcome: RedirectOutcome | null;
+  readonly finishedAt: Date | null;
+}
+
+export type NewRedirect = Omit<RedirectRecord, 'entityId' | 'outcome' | 'finishedAt'>;
+
+interface RedirectRow {
+  id: string;
+  payment_id: string;
+  entity_id: string;
+  kind: RedirectKind;
+  merchant_name: string;
+  return_url: string;
+  authentication: AuthenticationIds | null;
+  sealed_card: SealedValue | null;
+  created_at: Date;
+  expires_at: Date;
+  outcome: RedirectOutcome | null;
+  finished_at: Date | null;
+}
+
+function toRecord(row: RedirectRow): RedirectRecord {
+  return {
+    id: row.id,
+    paymentId: row.payment_id,
+    entityId: row.entity_id,
+    kind: row.kind,
+    merchantName: row.merchant_name,
+    returnUrl: row.return_url,
+    authentication: row.authentication,
+    sealedCard: row.sealed_card,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    outcome: row.outcome,
+    finishedAt: row.finished_at,
+  };
+}
+
+export async function insertRedirect(db: Queryable, redirect: NewRedirect): Promise<void> {
+  await db.query(
+    `INSERT INTO payment_redirects (id, payment_id, kind, merchant_name, return_url, authentication, sealed_card, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz)`,
+    [
+      redirect.id,
+      redirect.paymentId,
+      redirect.kind,
+      redirect.merchantName,
+      redirect.returnUrl,
+      redirect.authentication === null ? null : JSON.stringify(redirect.authentication),
+      redirect.sealedCard === null ? null : JSON.stringify(redirect.sealedCard),
+      redirect.createdAt.toISOString(),
+      redirect.expiresAt.toISOString(),
+    ],
+  );
+}
+
+/** The redirect, with its payment's entity; `forUpdate` locks it until the transaction ends. */
+export async function findRedirect(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<RedirectRecord | undefined> {
+  const found = await db.query<RedirectRow>(
+    `SELECT r.id, r.payment_id, p.entity_id, r.kind, r.merchant_name, r.return_url, r.authentication, r.sealed_card,
+            r.created_at, r.expires_at, r.outcome, r.finished_at
+       FROM payment_redirects r JOIN payments p ON p.id = r.payment_id
+      WHERE r.id = $1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
+    [id],
+  );
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+/** Records how the page ended and erases the sealed card: nothing about the card outlives the wait. */
+export async function finishRedirect(db: Queryable, id: string, outcome: RedirectOutcome, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE payment_redirects SET outcome = $2, finished_at = $3::timestamptz, sealed_card = NULL WHERE id = $1 AND outcome IS NULL`,
+    [id, outcome, now.toISOString()],
+  );
+}

@@ -1,0 +1,250 @@
+import {
+  authenticationResult,
+  TEST_CHALLENGE_CODE,
+  type AuthenticationIds,
+  type AuthenticationStatus,
+} from '../acquirers/threeDSecure.ts';
+import type { Acquirer, TestMode } from '../acquirers/types.ts';
+import { notifyCheckoutOfFinalPayment } from '../checkouts/callbacks.ts';
+import type { InitialPaymentType } from '../domain/backOffice.ts';
+import { newResourceId } from '../domain/ids.ts';
+import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
+import { scheduleJob } from '../jobs/repository.ts';
+import type { Logger } from '../logger.ts';
+import type { CardVault, SealedValue } from '../payments/cardVault.ts';
+import {
+  findPayment,
+  finishPendingPayment,
+  lockPayment,
+  type FinalResult,
+  type PaymentRecord,
+  type PaymentRedirect,
+} from '../payments/repository.ts';
+import type { Queryable, Store } from '../store/index.ts';
+import {
+  findRedirect,
+  finishRedirect,
+  insertRedirect,
+  type NewRedirect,
+  type RedirectOutcome,
+  type RedirectRecord,
+} from './repository.ts';
+
+/**
+ * The pages a shopper visits before a pending payment becomes final: the simulated issuer's 3-D Secure
+ * challenge, and the simulated provider page of an asynchronous payment method.
+ *
+ *   pending ──answer: success──▶ authorized by the acquirer (3-D Secure) / confirmed by the provider
+ *           ├─answer: wrong code──▶ 100.380.401        ├─answer: cancel──▶ 100.396.101
+ *           └─no answer for REDIRECT_LIFETIME_MS (job, or the next visit)──▶ 100.396.103
+ *
+ * Each redirect ends exactly once: its row is locked, then the payment's, and a second answer (a replay, a
+ * double click, an answer after the timeout) finds the outcome set and changes nothing.
+ */
+
+/** How long a shopper has for the page before the payment fails (a 3-D Secure ACS allows about as long). */
+export const REDIRECT_LIFETIME_MS = 10 * 60_000;
+export const REDIRECT_TIMEOUT_JOB = 'redirect.timeout';
+
+export interface RedirectContext {
+  readonly store: Store;
+  readonly acquirer: Acquirer;
+  readonly vault: CardVault;
+  readonly now: () => Date;
+  readonly logger: Logger;
+}
+
+/** What the authorization after a challenge needs of the card. Never the security code. */
+export interface HeldCard {
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly holder: string | undefined;
+  readonly brand: string;
+}
+
+/** The pages live under the gateway's own address: the only redirect URLs it hands out. */
+export function redirectUrl(publicUrl: string, redirectId: string, paymentId: string): PaymentRedirect {
+  return { url: `${publicUrl}/v1/redirects/${redirectId}`, parameters: [{ name: 'paymentId', value: paymentId }] };
+}
+
+export function newRedirectId(): string {
+  return newResourceId();
+}
+
+/** Records the redirect of a pending payment and the job that ends it if the shopper never answers. Same transaction as the payment. */
+export async function recordRedirect(tx: Queryable, redirect: Omit<NewRedirect, 'expiresAt'>): Promise<void> {
+  const expiresAt = new Date(redirect.createdAt.getTime() + REDIRECT_LIFETIME_MS);
+  await insertRedirect(tx, { ...redirect, expiresAt });
+  await scheduleJob(
+    tx,
+    { kind: REDIRECT_TIMEOUT_JOB, uniqueKey: `${REDIRECT_TIMEOUT_JOB}:${redirect.id}`, runAt: expiresAt, payload: { redirectId: redirect.id } },
+    redirect.createdAt,
+  );
+}
+
+function isExpired(redirect: RedirectRecord, now: Date): boolean {
+  return now.getTime() >= redirect.expiresAt.getTime();
+}
+
+const FAILED_AUTHENTICATION: AuthenticationStatus = 'N';
+
+/** The final result for an outcome: the acquirer decides a success, the gateway everything else. */
+async function finalResult(
+  context: RedirectContext,
+  redirect: RedirectRecord,
+  payment: PaymentRecord,
+  outcome: RedirectOutcome,
+): Promise<FinalResult> {
+  const refused = (result: Result, threeDSecure: Record<string, string> | null): FinalResult => ({
+    resultCode: result.code,
+    resultDescription: result.description,
+    approved: false,
+    resultDetails: null,
+    threeDSecure,
+  });
+  const brand = payment.paymentBrand ?? '';
+  const ids: AuthenticationIds | null = redirect.authentication;
+  const authentication = (status: AuthenticationStatus) => (ids ? authenticationResult(brand, status, ids) : null);
+  const common = {
+    paymentId: payment.id,
+    paymentType: payment.paymentType as InitialPaymentType,
+    amountMinor: payment.amountMinor,
+    currency: payment.currency,
+    testMode: (payment.testMode ?? undefined) as TestMode | undefined,
+  };
+
+  switch (outcome) {
+    case 'cancel':
+      return refused(RESULTS.cancelledByUser, authentication(FAILED_AUTHENTICATION));
+    case 'timeout':
+      return refused(RESULTS.pendingTimedOut, authentication(FAILED_AUTHENTICATION));
+    case 'failure':
+      return refused(RESULTS.authenticationFailed, authentication(FAILED_AUTHENTICATION));
+    case 'success': {
+      if (redirect.kind === 'provider') {
+        const answer = await context.acquirer.confirmRedirectPayment({ ...common, brand });
+        return { resultCode: answer.code, resultDescription: answer.description, approved: isSuccessfulCode(answer.code), resultDetails: { ...answer.details }, threeDSecure: null };
+      }
+      const threeDSecure = authentication('Y');
+      const card = openCard(context, redirect.sealedCard);
+      if (!card || !threeDSecure) return refused(RESULTS.threeDSecureTechnicalError, threeDSecure);
+      const answer = await context.acquirer.authorize({ ...common, card: { ...card, cvv: undefined }, threeDSecure });
+      return {
+        resultCode: answer.code,
+        resultDescription: answer.description,
+        approved: isSuccessfulCode(answer.code),
+        resultDetails: { ...answer.details },
+        threeDSecure,
+      };
+    }
+  }
+}
+
+/** The held card, or undefined when it cannot be opened (another key, or altered): the payment then fails cleanly. */
+function openCard(context: RedirectContext, sealed: SealedValue | null): HeldCard | undefined {
+  if (!sealed) return undefined;
+  try {
+    return context.vault.open<HeldCard>(sealed);
+  } catch (error) {
+    context.logger.error('held card could not be opened', { error });
+    return undefined;
+  }
+}
+
+/** Ends a locked, unfinished redirect with `outcome`: the payment's final result, then the redirect's. */
+async function finish(tx: Queryable, context: RedirectContext, redirect: RedirectRecord, outcome: RedirectOutcome): Promise<void> {
+  const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
+  if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
+  await finishPendingPayment(tx, payment.id, await finalResult(context, redirect, payment, outcome));
+  await finishRedirect(tx, redirect.id, outcome, context.now());
+}
+
+export type RedirectView =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'otherPayment'; readonly redirect: RedirectRecord }
+  /** Finished before this request: by an earlier answer, or by the timeout. */
+  | { readonly kind: 'finished'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord }
+  | { readonly kind: 'open'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
+
+async function afterFinish(context: RedirectContext, redirect: RedirectRecord): Promise<void> {
+  // After the commit, so a notification never announces a result that was not recorded.
+  await notifyCheckoutOfFinalPayment(context.store, redirect.paymentId, context.now()).catch((error: unknown) =>
+    context.logger.error('checkout notification not scheduled', { paymentId: redirect.paymentId, error }),
+  );
+}
+
+/**
+ * The page the shopper's browser opened (GET, or the POST of redirect.parameters). A redirect past its time is
+ * ended here too, so the shopper sees the timeout even if the job has not run yet.
+ */
+export async function viewRedirect(context: RedirectContext, id: string, postedPaymentId: string | undefined): Promise<RedirectView> {
+  const seen = await context.store.transaction(async (tx) => {
+    const redirect = await findRedirect(tx, id, { forUpdate: true });
+    if (!redirect) return { kind: 'unknown' } as const;
+    if (postedPaymentId !== undefined && postedPaymentId !== redirect.paymentId) return { kind: 'otherPayment', redirect } as const;
+    if (redirect.outcome === null && isExpired(redirect, context.now())) {
+      await finish(tx, context, redirect, 'timeout');
+      return { kind: 'endedNow', redirect } as const;
+    }
+    return { kind: redirect.outcome === null ? 'open' : 'finished', redirect } as const;
+  });
+  if (seen.kind === 'unknown' || seen.kind === 'otherPayment') return seen;
+  if (seen.kind === 'endedNow') await afterFinish(context, seen.redirect);
+  const redirect = (await findRedirect(context.store, id)) ?? seen.redirect;
+  const payment = await findPayment(context.store, redirect.entityId, redirect.paymentId);
+  if (!payment) return { kind: 'unknown' };
+  return { kind: seen.kind === 'open' ? 'open' : 'finished', redirect, payment };
+}
+
+export interface RedirectAnswer {
+  readonly action: 'submit' | 'cancel';
+  readonly otp: string | undefined;
+  readonly paymentId: string | undefined;
+}
+
+export type AnswerResult =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'otherPayment' }
+  /** This answer ended the redirect. */
+  | { readonly kind: 'answered'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord }
+  /** Nothing changed: it had ended already (answered, or timed out — `redirect.outcome` says which). */
+  | { readonly kind: 'alreadyFinished'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
+
+function outcomeOf(redirect: RedirectRecord, answer: RedirectAnswer): RedirectOutcome {
+  if (answer.action === 'cancel') return 'cancel';
+  if (redirect.kind === 'provider') return 'success';
+  return answer.otp?.trim() === TEST_CHALLENGE_CODE ? 'success' : 'failure';
+}
+
+/** The shopper's answer on the page: decided once, under the redirect's lock. */
+export async function answerRedirect(context: RedirectContext, id: string, answer: RedirectAnswer): Promise<AnswerResult> {
+  const decided = await context.store.transaction(async (tx) => {
+    const redirect = await findRedirect(tx, id, { forUpdate: true });
+    if (!redirect) return { kind: 'unknown' } as const;
+    if (answer.paymentId !== redirect.paymentId) return { kind: 'otherPayment' } as const;
+    if (redirect.outcome !== null) return { kind: 'alreadyFinished', redirect } as const;
+    // Too late: the payment ends as timed out, whatever the answer said.
+    const outcome = isExpired(redirect, context.now()) ? 'timeout' : outcomeOf(redirect, answer);
+    await finish(tx, context, redirect, outcome);
+    return { kind: outcome === 'timeout' ? 'timedOutNow' : 'answered', redirect } as const;
+  });
+  if (decided.kind === 'unknown' || decided.kind === 'otherPayment') return decided;
+  if (decided.kind !== 'alreadyFinished') await afterFinish(context, decided.redirect);
+  const redirect = (await findRedirect(context.store, id)) ?? decided.redirect;
+  const payment = await findPayment(context.store, redirect.entityId, redirect.paymentId);
+  if (!payment) return { kind: 'unknown' };
+  return { kind: decided.kind === 'answered' ? 'answered' : 'alreadyFinished', redirect, payment };
+}
+
+/** The timeout job: ends the redirect if nobody answered. Idempotent: a finished redirect is left alone. */
+export async function timeOutRedirect(context: RedirectContext, id: string): Promise<void> {
+  const ended = await context.store.transaction(async (tx) => {
+    const redirect = await findRedirect(tx, id, { forUpdate: true });
+    if (!redirect || redirect.outcome !== null) return undefined;
+    if (!isExpired(redirect, context.now())) throw new Error(`redirect ${id} is not due yet`);
+    await finish(tx, context, redirect, 'timeout');
+    return redirect;
+  });
+  if (ended) await afterFinish(context, ended);
+}
