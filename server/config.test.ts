@@ -13,6 +13,7 @@ describe('configuration from the environment', () => {
       environment: 'test',
       demoMerchant: DEFAULT_DEMO_MERCHANT,
       tokenCacheSeconds: 10,
+      cardDataKey: undefined,
     });
   });
 
@@ -26,7 +27,9 @@ describe('configuration from the environment', () => {
       GATEWAY_ENV: 'test',
       DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef',
       DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
+      CARD_DATA_KEY: 'ab'.repeat(32),
     });
+    expect(config.cardDataKey?.toString('hex')).toBe('ab'.repeat(32));
     expect(config).toMatchObject({
       port: 9090,
       host: '0.0.0.0',
@@ -60,6 +63,8 @@ describe('configuration from the environment', () => {
     [{ DEMO_ACCESS_TOKEN: 'short' }, /DEMO_ACCESS_TOKEN/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ TOKEN_CACHE_SECONDS: '-1' }, /TOKEN_CACHE_SECONDS/],
+    [{ CARD_DATA_KEY: 'ab'.repeat(31) }, /CARD_DATA_KEY/],
+    [{ CARD_DATA_KEY: 'zz'.repeat(32) }, /CARD_DATA_KEY/],
   ])('rejects %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -57,6 +57,12 @@ export function loadCardDataKey(configured: Buffer | undefined, dataDir: string)
   }
   const key = randomBytes(32);
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another instance on the same directory created it first: use that one.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadCardDataKey(undefined, dataDir);
+    throw error;
+  }
   return key;
 }
