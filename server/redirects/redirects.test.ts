@@ -138,13 +138,14 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
     });
 
     it('challenges when the flow is forced or the merchant mandates a challenge (indicator 04)', async () => {
-      for (const overrides of [
+      const cases: Record<string, string>[] = [
         { 'card.number': '4200000000000091', 'customParameters[3DS2_flow]': 'challenge' },
         { 'card.number': '4200000000000091', 'threeDSecure.challengeIndicator': '04' },
         { 'customParameters[3DS2_enrolled]': 'true', 'customParameters[3DS2_flow]': 'challenge' },
         { 'card.number': '5200000000000015', paymentBrand: 'MASTER' },
         { 'card.number': '4200000000000018' },
-      ]) {
+      ];
+      for (const overrides of cases) {
         const answer = await pay(overrides);
         expect(answer.body.result.code, JSON.stringify(overrides)).toBe('000.200.000');
       }
