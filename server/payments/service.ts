@@ -142,21 +142,27 @@ const BROWSER_FIELDS = [
   'customer.browser.javaEnabled',
 ];
 
-/** A payment that sends the shopper to a page needs somewhere to bring them back to (doc 3 §2.8). */
-function requireShopperResultUrl(params: ReadonlyMap<string, string>, why: string): string {
+/**
+ * A payment that sends the shopper to a page needs somewhere to bring them back to (doc 3 §2.8); an issuer
+ * authenticates the shopper's browser, so 3-D Secure also needs the browser fields (doc 2 §2.9). Everything
+ * missing is reported at once. Returns the shopperResultUrl.
+ */
+function requireRedirectData(
+  params: ReadonlyMap<string, string>,
+  why: string,
+  browser: { readonly headers: ReadonlyMap<string, string> } | undefined,
+): string {
+  const missing: ParameterError[] = browser
+    ? BROWSER_FIELDS.filter((name) => !params.has(name) && !browser.headers.has(name)).map((name) => ({
+        name,
+        value: '',
+        message: 'is required for 3-D Secure when no external threeDSecure data is sent',
+      }))
+    : [];
   const url = params.get('shopperResultUrl');
-  if (url === undefined) throw invalidParameters([{ name: 'shopperResultUrl', value: '', message: `is required ${why}` }]);
+  if (url === undefined) missing.push({ name: 'shopperResultUrl', value: '', message: `is required ${why}` });
+  if (url === undefined || missing.length > 0) throw invalidParameters(missing);
   return url;
-}
-
-/** An issuer authenticates the shopper's browser: without the browser fields it cannot (doc 2 §2.9). */
-function requireBrowserData(params: ReadonlyMap<string, string>, browserHeaders: ReadonlyMap<string, string>): void {
-  const missing = BROWSER_FIELDS.filter((name) => !params.has(name) && !browserHeaders.has(name));
-  if (missing.length > 0) {
-    throw invalidParameters(
-      missing.map((name) => ({ name, value: '', message: 'is required for 3-D Secure when no external threeDSecure data is sent' })),
-    );
-  }
 }
 
 export interface CreatePaymentOptions {
@@ -224,8 +230,14 @@ export async function createPayment(
 
   const brand = params.get('paymentBrand');
   if (isRedirectBrand(brand) && !params.has('card.number')) {
-    const shopperResultUrl = requireShopperResultUrl(params, `for ${brand}: the shopper approves the payment on the provider's page`);
-    return recordPending(context, record(pending), { kind: 'provider', returnUrl: returnUrl(shopperResultUrl), authentication: null, sealedCard: null });
+    const shopperResultUrl = requireRedirectData(params, `for ${brand}: the shopper approves the payment on the provider's page`, undefined);
+    return recordPending(context, record(pending), {
+      kind: 'provider',
+      merchantName: undefined,
+      returnUrl: returnUrl(shopperResultUrl),
+      authentication: null,
+      sealedCard: null,
+    });
   }
 
   const card = checkCard(params, context.now());
@@ -256,8 +268,9 @@ export async function createPayment(
     return write(context, record({ ...RESULTS.notEnrolled, details: null, acquirer: 'gateway' }, { ...cardFields, threeDSecure: notEnrolledResult() }));
   }
 
-  requireBrowserData(params, options.browserHeaders ?? new Map());
-  const shopperResultUrl = requireShopperResultUrl(params, 'for 3-D Secure: the issuer may ask the shopper to confirm the payment');
+  const shopperResultUrl = requireRedirectData(params, 'for 3-D Secure: the issuer may ask the shopper to confirm the payment', {
+    headers: options.browserHeaders ?? new Map(),
+  });
   const ids = newAuthenticationIds();
   switch (flow) {
     case 'technicalError': {
@@ -273,6 +286,8 @@ export async function createPayment(
       const held: HeldCard = { number: details.number, expiryMonth: details.expiryMonth, expiryYear: details.expiryYear, holder: details.holder, brand: details.brand };
       return recordPending(context, record(pending, cardFields), {
         kind: 'threeDSecure',
+        // Doc 3 §2.6: the name the directory server knows the merchant by, when the merchant sends it.
+        merchantName: params.get('threeDSecure.merchant.name'),
         returnUrl: returnUrl(shopperResultUrl),
         authentication: ids,
         sealedCard: context.vault.seal(held),
@@ -297,20 +312,17 @@ async function write(context: PaymentContext, payment: PaymentRecord): Promise<P
 async function recordPending(
   context: PaymentContext,
   payment: PaymentRecord,
-  redirect: Pick<NewRedirect, 'kind' | 'returnUrl' | 'authentication' | 'sealedCard'>,
+  redirect: Pick<NewRedirect, 'kind' | 'returnUrl' | 'authentication' | 'sealedCard'> & {
+    /** What the page calls the merchant; the entity's name unless given. */
+    readonly merchantName: string | undefined;
+  },
 ): Promise<PaymentRecord> {
   const redirectId = newRedirectId();
   const withRedirect: PaymentRecord = { ...payment, redirect: redirectUrl(context.publicUrl, redirectId, payment.id) };
   await context.store.transaction(async (tx) => {
-    const merchantName = (await findEntityName(tx, payment.entityId)) ?? payment.entityId;
+    const merchantName = redirect.merchantName ?? (await findEntityName(tx, payment.entityId)) ?? payment.entityId;
     await insertPayments(tx, [withRedirect]);
-    await recordRedirect(tx, {
-      ...redirect,
-      id: redirectId,
-      paymentId: payment.id,
-      merchantName: (payment.requestEcho.threeDSecure as { merchant?: { name?: string } } | undefined)?.merchant?.name ?? merchantName,
-      createdAt: payment.createdAt,
-    });
+    await recordRedirect(tx, { ...redirect, merchantName, id: redirectId, paymentId: payment.id, createdAt: payment.createdAt });
   });
   return withRedirect;
 }

@@ -182,7 +182,7 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       expect(bare.status).toBe(400);
       expect(bare.body.result.code).toBe('200.300.404');
       const names = bare.body.result.parameterErrors.map((error: { name: string }) => error.name);
-      expect(names).toEqual(Object.keys(BROWSER));
+      expect(names).toEqual([...Object.keys(BROWSER), 'shopperResultUrl']);
 
       const noReturn = await t.post('/v1/payments', cardPayment(t.entityId, { 'card.number': '4200000000000042', ...BROWSER }));
       expect(noReturn.body.result.parameterErrors).toEqual([expect.objectContaining({ name: 'shopperResultUrl' })]);
@@ -393,6 +393,13 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       expect((await page(`${redirectOf(pending).url}/answer`)).status).toBe(405);
       expect((await page(redirectOf(pending).url, { method: 'PUT' })).status).toBe(405);
       expect((await read(pending.body.id)).body.result.code).toBe('000.200.000');
+    });
+
+    it('names the merchant as the merchant asks (threeDSecure.merchant.name), escaped', async () => {
+      const pending = await pay({ 'card.number': '4200000000000042', 'threeDSecure.merchant.name': 'Socks & <Co>' });
+      const shown = await page(redirectOf(pending).url);
+      expect(shown.html).toContain('Socks &#38; &#60;Co&#62;');
+      expect(shown.html).not.toContain('<Co>');
     });
 
     it('speaks the shopper’s language', async () => {
