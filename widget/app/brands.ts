@@ -43,3 +43,22 @@ export function detectBrands(bin: string, offered: readonly string[], priority: 
   };
   return matches.sort((a, b) => rank(a) - rank(b));
 }
+
+/** Method families of the redirect brands, as they appear in class names (`wpwl-form-<family>-<BRAND>`). */
+export type RedirectFamily = 'virtualAccount' | 'onlineTransfer';
+
+export interface RedirectBrandInfo {
+  /** The provider's name, shown to the shopper and as the logo's accessible name. */
+  readonly label: string;
+  readonly family: RedirectFamily;
+}
+
+/** Brands paid on the provider's page: the shopper is redirected there and back (no card data). */
+export const REDIRECT_BRANDS: Readonly<Record<string, RedirectBrandInfo>> = {
+  PAYPAL: { label: 'PayPal', family: 'virtualAccount' },
+  SOFORTUEBERWEISUNG: { label: 'Sofort', family: 'onlineTransfer' },
+};
+
+export function isRedirectBrand(brand: string): boolean {
+  return Object.prototype.hasOwnProperty.call(REDIRECT_BRANDS, brand);
+}

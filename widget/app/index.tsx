@@ -1,17 +1,19 @@
 import { render } from 'preact';
 import './widget.css';
 import { CardForm } from './card/CardForm.tsx';
-import { isCardBrand } from './brands.ts';
+import { isCardBrand, isRedirectBrand, REDIRECT_BRANDS } from './brands.ts';
 import { invoke, reportError } from './callbacks.ts';
 import { textsFor, type Texts } from './messages.ts';
 import { languageOf, loadLanguage } from '../i18n/index.ts';
 import { readOptions, type WidgetOptions } from './options.ts';
+import { RedirectForm } from './redirect/RedirectForm.tsx';
 import type { CheckoutInfo, FormHandle } from './types.ts';
 
 /**
  * The widget bundle (static.min.js), loaded by paymentWidgets.js, which has already defined
- * `window.wpwl` with the checkout. It renders one card container per `form.paymentWidgets` when the page
- * is ready, reading wpwlOptions at that moment, and offers wpwl.unload() and wpwl.executePayment().
+ * `window.wpwl` with the checkout. For each `form.paymentWidgets` it renders, when the page is ready and
+ * reading wpwlOptions at that moment, a card container for the card brands, then one container per
+ * redirect brand (PAYPAL, SOFORTUEBERWEISUNG); it offers wpwl.unload() and wpwl.executePayment().
  */
 
 interface Wpwl {
@@ -87,8 +89,10 @@ async function renderForms(): Promise<void> {
   const info: CheckoutInfo = { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl };
   const rendered: { container: string; brands: string[] }[] = [];
   for (const form of forms) {
-    const brands = brandsOf(form).filter(isCardBrand);
-    if (brands.length === 0) continue;
+    const brands = brandsOf(form);
+    const cardBrands = brands.filter(isCardBrand);
+    const redirectBrands = brands.filter(isRedirectBrand);
+    if (cardBrands.length === 0 && redirectBrands.length === 0) continue;
     // The merchant's form stays in the page, hidden, so a reload of the widget finds it again.
     const children = Array.from(form.childNodes).filter((node) => node.nodeType === Node.ELEMENT_NODE);
     hiddenForms.push({ form, children });
@@ -97,20 +101,28 @@ async function renderForms(): Promise<void> {
     host.className = 'wpwl-host';
     form.parentNode?.insertBefore(host, form.nextSibling);
     hosts.push(host);
+    const common = {
+      checkout: info,
+      shopperResultUrl: new URL(form.getAttribute('action') ?? location.href, location.href).href,
+      options,
+      texts,
+      language,
+      register: (handle: FormHandle) => handles.push(handle),
+    };
+    // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.
+    const childrenFor = (index: number) => (index === 0 ? children : children.map((child) => child.cloneNode(true)));
+    const offset = cardBrands.length > 0 ? 1 : 0;
     render(
-      <CardForm
-        checkout={info}
-        brands={brands}
-        shopperResultUrl={new URL(form.getAttribute('action') ?? location.href, location.href).href}
-        merchantChildren={children}
-        options={options}
-        texts={texts}
-        language={language}
-        register={(handle) => handles.push(handle)}
-      />,
+      <>
+        {cardBrands.length > 0 && <CardForm {...common} brands={cardBrands} merchantChildren={childrenFor(0)} />}
+        {redirectBrands.map((brand, index) => (
+          <RedirectForm key={brand} {...common} brand={brand} merchantChildren={childrenFor(index + offset)} />
+        ))}
+      </>,
       host,
     );
-    rendered.push({ container: 'wpwl-container-card', brands });
+    if (cardBrands.length > 0) rendered.push({ container: 'wpwl-container-card', brands: cardBrands });
+    for (const brand of redirectBrands) rendered.push({ container: `wpwl-container-${REDIRECT_BRANDS[brand]?.family}-${brand}`, brands: [brand] });
   }
   wpwl.isReady = true;
   invoke(options, 'onReady', undefined, rendered);
@@ -133,7 +145,11 @@ wpwl.unload = () => {
 };
 
 wpwl.executePayment = (container: string) => {
-  const handle = handles.find((candidate) => candidate.container === container || container.includes(candidate.container));
+  const handle =
+    handles.find((candidate) => candidate.container === container) ??
+    handles.find((candidate) => container.includes(candidate.container)) ??
+    // A family's container (`wpwl-container-virtualAccount`) names its first brand's form.
+    handles.find((candidate) => candidate.container.startsWith(`${container}-`));
   if (handle) handle.submit();
   else reportError(readOptions(), { name: 'WidgetError', message: `executePayment: no ${container} on this page` });
 };

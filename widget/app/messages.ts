@@ -9,15 +9,18 @@ import type { WidgetOptions } from './options.ts';
  */
 export type LabelKey = keyof typeof en.labels;
 export type ErrorKey = keyof typeof en.errorMessages;
+export type ThreeDSecureKey = keyof typeof en.threeDSecure;
 
 export interface Texts {
   label(key: LabelKey, values?: Record<string, string>): string;
   error(key: ErrorKey): string;
+  threeDSecure(key: ThreeDSecureKey): string;
 }
 
 export function textsFor(options: WidgetOptions, translate: Translate): Texts {
   return {
     label: (key, values) => options.labels[key] ?? translate(`labels.${key}`, values),
     error: (key) => options.errorMessages[key] ?? translate(`errorMessages.${key}`),
+    threeDSecure: (key) => translate(`threeDSecure.${key}`),
   };
 }

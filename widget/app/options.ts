@@ -26,6 +26,13 @@ export interface WidgetOptions {
   readonly disableSubmitOnEnter: boolean;
   readonly iframeStyles: Readonly<Record<string, unknown>>;
   readonly shopperResultTarget: string | undefined;
+  /**
+   * Where a payment's redirect (3-D Secure challenge, provider page) opens: undefined = the widget's own
+   * frame, `_top`, or the name of a frame or window.
+   */
+  readonly paymentTarget: string | undefined;
+  /** Size of the widget's 3-D Secure frame, as CSS lengths (numbers are pixels). */
+  readonly threeDIframeSize: { readonly width: string; readonly height: string };
   /** Shown while a payment is being sent; `spinner: false` turns it off, `spinner.color` colours it. */
   readonly spinner: { readonly enabled: boolean; readonly color: string | undefined };
   /** The raw object, for callbacks (looked up at call time: merchants may replace them late). */
@@ -54,6 +61,17 @@ function texts(value: unknown): Record<string, string> {
   return result;
 }
 
+/** A CSS length merchants may give threeDIframeSize: a number of pixels, or `400px`, `100%`, `30em`, `80vh`... */
+function cssLength(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 && value <= 10_000 ? `${value}px` : undefined;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (/^\d{1,5}(\.\d+)?$/.test(trimmed)) return Number(trimmed) > 0 ? `${trimmed}px` : undefined;
+  return /^\d{1,5}(\.\d+)?(px|%|em|rem|vw|vh|vmin|vmax|ch)$/.test(trimmed) ? trimmed : undefined;
+}
+
+export const DEFAULT_THREE_D_IFRAME_SIZE = { width: '100%', height: '580px' } as const;
+
 export function readOptions(): WidgetOptions {
   const candidate = (window as { wpwlOptions?: unknown }).wpwlOptions;
   const raw = isObject(candidate) ? candidate : {};
@@ -80,6 +98,11 @@ export function readOptions(): WidgetOptions {
     disableSubmitOnEnter: flag(raw.disableSubmitOnEnter, false),
     iframeStyles: isObject(raw.iframeStyles) ? raw.iframeStyles : {},
     shopperResultTarget: text(raw.shopperResultTarget),
+    paymentTarget: text(raw.paymentTarget)?.trim(),
+    threeDIframeSize: {
+      width: (isObject(raw.threeDIframeSize) && cssLength(raw.threeDIframeSize.width)) || DEFAULT_THREE_D_IFRAME_SIZE.width,
+      height: (isObject(raw.threeDIframeSize) && cssLength(raw.threeDIframeSize.height)) || DEFAULT_THREE_D_IFRAME_SIZE.height,
+    },
     spinner: {
       enabled: raw.spinner !== false && raw.spinner !== 'false',
       color: isObject(raw.spinner) && typeof raw.spinner.color === 'string' && /^[#a-zA-Z0-9(),.\s%]{1,40}$/.test(raw.spinner.color)

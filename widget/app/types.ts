@@ -8,7 +8,8 @@ export interface CheckoutInfo {
 
 /** A rendered form, as wpwl.executePayment and wpwl.unload reach it. */
 export interface FormHandle {
-  readonly container: 'wpwl-container-card' | 'wpwl-container-registration';
+  /** `wpwl-container-card`, `wpwl-container-registration`, `wpwl-container-<family>-<BRAND>` (redirect brands). */
+  readonly container: string;
   readonly form: HTMLFormElement;
   submit(): void;
 }

@@ -7,6 +7,8 @@ import { attachHostedField, randomChannel, type HostedField } from '../hostedFie
 import type { Texts } from '../messages.ts';
 import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { WidgetOptions } from '../options.ts';
+import { createPaymentState } from '../payment/flow.ts';
+import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
 import type { CheckoutInfo, FormHandle } from '../types.ts';
 import { formatExpiry, parseExpiry } from './expiry.ts';
 import { createCardModel, type CardFieldName } from './model.ts';
@@ -24,12 +26,11 @@ export interface CardFormProps {
   readonly register: (handle: FormHandle) => void;
 }
 
-const cx = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
-
 /** The card form, in the DOM shape merchant CSS and scripts select (COMPAT §4). */
 export function CardForm(props: CardFormProps) {
   const { checkout, options, texts } = props;
   const model = useMemo(() => createCardModel(props.brands, options), []);
+  const state = useMemo(createPaymentState, []);
   const channel = useMemo(randomChannel, []);
   const formRef = useRef<HTMLFormElement>(null);
   const numberFrame = useRef<HTMLIFrameElement>(null);
@@ -60,7 +61,7 @@ export function CardForm(props: CardFormProps) {
   const submit = (trigger: Event | undefined) => {
     const form = formRef.current;
     if (!form || !fields.current.number) return;
-    void submitCard({ form, trigger, model, options, texts, checkout, number: fields.current.number, cvv: fields.current.cvv, shopperResultUrl: props.shopperResultUrl });
+    void submitCard({ form, trigger, model, state, options, texts, checkout, number: fields.current.number, cvv: fields.current.cvv, shopperResultUrl: props.shopperResultUrl });
   };
 
   useEffect(() => {
@@ -139,6 +140,7 @@ export function CardForm(props: CardFormProps) {
     return () => {
       fields.current.number?.destroy();
       fields.current.cvv?.destroy();
+      state.dispose();
     };
   }, []);
 
@@ -164,6 +166,7 @@ export function CardForm(props: CardFormProps) {
   const describedBy = (field: CardFieldName) => (invalid(field) ? id(`hint-${field}`) : undefined);
   const parsedExpiry = parseExpiry(model.expiry.value);
   const brand = model.selectedBrand.value;
+  const redirecting = hiddenWhileRedirecting(state);
 
   return (
     <div
@@ -173,7 +176,8 @@ export function CardForm(props: CardFormProps) {
     >
       <form
         ref={formRef}
-        class="wpwl-form wpwl-form-card wpwl-clearfix"
+        class={cx('wpwl-form', 'wpwl-form-card', 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
+        hidden={redirecting}
         action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
         method="POST"
         noValidate
@@ -182,11 +186,7 @@ export function CardForm(props: CardFormProps) {
           submit(event);
         }}
       >
-        {model.message.value !== undefined && (
-          <div class="wpwl-message wpwl-has-error" role="alert" aria-live="assertive">
-            {model.message.value}
-          </div>
-        )}
+        <PaymentMessage state={state} />
         {group(
           'brand',
           texts.label('brand'),
@@ -290,30 +290,10 @@ export function CardForm(props: CardFormProps) {
         <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
         <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
         <div class="wpwl-merchant-fields" ref={merchantSlot} />
-        {options.spinner.enabled && model.busy.value && (
-          <div
-            class="wpwl-spinner"
-            role="status"
-            aria-label={texts.label('processing')}
-            ref={(element) => {
-              // CSSOM, not a style attribute: allowed under a strict CSP.
-              if (element && options.spinner.color) element.style.setProperty('border-top-color', options.spinner.color);
-            }}
-          />
-        )}
-        <div class="wpwl-group wpwl-group-submit wpwl-clearfix">
-          <div class="wpwl-wrapper wpwl-wrapper-submit">
-            <button
-              type="submit"
-              class={cx('wpwl-button', 'wpwl-button-pay', options.validation && model.shown.value.size > 0 && !model.formValid.value && 'wpwl-button-error')}
-              disabled={model.busy.value}
-              aria-busy={model.busy.value ? 'true' : undefined}
-            >
-              {model.busy.value ? texts.label('processing') : texts.label('submit')}
-            </button>
-          </div>
-        </div>
+        <Spinner state={state} options={options} texts={texts} />
+        <PayButton state={state} texts={texts} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
       </form>
+      <RedirectFrame state={state} />
     </div>
   );
 }

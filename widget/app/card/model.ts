@@ -19,8 +19,6 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
   const detectedBrands = signal<string[]>([]);
   /** Fields whose error is visible (after blur or a submit attempt). */
   const shown = signal<ReadonlySet<CardFieldName>>(new Set());
-  const message = signal<string | undefined>(undefined);
-  const busy = signal(false);
 
   const cvvRequired = options.requireCvv && !options.allowEmptyCvv;
   const cvvLength = computed(() => CARD_BRANDS[selectedBrand.value]?.cvvLength ?? 3);
@@ -50,8 +48,6 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     selectedBrand,
     detectedBrands,
     shown,
-    message,
-    busy,
     cvvLength,
     cvvRequired,
     validity,

@@ -1,0 +1,122 @@
+import { signal, type Signal } from '@preact/signals';
+import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
+import type { Texts } from '../messages.ts';
+import type { WidgetOptions } from '../options.ts';
+import { openRedirect, type FrameRequest } from '../redirect/target.ts';
+import type { CheckoutInfo } from '../types.ts';
+import { declineMessage, navigate, outcomeOf, resultUrl, type PaymentAnswer } from './answer.ts';
+import { withBrowserData } from './browser.ts';
+
+/**
+ * What every payment form does once its fields are ready, whatever the method: send the payment (each form
+ * has its own transport: the card-number frame for cards, a plain fetch for redirect brands), call
+ * onAfterSubmit, then go to the result page, follow the redirect (3-D Secure, provider page) or show why
+ * the payment was refused.
+ */
+
+export interface PaymentState {
+  readonly busy: Signal<boolean>;
+  /** The form-level message (a refused payment), shown in div.wpwl-message. */
+  readonly message: Signal<string | undefined>;
+  /** The widget's own 3-D Secure frame while a redirect runs in it; the form is hidden meanwhile. */
+  readonly frame: Signal<FrameRequest | undefined>;
+  /** Undo steps of a running redirect (message listener, redirect form), run on completion or unmount. */
+  readonly cleanups: Set<() => void>;
+  /** Removes whatever a running redirect added (wpwl.unload unmounts the form). */
+  dispose(): void;
+}
+
+export function createPaymentState(): PaymentState {
+  const cleanups = new Set<() => void>();
+  return {
+    busy: signal(false),
+    message: signal<string | undefined>(undefined),
+    frame: signal<FrameRequest | undefined>(undefined),
+    cleanups,
+    dispose() {
+      for (const cleanup of [...cleanups]) cleanup();
+      cleanups.clear();
+    },
+  };
+}
+
+export interface PaymentContext {
+  readonly form: HTMLFormElement;
+  readonly options: WidgetOptions;
+  readonly texts: Texts;
+  readonly checkout: CheckoutInfo;
+  readonly shopperResultUrl: string;
+  readonly state: PaymentState;
+  /** onError names for a payment that could not be sent, and for a transport that failed. */
+  readonly errors: { readonly unsent: WidgetErrorInfo['name']; readonly failed: WidgetErrorInfo['name'] };
+}
+
+/** The event merchants' onBeforeSubmit* callbacks receive: jQuery-like, so `return false` and preventDefault() both cancel. */
+export function beforeSubmitEvent(form: HTMLFormElement, original: Event | undefined) {
+  let cancelled = false;
+  return {
+    event: {
+      type: 'submit',
+      target: form,
+      currentTarget: form,
+      originalEvent: original,
+      preventDefault() {
+        cancelled = true;
+      },
+      isDefaultPrevented: () => cancelled,
+      stopPropagation() {},
+    },
+    cancelled: () => cancelled,
+  };
+}
+
+/** Calls the form's onBeforeSubmit* callback; true when the merchant cancelled the submit. */
+export function cancelledByMerchant(options: WidgetOptions, callback: string, form: HTMLFormElement, trigger: Event | undefined): boolean {
+  const before = beforeSubmitEvent(form, trigger);
+  return invoke(options, callback, form, before.event) === false || before.cancelled();
+}
+
+/** Every named control of the form with a text value (merchant-injected ones too). */
+export function formFields(form: HTMLFormElement): [string, string][] {
+  return [...new FormData(form).entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+}
+
+export async function sendPayment(
+  context: PaymentContext,
+  fields: readonly [string, string][],
+  send: (fields: [string, string][]) => Promise<PaymentAnswer>,
+): Promise<void> {
+  const { state, options, texts } = context;
+  if (state.busy.value) return;
+  state.busy.value = true;
+  state.message.value = undefined;
+  let redirecting = false;
+  try {
+    const answer = await send(withBrowserData(fields));
+    invoke(options, 'onAfterSubmit', context.form);
+    const outcome = outcomeOf(answer);
+    const toResult = () => navigate(resultUrl(context.shopperResultUrl, context.checkout), options.shopperResultTarget);
+    switch (outcome.kind) {
+      case 'final':
+        toResult();
+        break;
+      case 'redirect':
+        openRedirect({ options, texts, checkout: context.checkout, state }, outcome.redirect, toResult);
+        // The form stays busy while the shopper is on the challenge or provider page.
+        redirecting = true;
+        break;
+      case 'refused':
+        state.message.value = declineMessage(outcome.code, outcome.description, texts);
+        break;
+      case 'unsent':
+        state.message.value = texts.error('communication');
+        reportError(options, { name: context.errors.unsent, message: 'the payment could not be sent' });
+        break;
+    }
+  } catch (error) {
+    state.message.value = texts.error('communication');
+    reportError(options, { name: context.errors.failed, message: String(error) });
+  } finally {
+    if (!redirecting) state.busy.value = false;
+  }
+}

@@ -1,0 +1,123 @@
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { REDIRECT_BRANDS, type RedirectFamily } from '../brands.ts';
+import type { Texts } from '../messages.ts';
+import { isRightToLeft, type Language } from '../../i18n/index.ts';
+import type { WidgetOptions } from '../options.ts';
+import type { PaymentAnswer } from '../payment/answer.ts';
+import { cancelledByMerchant, createPaymentState, formFields, sendPayment, type PaymentState } from '../payment/flow.ts';
+import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
+import type { CheckoutInfo, FormHandle } from '../types.ts';
+
+/**
+ * The form of a redirect brand (PAYPAL: virtualAccount, SOFORTUEBERWEISUNG: onlineTransfer), one container
+ * per brand (COMPAT §4):
+ *
+ *   div.wpwl-container.wpwl-container-<family>.wpwl-container-<family>-<BRAND>
+ *     form.wpwl-form.wpwl-form-<family>.wpwl-form-<family>-<BRAND>
+ *       div.wpwl-group.wpwl-group-brand > div.wpwl-wrapper.wpwl-wrapper-brand > div.wpwl-brand.wpwl-brand-<BRAND>[role=img]
+ *       div.wpwl-group.wpwl-group-redirectInfo > p.wpwl-text.wpwl-text-redirectInfo
+ *       hidden inputs paymentBrand, shopperResultUrl; the merchant's children
+ *       div.wpwl-group.wpwl-group-submit > div.wpwl-wrapper.wpwl-wrapper-submit > button.wpwl-button.wpwl-button-pay
+ *
+ * There is no card data, so the payment is posted straight to the gateway (no hosted field); the answer is
+ * handled as for cards: the provider page opens in paymentTarget (default the widget's frame).
+ */
+
+export interface RedirectFormProps {
+  readonly checkout: CheckoutInfo;
+  readonly brand: string;
+  readonly shopperResultUrl: string;
+  readonly merchantChildren: readonly Node[];
+  readonly options: WidgetOptions;
+  readonly texts: Texts;
+  readonly language: Language;
+  readonly register: (handle: FormHandle) => void;
+}
+
+const BEFORE_SUBMIT: Readonly<Record<RedirectFamily, string>> = {
+  virtualAccount: 'onBeforeSubmitVirtualAccount',
+  onlineTransfer: 'onBeforeSubmitOnlineTransfer',
+};
+
+/** A plain POST to the gateway's checkout payment endpoint (CORS, no credentials). */
+async function postToGateway(action: string, fields: [string, string][]): Promise<PaymentAnswer> {
+  try {
+    const response = await fetch(action, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      body: new URLSearchParams(fields).toString(),
+      credentials: 'omit',
+    });
+    return { status: response.status, body: await response.json().catch(() => ({})) };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
+function submitRedirectBrand(props: RedirectFormProps, family: RedirectFamily, state: PaymentState, form: HTMLFormElement, trigger: Event | undefined): void {
+  if (state.busy.value) return;
+  if (cancelledByMerchant(props.options, BEFORE_SUBMIT[family], form, trigger)) return;
+  void sendPayment(
+    { form, options: props.options, texts: props.texts, checkout: props.checkout, shopperResultUrl: props.shopperResultUrl, state, errors: { unsent: 'WidgetError', failed: 'WidgetError' } },
+    formFields(form),
+    (fields) => postToGateway(form.action, fields),
+  );
+}
+
+export function RedirectForm(props: RedirectFormProps) {
+  const { brand, options, texts, checkout } = props;
+  const info = REDIRECT_BRANDS[brand] ?? { label: brand, family: 'virtualAccount' as const };
+  const family = info.family;
+  const state = useMemo(createPaymentState, []);
+  const formRef = useRef<HTMLFormElement>(null);
+  const merchantSlot = useRef<HTMLDivElement>(null);
+  const submit = (trigger: Event | undefined) => {
+    if (formRef.current) submitRedirectBrand(props, family, state, formRef.current, trigger);
+  };
+
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    for (const child of props.merchantChildren) merchantSlot.current?.appendChild(child);
+    props.register({ container: `wpwl-container-${family}-${brand}`, form, submit: () => submit(undefined) });
+    return () => state.dispose();
+  }, []);
+
+  const redirecting = hiddenWhileRedirecting(state);
+  return (
+    <div
+      class={cx('wpwl-container', `wpwl-container-${family}`, `wpwl-container-${family}-${brand}`, `wpwl-style-${options.style}`, 'wpwl-clearfix')}
+      lang={props.language === 'en' ? undefined : props.language}
+      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    >
+      <form
+        ref={formRef}
+        class={cx('wpwl-form', `wpwl-form-${family}`, `wpwl-form-${family}-${brand}`, 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
+        hidden={redirecting}
+        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
+        method="POST"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit(event);
+        }}
+      >
+        <PaymentMessage state={state} />
+        <div class="wpwl-group wpwl-group-brand wpwl-clearfix">
+          <div class="wpwl-wrapper wpwl-wrapper-brand">
+            <div class={cx('wpwl-brand', `wpwl-brand-${family}`, `wpwl-brand-${brand}`)} role="img" aria-label={info.label} />
+          </div>
+        </div>
+        <div class="wpwl-group wpwl-group-redirectInfo wpwl-clearfix">
+          <p class="wpwl-text wpwl-text-redirectInfo">{texts.label('redirectInfo', { brand: info.label })}</p>
+        </div>
+        <input type="hidden" name="paymentBrand" value={brand} />
+        <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
+        <div class="wpwl-merchant-fields" ref={merchantSlot} />
+        <Spinner state={state} options={options} texts={texts} />
+        <PayButton state={state} texts={texts} invalid={false} />
+      </form>
+      <RedirectFrame state={state} />
+    </div>
+  );
+}
