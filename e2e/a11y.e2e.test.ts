@@ -1,9 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useMerchantSiteAndBrowser } from './support/shopper.ts';
+import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
-/** Accessibility of the card form (issue 4, point 6). */
+/** Accessibility of the card form (issue 4, point 6), the 3-D Secure frame and the redirect-brand forms (issue 5). */
 
 const env = useMerchantSiteAndBrowser();
 
@@ -19,8 +19,10 @@ async function openStyled(style: string, extra: Record<string, unknown> = {}): P
   return page;
 }
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).include('.wpwl-container').analyze();
+async function seriousViolations(page: Page, ...include: string[]): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  for (const selector of include.length > 0 ? include : ['.wpwl-container']) builder.include(selector);
+  const results = await builder.analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
@@ -33,6 +35,36 @@ describe('accessibility of the card form', () => {
     await page.locator('button.wpwl-button-pay').click();
     await page.locator('.wpwl-hint-cardHolderError').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each([['card'], ['plain']])('has no serious or critical violation in the 3-D Secure frame and the challenge page in it (%s style)', async (style) => {
+    const page = await openStyled(style);
+    await fillCard(page, { number: '4200000000000042' });
+    await page.locator('button.wpwl-button-pay').click();
+    const challenge = page.frameLocator('iframe.wpwl-target');
+    await challenge.locator('input#otp').waitFor();
+    const results = await new AxeBuilder({ page }).include('.wpwl-container').analyze();
+    // axe looked inside the frame: the challenge's code input is among the checked nodes.
+    const checkedInFrame = [...results.passes, ...results.violations].flatMap((rule) => rule.nodes).filter((node) => node.target.length > 1);
+    expect(checkedInFrame.map((node) => String(node.target[1])).join(' ')).toContain('otp');
+    const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    // The frame has an accessible name and the code input a label.
+    expect(await page.locator('iframe.wpwl-target').getAttribute('title')).toBe('Card authentication by your bank');
+    expect(await challenge.getByLabel(/code/i).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('has no serious or critical violation on the redirect-brand forms, whose logos and buttons have names', async () => {
+    const page = await (await env.browser.newContext()).newPage();
+    await page.goto(env.site.pageUrl('redirect-brands'));
+    await page.locator('.wpwl-container-onlineTransfer').waitFor();
+    expect(await seriousViolations(page, '.wpwl-container-virtualAccount', '.wpwl-container-onlineTransfer')).toEqual([]);
+    const snapshot = await page.locator('.wpwl-container-virtualAccount-PAYPAL').ariaSnapshot();
+    expect(snapshot).toContain('img "PayPal"');
+    expect(snapshot).toContain('button "Pay now"');
+    expect(await page.locator('.wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG').ariaSnapshot()).toContain('img "Sofort"');
     await page.context().close();
   });
 

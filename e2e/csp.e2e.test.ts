@@ -1,7 +1,11 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
+import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
-/** A merchant page with a strict Content-Security-Policy pays end to end (issue 4, point 7). */
+/**
+ * A merchant page with a strict Content-Security-Policy pays end to end (issue 4, point 7), also through a
+ * 3-D Secure challenge in the widget's frame and a redirect brand's provider page (issue 5).
+ */
 
 const env = useMerchantSiteAndBrowser();
 
@@ -27,6 +31,47 @@ describe('a merchant page with a strict CSP', () => {
     expect(JSON.parse(await page.locator('#result').innerText()).result.code).toBe('000.100.110');
     expect(violations).toEqual([]);
     await page.close();
+  });
+
+  /** Opens a strict-CSP page, recording policy reports from the console of every frame. */
+  async function openStrict(name: string): Promise<{ page: Page; violations: string[] }> {
+    const page = env.track(await env.browser.newPage());
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto(env.site.pageUrl(name));
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+    await page.locator('.wpwl-form-card').waitFor();
+    return { page, violations };
+  }
+  const pageViolations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+
+  it('runs a 3-D Secure challenge in the widget frame and reaches the result page with no policy violation', async () => {
+    const { page, violations } = await openStrict('csp');
+    await fillCard(page, { number: '4200000000000042' });
+    await page.locator('button.wpwl-button-pay').click();
+    const challenge = page.frameLocator('.wpwl-container-card iframe.wpwl-target');
+    await challenge.locator('input#otp').fill('1234');
+    // The frame got its size through the CSSOM (style attributes are blocked here).
+    expect((await page.locator('iframe.wpwl-target').boundingBox())?.height).toBe(580);
+    expect(await pageViolations(page)).toEqual([]);
+    await challenge.locator('button#submit').click();
+    expect((await resultOf(page)).result.code).toMatch(/^000\.100\.1/);
+    expect(violations).toEqual([]);
+  });
+
+  it('pays with a redirect brand (PayPal) with no policy violation', async () => {
+    const { page, violations } = await openStrict('csp-redirect');
+    await page.locator('.wpwl-container-virtualAccount-PAYPAL button.wpwl-button-pay').click();
+    const provider = page.frameLocator('.wpwl-container-virtualAccount-PAYPAL iframe.wpwl-target');
+    await provider.locator('button#submit').waitFor();
+    expect(await pageViolations(page)).toEqual([]);
+    await provider.locator('button#submit').click();
+    const result = await resultOf(page);
+    expect(result.result.code).toMatch(/^000\.100\.1/);
+    expect(result.paymentBrand).toBe('PAYPAL');
+    expect(violations).toEqual([]);
   });
 
   it('would notice a violation: an inline style the policy forbids is reported', async () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../server/config.ts';
 import { startGateway, type RunningGateway } from '../../server/gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../../server/merchants/repository.ts';
-import { freshStoreLocation, type StoreLocation } from '../../server/testing/harness.ts';
+import { freePort, freshStoreLocation, type StoreLocation } from '../../server/testing/harness.ts';
 
 /**
  * What an end-to-end test runs against: a real gateway on one loopback port, and a small merchant site on
@@ -26,6 +26,11 @@ export interface MerchantSite {
   createCheckout(params?: Record<string, string>): Promise<string>;
   /** Creates a checkout with integrity=true, returning its id and the SRI hash of its paymentWidgets.js. */
   createCheckoutWithIntegrity(params?: Record<string, string>): Promise<{ id: string; integrity: string }>;
+  /**
+   * Moves the gateway's clock forward (expiry, timeouts and jobs follow it; run what fell due with
+   * `gateway.jobs.runDueJobs()`). The browser's and the merchant's clocks are not moved.
+   */
+  advanceClock(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -44,13 +49,6 @@ export function strictMerchantCsp(gatewayUrl: string, merchantUrl: string, nonce
   ].join('; ');
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -60,6 +58,7 @@ export async function startMerchantSite(): Promise<MerchantSite> {
   const location: StoreLocation = await freshStoreLocation('PGlite');
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  let offsetMs = 0;
   const gateway = await startGateway({
     ...loadConfig({}),
     port: gatewayPort,
@@ -69,7 +68,7 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     databaseUrl: undefined,
     demoMerchant: undefined,
     logLevel: 'silent',
-  });
+  }, { now: () => new Date(Date.now() + offsetMs) });
   const token = newAccessToken();
   const entity = await createEntity(gateway.store, 'E2E shop');
   await grantToken(gateway.store, token, 'e2e', [entity.id]);
@@ -140,6 +139,9 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     pageUrl: (page, checkout = {}) => `${merchantUrl}/pages/${page}?${new URLSearchParams(checkout)}`,
     createCheckout,
     createCheckoutWithIntegrity,
+    advanceClock(ms) {
+      offsetMs += ms;
+    },
     async close() {
       await new Promise<void>((resolve) => merchant.close(() => resolve()));
       await gateway.close();
