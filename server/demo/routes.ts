@@ -49,13 +49,16 @@ export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant 
     }
     const body = `<h1>Demo shop</h1><p>2 × wool socks — <strong>92.00 EUR</strong></p>
 <script src="${publicUrl}/v1/paymentWidgets.js?checkoutId=${encodeURIComponent(checkout.id)}"></script>
-<form action="${publicUrl}/demo/result" class="paymentWidgets" data-brands="VISA MASTER AMEX"></form>
+<form action="${publicUrl}/demo/result" class="paymentWidgets" data-brands="VISA MASTER AMEX PAYPAL SOFORTUEBERWEISUNG"></form>
 <h2>Test cards</h2><table>
 <tr><td><code>4200 0000 0000 0000</code></td><td>VISA, approved</td></tr>
 <tr><td><code>5454 5454 5454 5454</code></td><td>Mastercard, approved</td></tr>
 <tr><td><code>3777 777777 77770</code></td><td>American Express (4-digit CVV), approved</td></tr>
-<tr><td><code>4444 4444 4444 4444</code></td><td>declined, invalid card</td></tr></table>
-<p>Any future expiry date and any CVV. A card holder of <code>800.100.203</code> makes the bank decline (insufficient funds).</p>`;
+<tr><td><code>4444 4444 4444 4444</code></td><td>declined, invalid card</td></tr>
+<tr><td><code>4200 0000 0000 0091</code></td><td>3-D Secure, frictionless</td></tr>
+<tr><td><code>4200 0000 0000 0042</code></td><td>3-D Secure challenge: the code <code>1234</code> succeeds</td></tr></table>
+<p>Any future expiry date and any CVV. A card holder of <code>800.100.203</code> makes the bank decline (insufficient funds).
+PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
     return new Response(page('Demo shop', body), { status: 200, headers: HTML });
   });
 

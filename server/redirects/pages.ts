@@ -119,8 +119,9 @@ ${answerForm(redirect, payment, '', texts.text('redirect.approve'), texts.text('
 }
 
 /**
- * The shopper goes back to the shop: framed, the page around it (the widget) is told and decides where to
- * go; at the top, the page goes to the return URL itself. The link works without script.
+ * The shopper goes back to the shop: framed (the widget's frame, a merchant's named frame), the page around it
+ * is told and the widget decides where to go; at the top (paymentTarget `_top`, a server-to-server redirect),
+ * the page goes to the return URL itself, even in a window that has an opener. The link works without script.
  */
 export function completionPage(texts: PageTexts, redirect: RedirectRecord, message: string, status: Page['status'] = 200): Page {
   const title = texts.text('threeDSecure.pageTitle');
@@ -129,8 +130,7 @@ export function completionPage(texts: PageTexts, redirect: RedirectRecord, messa
 <p><a id="continue" class="continue" href="${escapeHtml(redirect.returnUrl)}" target="_top">${escapeHtml(texts.text('threeDSecure.continue'))}</a></p>`;
   const returnUrl = JSON.stringify(redirect.returnUrl).replace(/</g, '\\u003c');
   const script = `(function(){var m=${JSON.stringify(COMPLETION_MESSAGE)};` +
-    `var host=window.parent!==window?window.parent:window.opener;` +
-    `if(host){host.postMessage(m,'*');}else{window.location.replace(${returnUrl});}})();`;
+    `if(window.parent!==window){window.parent.postMessage(m,'*');}else{window.location.replace(${returnUrl});}})();`;
   return page(texts, status, title, body, script);
 }
 
