@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import type { Acquirer, AuthorizationRequest } from '../acquirers/types.ts';
 import { CHECKOUT_NOTIFICATION } from '../checkouts/callbacks.ts';
+import type { GatewayConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 import { findJobByKey } from '../jobs/repository.ts';
 import {
@@ -333,14 +334,15 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       expect(capture.body.result.code).toBe('000.100.110');
     });
 
-    it('survives a restart: a challenge started by one gateway is completed by the next (same card-data key)', async () => {
+    /** Starts a challenge on one gateway, restarts on the same store (with `changes` to its config), answers it there. */
+    async function challengeAcrossRestart(changes: Partial<GatewayConfig>): Promise<string> {
       const restartClock = createTestClock();
       const first = await startTestGateway(kind, {}, { now: restartClock.now });
       let second: Awaited<ReturnType<typeof startGateway>> | undefined;
       try {
         const pending = await first.post('/v1/payments', cardPayment(first.entityId, { 'card.number': '4200000000000042', shopperResultUrl: SHOP, ...BROWSER }));
         await first.gateway.close();
-        second = await startGateway(first.gateway.config, { now: restartClock.now, jobPollMs: 0, logSink: () => undefined });
+        second = await startGateway({ ...first.gateway.config, ...changes }, { now: restartClock.now, jobPollMs: 0, logSink: () => undefined });
         const done = await page(`${redirectOf(pending).url}/answer`, {
           method: 'POST',
           body: new URLSearchParams({ paymentId: pending.body.id, action: 'submit', otp: '1234' }),
@@ -349,35 +351,19 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
         const final = await fetch(`${second.url}/v1/payments/${pending.body.id}?entityId=${first.entityId}`, {
           headers: { Authorization: `Bearer ${first.token}` },
         });
-        expect(((await final.json()) as { result: { code: string } }).result.code).toBe('000.100.110');
+        return ((await final.json()) as { result: { code: string } }).result.code;
       } finally {
         await second?.close();
         await first.location.dispose();
       }
+    }
+
+    it('survives a restart: a challenge started by one gateway is completed by the next (same card-data key)', async () => {
+      expect(await challengeAcrossRestart({})).toBe('000.100.110');
     });
 
     it('fails cleanly (100.390.112) when the held card cannot be opened: another card-data key', async () => {
-      const restartClock = createTestClock();
-      const first = await startTestGateway(kind, {}, { now: restartClock.now });
-      let second: Awaited<ReturnType<typeof startGateway>> | undefined;
-      try {
-        const pending = await first.post('/v1/payments', cardPayment(first.entityId, { 'card.number': '4200000000000042', shopperResultUrl: SHOP, ...BROWSER }));
-        await first.gateway.close();
-        const otherKey = { ...first.gateway.config, cardDataKey: Buffer.alloc(32, 7) };
-        second = await startGateway(otherKey, { now: restartClock.now, jobPollMs: 0, logSink: () => undefined });
-        const done = await page(`${redirectOf(pending).url}/answer`, {
-          method: 'POST',
-          body: new URLSearchParams({ paymentId: pending.body.id, action: 'submit', otp: '1234' }),
-        });
-        expect(done.status).toBe(200);
-        const final = await fetch(`${second.url}/v1/payments/${pending.body.id}?entityId=${first.entityId}`, {
-          headers: { Authorization: `Bearer ${first.token}` },
-        });
-        expect(((await final.json()) as { result: { code: string } }).result.code).toBe('100.390.112');
-      } finally {
-        await second?.close();
-        await first.location.dispose();
-      }
+      expect(await challengeAcrossRestart({ cardDataKey: Buffer.alloc(32, 7) })).toBe('100.390.112');
     });
 
     it('answers unknown, malformed and incomplete requests plainly', async () => {

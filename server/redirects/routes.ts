@@ -18,9 +18,13 @@ function htmlResponse(page: Page): Response {
   return new Response(page.html, { status: page.status, headers: page.headers });
 }
 
-/** Why a finished redirect cannot be answered again, in the shopper's words. */
-function finishedMessage(texts: PageTexts, redirect: RedirectRecord): string {
-  return texts.text(redirect.outcome === 'timeout' ? 'threeDSecure.timedOut' : 'threeDSecure.alreadyAnswered');
+const unknownPage = (texts: PageTexts) => messagePage(texts, 404, texts.text('threeDSecure.unknown'));
+const otherPaymentPage = (texts: PageTexts) => messagePage(texts, 400, texts.text('threeDSecure.otherPayment'));
+
+/** A redirect that had ended already: the page says why nothing changed, and hands the shopper back. */
+function finishedPage(texts: PageTexts, redirect: RedirectRecord): Page {
+  const timedOut = redirect.outcome === 'timeout';
+  return completionPage(texts, redirect, texts.text(timedOut ? 'threeDSecure.timedOut' : 'threeDSecure.alreadyAnswered'), timedOut ? 410 : 409);
 }
 
 function answerOf(params: ReadonlyMap<string, string>): RedirectAnswer | undefined {
@@ -37,15 +41,15 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
   const show = async (c: Context<AppEnv>) => {
     const texts = textsOf(c);
     const id = c.req.param('id') ?? '';
-    if (!RESOURCE_ID.test(id)) return htmlResponse(messagePage(texts, 404, texts.text('threeDSecure.unknown')));
+    if (!RESOURCE_ID.test(id)) return htmlResponse(unknownPage(texts));
     const view = await viewRedirect(context, id, c.get('params').get('paymentId'));
     switch (view.kind) {
       case 'unknown':
-        return htmlResponse(messagePage(texts, 404, texts.text('threeDSecure.unknown')));
+        return htmlResponse(unknownPage(texts));
       case 'otherPayment':
-        return htmlResponse(messagePage(texts, 400, texts.text('threeDSecure.otherPayment')));
+        return htmlResponse(otherPaymentPage(texts));
       case 'finished':
-        return htmlResponse(completionPage(texts, view.redirect, finishedMessage(texts, view.redirect), view.redirect.outcome === 'timeout' ? 410 : 409));
+        return htmlResponse(finishedPage(texts, view.redirect));
       case 'open':
         return htmlResponse(view.redirect.kind === 'threeDSecure' ? challengePage(texts, view.redirect, view.payment) : providerPage(texts, view.redirect, view.payment));
     }
@@ -60,16 +64,17 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
     const texts = textsOf(c);
     const id = c.req.param('id');
     const answer = answerOf(c.get('params'));
-    if (!RESOURCE_ID.test(id)) return htmlResponse(messagePage(texts, 404, texts.text('threeDSecure.unknown')));
+    if (!RESOURCE_ID.test(id)) return htmlResponse(unknownPage(texts));
+    // A form this page never renders (no action, or another one): malformed, nothing to decide.
     if (!answer) return htmlResponse(messagePage(texts, 400, texts.text('threeDSecure.unknown')));
     const result = await answerRedirect(context, id, answer);
     switch (result.kind) {
       case 'unknown':
-        return htmlResponse(messagePage(texts, 404, texts.text('threeDSecure.unknown')));
+        return htmlResponse(unknownPage(texts));
       case 'otherPayment':
-        return htmlResponse(messagePage(texts, 400, texts.text('threeDSecure.otherPayment')));
+        return htmlResponse(otherPaymentPage(texts));
       case 'alreadyFinished':
-        return htmlResponse(completionPage(texts, result.redirect, finishedMessage(texts, result.redirect), result.redirect.outcome === 'timeout' ? 410 : 409));
+        return htmlResponse(finishedPage(texts, result.redirect));
       case 'answered': {
         const outcome = result.redirect.outcome;
         const message = outcome === 'failure' ? 'threeDSecure.wrongCode' : outcome === 'timeout' ? 'threeDSecure.timedOut' : 'threeDSecure.done';
