@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../testing/envelope.ts';
 import {
+  cardPayment,
   createTestClock,
   STORE_KINDS,
   startTestGateway,
@@ -113,7 +114,12 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
     });
 
     it('with integrity=true returns the SRI hash of the exact paymentWidgets.js bytes, which an update does not change', async () => {
-      const response = await create({ integrity: 'true', 'registrations[1].id': 'b'.repeat(32), 'registrations[0].id': 'a'.repeat(32) });
+      // Two stored cards of this merchant, offered out of index order.
+      const stored = async (overrides: Record<string, string>) =>
+        (await t.post('/v1/payments', cardPayment(t.entityId, { createRegistration: 'true', ...overrides }))).body.registrationId as string;
+      const visa = await stored({});
+      const master = await stored({ paymentBrand: 'MASTER', 'card.number': '5454545454545454', 'card.holder': 'Joe Bloggs' });
+      const response = await create({ integrity: 'true', 'registrations[1].id': master, 'registrations[0].id': visa });
       expect(response.status).toBe(200);
       const id = response.body.id as string;
       const snapshot = await findBootstrapSnapshot(t.gateway.store, id, clock.now());
@@ -123,7 +129,10 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
         currency: 'EUR',
         paymentType: 'DB',
         resourcePath: `/v1/checkouts/${id}/payment`,
-        registrationIds: ['a'.repeat(32), 'b'.repeat(32)],
+        registrations: [
+          { id: visa, brand: 'VISA', last4Digits: '0000', expiryMonth: '05', expiryYear: '2034', holder: 'Jane Jones' },
+          { id: master, brand: 'MASTER', last4Digits: '5454', expiryMonth: '05', expiryYear: '2034', holder: 'Joe Bloggs' },
+        ],
         gatewayUrl: t.gateway.config.publicUrl,
         staticBaseUrl: expect.stringMatching(new RegExp(`^${t.gateway.config.publicUrl}/v1/static/[^/]+$`)),
       });

@@ -38,14 +38,18 @@ export function shopperOnlyErrors(params: Params): ParameterError[] {
 
 const REGISTRATION_ID = /^registrations\[(0|[1-9][0-9]*)\]\.id$/;
 
-/** `registrations[n].id` values in index order: the stored cards offered as one-click payments. */
-export function registrationIdsOf(params: Params): string[] {
-  const indexed: [number, string][] = [];
+/** `registrations[n].id` parameters in index order: the stored cards offered as one-click payments. */
+export function offeredRegistrationsOf(params: Params): { name: string; id: string }[] {
+  const indexed: [number, { name: string; id: string }][] = [];
   for (const [name, value] of params) {
     const match = REGISTRATION_ID.exec(name);
-    if (match) indexed.push([Number(match[1]), value]);
+    if (match) indexed.push([Number(match[1]), { name, id: value }]);
   }
-  return indexed.sort((a, b) => a[0] - b[0]).map(([, id]) => id);
+  return indexed.sort((a, b) => a[0] - b[0]).map(([, entry]) => entry);
+}
+
+export function registrationIdsOf(params: Params): string[] {
+  return offeredRegistrationsOf(params).map((entry) => entry.id);
 }
 
 const CUSTOM_PARAMETER = /^customParameters\[(.*)\]$/;

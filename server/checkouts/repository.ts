@@ -1,3 +1,4 @@
+import { storedCardView } from '../registrations/service.ts';
 import type { Queryable } from '../store/index.ts';
 import type { BootstrapSnapshot } from '../widget/bootstrap.ts';
 import { isCheckoutId, type Attempt } from './state.ts';
@@ -204,7 +205,7 @@ export async function findBootstrapSnapshot(
     currency: stored.currency,
     paymentType: stored.paymentType,
     resourcePath: stored.resourcePath,
-    registrationIds: [...stored.registrationIds],
+    registrations: (stored.registrations ?? []).map(storedCardView),
     gatewayUrl: stored.gatewayUrl,
     staticBaseUrl: stored.staticBaseUrl,
   };

@@ -8,7 +8,8 @@ import { findPayment, type PaymentRecord } from '../payments/repository.ts';
 import { resolveTestMode, type PaymentContext } from '../payments/service.ts';
 import type { Store } from '../store/index.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';
-import { registrationIdsOf, shopperOnlyErrors, storedParameters } from './parameters.ts';
+import { storedCardsFor, type StoredCardView } from '../registrations/service.ts';
+import { offeredRegistrationsOf, shopperOnlyErrors, storedParameters } from './parameters.ts';
 import {
   findCheckout,
   insertCheckout,
@@ -45,7 +46,12 @@ export function integrityOf(snapshot: BootstrapSnapshot): string {
   return `sha384-${createHash('sha384').update(script, 'utf8').digest('base64')}`;
 }
 
-function snapshotOf(context: CheckoutContext, id: string, params: ReadonlyMap<string, string>): BootstrapSnapshot {
+function snapshotOf(
+  context: CheckoutContext,
+  id: string,
+  params: ReadonlyMap<string, string>,
+  registrations: readonly StoredCardView[],
+): BootstrapSnapshot {
   const amount = params.get('amount');
   const amountMinor = amount === undefined ? undefined : parseAmount(amount);
   const paymentType = params.get('paymentType') ?? null;
@@ -56,7 +62,7 @@ function snapshotOf(context: CheckoutContext, id: string, params: ReadonlyMap<st
     paymentType,
     // Without a paymentType the validator has required createRegistration=true: a registration-only checkout.
     resourcePath: paymentType === null ? `/v1/checkouts/${id}/registration` : resultPathOf(id),
-    registrationIds: registrationIdsOf(params),
+    registrations,
     gatewayUrl: context.gatewayUrl,
     staticBaseUrl: context.staticBaseUrl,
   };
@@ -71,13 +77,14 @@ export async function createCheckout(
   resolveTestMode(params, context.environment);
   const errors = [...validateParameters(params, 'checkout'), ...shopperOnlyErrors(params)];
   if (errors.length > 0) throw invalidParameters(errors);
+  const registrations = await storedCardsFor(context.store, entityId, offeredRegistrationsOf(params));
   const now = context.now();
   const id = newCheckoutId(context.environment);
   const checkout: CheckoutRecord = {
     id,
     entityId,
     parameters: storedParameters(params),
-    bootstrap: snapshotOf(context, id, params),
+    bootstrap: snapshotOf(context, id, params, registrations),
     createdAt: now,
     expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
     updatedAt: now,

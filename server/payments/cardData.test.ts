@@ -75,7 +75,14 @@ describe.each(STORE_KINDS)('card data never at rest or in logs, on %s', (kind) =
     let tableRows: string[];
     try {
       for (const card of CARDS) {
-        const params = cardPayment(t.entityId, { paymentBrand: card.brand, 'card.number': card.number, 'card.cvv': card.cvv, ...REDIRECT_FIELDS });
+        // createRegistration: approved cards are stored too (sealed), and searched like everything else.
+        const params = cardPayment(t.entityId, {
+          paymentBrand: card.brand,
+          'card.number': card.number,
+          'card.cvv': card.cvv,
+          createRegistration: 'true',
+          ...REDIRECT_FIELDS,
+        });
         const debit = await t.post('/v1/payments', params);
         if (debit.body.redirect) {
           // The debit's challenge is answered (the card is authorized from its sealed copy); the PA's stays open.
@@ -135,6 +142,7 @@ describe.each(STORE_KINDS)('card data never at rest or in logs, on %s', (kind) =
       const storedCards = tableRows.map((row) => (JSON.parse(row) as { card?: unknown }).card).filter(Boolean);
       expect(storedCards).toContainEqual(expect.objectContaining({ bin: '420000', last4Digits: '0000' }));
       expect(pages).toHaveLength(1);
+      expect(tableRows.filter((row) => row.includes('"sealed_card"') && row.includes('"payment_brand"')).length).toBeGreaterThan(3);
     } finally {
       await t.location.dispose();
     }

@@ -8,6 +8,15 @@ import { join } from 'node:path';
  * The security code is never given to the vault.
  */
 
+/** What the gateway keeps of a card it must use again (after a challenge, for a registration). Never the CVV. */
+export interface HeldCard {
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly holder: string | undefined;
+  readonly brand: string;
+}
+
 export interface SealedValue {
   readonly keyId: string;
   readonly iv: string;

@@ -43,6 +43,7 @@ describe.each(STORE_KINDS)('group commit of new payments on %s', (kind) => {
     resultDetails: { AcquirerResponse: '000100110' },
     threeDSecure: null,
     redirect: null,
+    registrationId: null,
     ndc: newNdc(entityId),
     createdAt: new Date('2026-11-21T10:04:05.123Z'),
     ...overrides,

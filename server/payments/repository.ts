@@ -35,6 +35,8 @@ export interface PaymentRecord {
   readonly threeDSecure: Record<string, string> | null;
   /** Where the shopper must go while the payment is pending; null once it is final. */
   readonly redirect: PaymentRedirect | null;
+  /** The registration the payment created (createRegistration=true) or was paid with. */
+  readonly registrationId: string | null;
   readonly ndc: string;
   readonly createdAt: Date;
 }
@@ -46,7 +48,7 @@ export interface PaymentRedirect {
 
 const COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
   result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
-  card, request_echo, result_details, three_d_secure, redirect, ndc, created_at`;
+  card, request_echo, result_details, three_d_secure, redirect, registration_id, ndc, created_at`;
 
 interface PaymentRow {
   id: string;
@@ -69,6 +71,7 @@ interface PaymentRow {
   result_details: Record<string, string> | null;
   three_d_secure: Record<string, string> | null;
   redirect: PaymentRedirect | null;
+  registration_id: string | null;
   ndc: string;
   created_at: Date;
 }
@@ -95,6 +98,7 @@ function toRecord(row: PaymentRow): PaymentRecord {
     resultDetails: row.result_details,
     threeDSecure: row.three_d_secure,
     redirect: row.redirect,
+    registrationId: row.registration_id,
     ndc: row.ndc,
     createdAt: row.created_at,
   };
@@ -110,7 +114,7 @@ const INSERT_FROM_JSON = `INSERT INTO payments (${COLUMNS})
       payment_type char(2), payment_brand text, amount_minor bigint, currency char(3), result_code text,
       result_description text, approved boolean, final_in_sequence boolean, max_captures integer, acquirer text,
       test_mode text, merchant_transaction_id text, card jsonb, request_echo jsonb, result_details jsonb,
-      three_d_secure jsonb, redirect jsonb, ndc text, created_at timestamptz)`;
+      three_d_secure jsonb, redirect jsonb, registration_id char(32), ndc text, created_at timestamptz)`;
 
 function insertRow(payment: PaymentRecord): Record<string, unknown> {
   return {
@@ -134,6 +138,7 @@ function insertRow(payment: PaymentRecord): Record<string, unknown> {
     result_details: payment.resultDetails,
     three_d_secure: payment.threeDSecure,
     redirect: payment.redirect,
+    registration_id: payment.registrationId,
     ndc: payment.ndc,
     created_at: payment.createdAt.toISOString(),
   };
@@ -168,6 +173,8 @@ export interface FinalResult {
   readonly approved: boolean;
   readonly resultDetails: Record<string, string> | null;
   readonly threeDSecure: Record<string, string> | null;
+  /** A registration the final success created (createRegistration=true on a challenged payment). */
+  readonly registrationId: string | null;
 }
 
 /**
@@ -178,7 +185,7 @@ export async function finishPendingPayment(tx: Queryable, id: string, result: Fi
   const updated = await tx.query(
     `UPDATE payments
         SET result_code = $2, result_description = $3, approved = $4, result_details = $5::jsonb,
-            three_d_secure = $6::jsonb, redirect = NULL
+            three_d_secure = $6::jsonb, redirect = NULL, registration_id = coalesce($7, registration_id)
       WHERE id = $1 AND result_code LIKE '000.200.%'`,
     [
       id,
@@ -187,6 +194,7 @@ export async function finishPendingPayment(tx: Queryable, id: string, result: Fi
       result.approved,
       result.resultDetails === null ? null : JSON.stringify(result.resultDetails),
       result.threeDSecure === null ? null : JSON.stringify(result.threeDSecure),
+      result.registrationId,
     ],
   );
   return updated.rowCount > 0;

@@ -20,9 +20,11 @@ import type { Operation, ParameterError } from '../params/types.ts';
 import { withQuery } from '../jobs/outbound.ts';
 import { findEntityName } from '../merchants/repository.ts';
 import type { NewRedirect } from '../redirects/repository.ts';
-import { newRedirectId, recordRedirect, redirectUrl, type HeldCard } from '../redirects/service.ts';
+import { newRedirectId, recordRedirect, redirectUrl } from '../redirects/service.ts';
 import type { Store } from '../store/index.ts';
-import type { CardVault } from './cardVault.ts';
+import type { CardVault, HeldCard, SealedValue } from './cardVault.ts';
+import { insertRegistration } from '../registrations/repository.ts';
+import { newRegistration, withRegisteredCard } from '../registrations/service.ts';
 import type { PaymentWriter } from './paymentWriter.ts';
 import { childTotals, findPayment, insertPayments, lockPayment, type CardSummary, type PaymentRecord } from './repository.ts';
 
@@ -45,7 +47,7 @@ export interface PaymentContext {
 }
 
 /** Parameters the response shows in its own fields (or never: card data, credentials). */
-const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$)/;
+const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$|registrationId$)/;
 
 /** The request structures a payment response echoes: every known parameter but those above, nested. */
 function requestEcho(params: ReadonlyMap<string, string>): Record<string, unknown> {
@@ -189,11 +191,14 @@ type Answer = { code: string; description: string; details: Readonly<Record<stri
 export async function createPayment(
   context: PaymentContext,
   entityId: string,
-  params: ReadonlyMap<string, string>,
+  sent: ReadonlyMap<string, string>,
   options: CreatePaymentOptions = {},
 ): Promise<PaymentRecord> {
-  const testMode = resolveTestMode(params, context.environment);
-  validate(params, 'payment');
+  const testMode = resolveTestMode(sent, context.environment);
+  validate(sent, 'payment');
+  // A stored card pays like a typed one from here on (its number never leaves this function's parameters).
+  const paidWithRegistration = sent.has('registrationId') && !sent.has('card.number');
+  const params = paidWithRegistration ? await withRegisteredCard(context.store, context.vault, entityId, sent) : sent;
   const paymentType = required(params, 'paymentType') as InitialPaymentType;
   const amountMinor = amountOf(params);
   const currency = required(params, 'currency');
@@ -222,6 +227,7 @@ export async function createPayment(
     resultDetails: answer.details ? { ...answer.details } : null,
     threeDSecure: null,
     redirect: null,
+    registrationId: params.get('registrationId') ?? null,
     ndc: newNdc(entityId),
     createdAt: context.now(),
     ...extra,
@@ -243,7 +249,9 @@ export async function createPayment(
   const card = checkCard(params, context.now());
   if (card.parameterError) throw invalidParameters([card.parameterError]);
   const cardFields = { paymentBrand: card.brand ?? null, card: cardSummary(params) };
-  if (card.refusal) return write(context, record({ ...card.refusal, details: null, acquirer: 'gateway' }, cardFields));
+  const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) =>
+    write(context, record({ ...result, details: null, acquirer: 'gateway' }, { ...cardFields, threeDSecure }));
+  if (card.refusal) return refuse(card.refusal);
 
   const details: CardDetails = {
     number: required(params, 'card.number'),
@@ -253,37 +261,39 @@ export async function createPayment(
     holder: params.get('card.holder'),
     brand: card.brand ?? '',
   };
-  const authorize = async (threeDSecure: Readonly<Record<string, string>> | undefined): Promise<Answer> => ({
-    ...(await context.acquirer.authorize({ paymentId: id, paymentType, amountMinor, currency, testMode, card: details, threeDSecure })),
-    acquirer: context.acquirer.name,
-  });
+  const held: HeldCard = { number: details.number, expiryMonth: details.expiryMonth, expiryYear: details.expiryYear, holder: details.holder, brand: details.brand };
+  // createRegistration=true stores the card once a payment with it is approved (doc 3 §2.5).
+  const register = params.get('createRegistration') === 'true' && !paidWithRegistration;
+  /** Authorizes and records the payment, with its new registration when one is due. */
+  const authorizeAndWrite = async (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) => {
+    const answer = await context.acquirer.authorize({ paymentId: id, paymentType, amountMinor, currency, testMode, card: details, threeDSecure });
+    const payment = record({ ...answer, acquirer: context.acquirer.name }, { ...cardFields, threeDSecure: shown });
+    if (!register || !payment.approved) return write(context, payment);
+    return writeWithRegistration(context, payment, context.vault.seal(held));
+  };
 
   if (hasExternalAuthentication(params)) {
     // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
-    return write(context, record(await authorize(threeDSecureParameters(params)), cardFields));
+    return authorizeAndWrite(threeDSecureParameters(params), null);
   }
   const flow = issuerFlow(details.number, params);
-  if (flow === undefined) return write(context, record(await authorize(undefined), cardFields));
-  if (flow === 'notEnrolled') {
-    return write(context, record({ ...RESULTS.notEnrolled, details: null, acquirer: 'gateway' }, { ...cardFields, threeDSecure: notEnrolledResult() }));
-  }
+  if (flow === undefined) return authorizeAndWrite(undefined, null);
+  if (flow === 'notEnrolled') return refuse(RESULTS.notEnrolled, notEnrolledResult());
 
   const shopperResultUrl = requireRedirectData(params, 'for 3-D Secure: the issuer may ask the shopper to confirm the payment', {
     headers: options.browserHeaders ?? new Map(),
   });
   const ids = newAuthenticationIds();
   switch (flow) {
-    case 'technicalError': {
-      const threeDSecure = authenticationResult(details.brand, 'U', ids);
-      return write(context, record({ ...RESULTS.threeDSecureTechnicalError, details: null, acquirer: 'gateway' }, { ...cardFields, threeDSecure }));
-    }
+    case 'technicalError':
+      return refuse(RESULTS.threeDSecureTechnicalError, authenticationResult(details.brand, 'U', ids));
     case 'frictionless':
     case 'attempt': {
       const threeDSecure = authenticationResult(details.brand, flow === 'frictionless' ? 'Y' : 'A', ids);
-      return write(context, record(await authorize(threeDSecure), { ...cardFields, threeDSecure }));
+      return authorizeAndWrite(threeDSecure, threeDSecure);
     }
-    case 'challenge': {
-      const held: HeldCard = { number: details.number, expiryMonth: details.expiryMonth, expiryYear: details.expiryYear, holder: details.holder, brand: details.brand };
+    case 'challenge':
+      // A registration asked for is stored when the challenge succeeds (the redirect knows from the echo).
       return recordPending(context, record(pending, cardFields), {
         kind: 'threeDSecure',
         // Doc 3 §2.6: the name the directory server knows the merchant by, when the merchant sends it.
@@ -292,7 +302,6 @@ export async function createPayment(
         authentication: ids,
         sealedCard: context.vault.seal(held),
       });
-    }
   }
 }
 
@@ -306,6 +315,17 @@ function threeDSecureParameters(params: ReadonlyMap<string, string>): Record<str
 async function write(context: PaymentContext, payment: PaymentRecord): Promise<PaymentRecord> {
   await context.writer.write(payment);
   return payment;
+}
+
+/** An approved payment and the registration it created, in one transaction: neither exists without the other. */
+async function writeWithRegistration(context: PaymentContext, payment: PaymentRecord, sealedCard: SealedValue): Promise<PaymentRecord> {
+  const registration = newRegistration(payment.entityId, payment.card as CardSummary, payment.paymentBrand ?? '', sealedCard, payment.createdAt);
+  const registered: PaymentRecord = { ...payment, registrationId: registration.id };
+  await context.store.transaction(async (tx) => {
+    await insertRegistration(tx, registration);
+    await insertPayments(tx, [registered]);
+  });
+  return registered;
 }
 
 /** A pending payment and its redirect, in one transaction: a redirect never points at a payment that was not recorded. */
@@ -398,6 +418,7 @@ export async function processBackOffice(
       resultDetails: answer.details ? { ...answer.details } : null,
       threeDSecure: null,
       redirect: null,
+      registrationId: null,
       ndc: newNdc(entityId),
       createdAt: context.now(),
     };

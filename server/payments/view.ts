@@ -40,6 +40,7 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
     // The gateway's own authentication fills in what the merchant sent (e.g. challengeIndicator) without replacing it.
     ...(payment.threeDSecure ? { threeDSecure: { ...(echo.threeDSecure as object | undefined), ...payment.threeDSecure } } : {}),
     ...(payment.redirect ? { redirect: payment.redirect } : {}),
+    ...(payment.registrationId ? { registrationId: payment.registrationId } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { newResourceId } from '../domain/ids.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import type { Logger } from '../logger.ts';
-import type { CardVault, SealedValue } from '../payments/cardVault.ts';
+import type { CardVault, HeldCard, SealedValue } from '../payments/cardVault.ts';
 import {
   findPayment,
   finishPendingPayment,
@@ -20,6 +20,8 @@ import {
   type PaymentRecord,
   type PaymentRedirect,
 } from '../payments/repository.ts';
+import { insertRegistration } from '../registrations/repository.ts';
+import { newRegistration } from '../registrations/service.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import {
   findRedirect,
@@ -52,15 +54,6 @@ export interface RedirectContext {
   readonly vault: CardVault;
   readonly now: () => Date;
   readonly logger: Logger;
-}
-
-/** What the authorization after a challenge needs of the card. Never the security code. */
-export interface HeldCard {
-  readonly number: string;
-  readonly expiryMonth: number;
-  readonly expiryYear: number;
-  readonly holder: string | undefined;
-  readonly brand: string;
 }
 
 /** The pages live under the gateway's own address: the only redirect URLs it hands out. */
@@ -102,6 +95,7 @@ async function finalResult(
     approved: false,
     resultDetails: null,
     threeDSecure,
+    registrationId: null,
   });
   const brand = payment.paymentBrand ?? '';
   const ids: AuthenticationIds | null = redirect.authentication;
@@ -124,7 +118,14 @@ async function finalResult(
     case 'success': {
       if (redirect.kind === 'provider') {
         const answer = await context.acquirer.confirmRedirectPayment({ ...common, brand });
-        return { resultCode: answer.code, resultDescription: answer.description, approved: isSuccessfulCode(answer.code), resultDetails: { ...answer.details }, threeDSecure: null };
+        return {
+          resultCode: answer.code,
+          resultDescription: answer.description,
+          approved: isSuccessfulCode(answer.code),
+          resultDetails: { ...answer.details },
+          threeDSecure: null,
+          registrationId: null,
+        };
       }
       const threeDSecure = authentication('Y');
       const card = openCard(context, redirect.sealedCard);
@@ -136,6 +137,7 @@ async function finalResult(
         approved: isSuccessfulCode(answer.code),
         resultDetails: { ...answer.details },
         threeDSecure,
+        registrationId: null,
       };
     }
   }
@@ -156,7 +158,14 @@ function openCard(context: RedirectContext, sealed: SealedValue | null): HeldCar
 async function finish(tx: Queryable, context: RedirectContext, redirect: RedirectRecord, outcome: RedirectOutcome): Promise<void> {
   const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
   if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
-  await finishPendingPayment(tx, payment.id, await finalResult(context, redirect, payment, outcome));
+  let result = await finalResult(context, redirect, payment, outcome);
+  // createRegistration=true on a challenged card: stored now that the payment is approved (doc 3 §2.5).
+  if (result.approved && redirect.sealedCard && payment.card && payment.requestEcho.createRegistration === 'true') {
+    const registration = newRegistration(payment.entityId, payment.card, payment.paymentBrand ?? '', redirect.sealedCard, context.now());
+    await insertRegistration(tx, registration);
+    result = { ...result, registrationId: registration.id };
+  }
+  await finishPendingPayment(tx, payment.id, result);
   await finishRedirect(tx, redirect.id, outcome, context.now());
 }
 

@@ -1,3 +1,5 @@
+import type { StoredCardView } from '../registrations/service.ts';
+
 /**
  * paymentWidgets.js: the small per-checkout script a merchant page loads with a script tag (COMPAT §3).
  * It defines `window.wpwl` and loads the versioned widget bundle. Its bytes depend only on a snapshot
@@ -13,8 +15,8 @@ export interface BootstrapSnapshot {
   readonly paymentType: string | null;
   /** `/v1/checkouts/<id>/payment`, or `/registration` for registration-only checkouts. */
   readonly resourcePath: string;
-  /** Stored registrations offered as one-click cards (ids only). */
-  readonly registrationIds: readonly string[];
+  /** The stored cards offered as one-click payments (registrations[n].id), as the widget shows them. */
+  readonly registrations: readonly StoredCardView[];
   /** Base URL of the gateway as handed out to browsers (PUBLIC_URL). */
   readonly gatewayUrl: string;
   /** The widget build the checkout was created with: `<gatewayUrl>/v1/static/<version>`. */
@@ -44,7 +46,8 @@ export function renderBootstrap(snapshot: BootstrapSnapshot | null, fallback: { 
           currency: snapshot.currency,
           paymentType: snapshot.paymentType,
           resourcePath: snapshot.resourcePath,
-          config: { registrations: snapshot.registrationIds },
+          // Snapshots taken before stored cards were shown have no list: nothing to offer.
+          config: { registrations: snapshot.registrations ?? [] },
         },
         ndc: snapshot.checkoutId,
         url: snapshot.gatewayUrl,
