@@ -13,7 +13,7 @@ const KB = 1024;
 export const BUDGETS = { bootstrap: 2 * KB, widget: 30 * KB, hostedFields: 6 * KB, language: 2 * KB } as const;
 
 export interface WidgetSizes {
-  /** paymentWidgets.js of a checkout with five stored cards and a long gateway URL. */
+  /** paymentWidgets.js of a checkout with five stored cards (with their holders) and a long gateway URL. */
   readonly bootstrap: number;
   /** Widget JS + CSS for English. */
   readonly widget: number;
@@ -44,7 +44,14 @@ export function measureWidgetSizes(build: WidgetBuild): WidgetSizes {
       currency: 'EUR',
       paymentType: 'DB',
       resourcePath: `/v1/checkouts/${checkoutId}/payment`,
-      registrationIds: Array.from({ length: 5 }, (_, index) => `8ac7a4a27b4c7867017b510d33dd718${index}`),
+      registrations: Array.from({ length: 5 }, (_, index) => ({
+        id: `8ac7a4a27b4c7867017b510d33dd718${index}`,
+        brand: index % 2 === 0 ? 'VISA' : 'MASTER',
+        last4Digits: `${1000 + index}`,
+        expiryMonth: '05',
+        expiryYear: '2034',
+        holder: 'Jane Jones-Rutherford',
+      })),
       gatewayUrl,
       staticBaseUrl: `${gatewayUrl}/v1/static/${build.version}`,
     },
