@@ -1,9 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MASTER_CARD, offering, storeCard, VISA_CARD } from './support/registrations.ts';
 import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
-/** Accessibility of the card form (issue 4, point 6), the 3-D Secure frame and the redirect-brand forms (issue 5). */
+/**
+ * Accessibility of the card form (issue 4, point 6), the 3-D Secure frame and the redirect-brand forms (issue 5),
+ * and the stored cards (one-click) form.
+ */
 
 const env = useMerchantSiteAndBrowser();
 
@@ -115,6 +119,57 @@ describe('accessibility of the card form', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/result\?id=/);
     expect(JSON.parse(await page.locator('#result').innerText()).result.code).toBe('000.100.110');
+    await page.context().close();
+  });
+});
+
+describe('accessibility of the stored cards (one-click)', () => {
+  let offered: Record<string, string> = {};
+  beforeAll(async () => {
+    offered = offering(await storeCard(env.site, VISA_CARD), await storeCard(env.site, MASTER_CARD));
+  });
+
+  async function openStoredCards(options: Record<string, unknown>): Promise<Page> {
+    const page = await (await env.browser.newContext()).newPage();
+    await page.addInitScript((value) => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = value;
+    }, options);
+    await page.goto(env.site.pageUrl('plain', { checkoutId: await env.site.createCheckout(offered) }));
+    await page.locator('#wpwl-registrations .wpwl-form-registrations').waitFor();
+    return page;
+  }
+  const cvvField = (page: Page) => page.locator('.wpwl-group-registration.wpwl-selected').frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field');
+
+  it.each([
+    ['card', false],
+    ['plain', false],
+    ['card', true],
+    ['plain', true],
+  ])('has no serious or critical axe violation in the %s style (requireCvv %s), and with the CVV error showing when asked', async (style, requireCvv) => {
+    const page = await openStoredCards({ style, registrations: { requireCvv, hideInitialPaymentForms: true } });
+    // The show-other-payment-methods button is part of what is checked.
+    await page.locator('button[data-action="show-initial-forms"]').waitFor();
+    if (requireCvv) await cvvField(page).waitFor();
+    expect(await seriousViolations(page, '#wpwl-registrations')).toEqual([]);
+    if (requireCvv) {
+      await page.locator('.wpwl-form-registrations button.wpwl-button-pay').click();
+      await page.locator('.wpwl-hint-cvvError').waitFor();
+      expect(await seriousViolations(page, '#wpwl-registrations')).toEqual([]);
+    }
+    await page.context().close();
+  });
+
+  it('names the stored cards (as radio buttons), their brands, the CVV field and the buttons', async () => {
+    const page = await openStoredCards({ registrations: { requireCvv: true, hideInitialPaymentForms: true } });
+    await cvvField(page).waitFor();
+    const snapshot = await page.locator('#wpwl-registrations').ariaSnapshot();
+    expect(snapshot).toContain('form "Your stored cards"');
+    expect(snapshot).toContain('radio "Visa Card ending in 0000 Expires 05/34 Jane Jones" [checked]');
+    expect(snapshot).toContain('radio "Mastercard Card ending in 5454 Expires 12/30 John Smith"');
+    expect(snapshot).toContain('button "Pay now"');
+    expect(snapshot).toContain('button "Show other payment methods"');
+    expect(await page.locator('.wpwl-selected iframe.wpwl-control-cvv').getAttribute('title')).toBe('CVV');
+    expect(await cvvField(page).getAttribute('aria-label')).toBe('CVV');
     await page.context().close();
   });
 });

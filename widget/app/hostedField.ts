@@ -4,9 +4,11 @@ import {
   type FieldConfig,
   type FieldLaunch,
   type FieldMessage,
+  type HostedFieldForm,
   type HostedFieldName,
   type ParentMessage,
 } from '../shared/protocol.ts';
+import type { PaymentAnswer } from './payment/answer.ts';
 
 /**
  * The merchant-page side of one hosted field: the iframe on the gateway's origin and its message channel
@@ -17,8 +19,18 @@ export interface HostedField {
   readonly field: HostedFieldName;
   readonly iframe: HTMLIFrameElement;
   send(message: ParentMessage): void;
+  /** Asks the field for its state with errors shown; resolves once that state has arrived (or after a while). */
+  validate(): Promise<void>;
+  /**
+   * Has the field post the payment (the number field of a card form, the CVV field of a one-click form):
+   * it adds its card data to `fields` and answers with the gateway's answer.
+   */
+  submit(action: string, fields: [string, string][]): Promise<PaymentAnswer>;
   destroy(): void;
 }
+
+const VALIDATE_TIMEOUT_MS = 2_000;
+const SUBMIT_TIMEOUT_MS = 60_000;
 
 export function randomChannel(): string {
   const bytes = new Uint8Array(16);
@@ -30,6 +42,8 @@ export function attachHostedField(
   iframe: HTMLIFrameElement,
   setup: {
     field: HostedFieldName;
+    /** The form the field belongs to; `card` unless given. */
+    form?: HostedFieldForm;
     channel: string;
     staticBaseUrl: string;
     config: () => FieldConfig;
@@ -37,12 +51,20 @@ export function attachHostedField(
   },
 ): HostedField {
   const gatewayOrigin = new URL(setup.staticBaseUrl, location.href).origin;
-  const launch: FieldLaunch = { channel: setup.channel, field: setup.field, parentOrigin: location.origin };
+  const launch: FieldLaunch = { channel: setup.channel, field: setup.field, parentOrigin: location.origin, form: setup.form ?? 'card' };
   let ready = false;
   const queue: ParentMessage[] = [];
+  /** Waiting for a state with errors shown (validate). */
+  const validations = new Set<() => void>();
+  /** Waiting for the answer to a submit, by request id. */
+  const submits = new Map<string, (answer: PaymentAnswer) => void>();
 
   const post = (message: ParentMessage) =>
     iframe.contentWindow?.postMessage({ ...message, v: PROTOCOL_VERSION, channel: setup.channel }, gatewayOrigin);
+  const send = (message: ParentMessage) => {
+    if (ready) post(message);
+    else queue.push(message);
+  };
 
   const onWindowMessage = (event: MessageEvent) => {
     if (event.origin !== gatewayOrigin || event.source !== iframe.contentWindow || !isEnvelope(event.data, setup.channel)) return;
@@ -52,7 +74,12 @@ export function attachHostedField(
       post({ type: 'configure', ...setup.config() });
       for (const pending of queue.splice(0)) post(pending);
     }
+    if (message.type === 'result') {
+      submits.get(message.requestId)?.({ status: message.status, body: message.body });
+      return;
+    }
     setup.onMessage(message);
+    if (message.type === 'state' && message.showErrors) for (const done of [...validations]) done();
   };
   window.addEventListener('message', onWindowMessage);
   iframe.src = `${setup.staticBaseUrl}/fields.html#${encodeURIComponent(JSON.stringify(launch))}`;
@@ -60,9 +87,33 @@ export function attachHostedField(
   return {
     field: setup.field,
     iframe,
-    send(message) {
-      if (ready) post(message);
-      else queue.push(message);
+    send,
+    validate() {
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          validations.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, VALIDATE_TIMEOUT_MS);
+        validations.add(done);
+        send({ type: 'validate' });
+      });
+    },
+    submit(action, fields) {
+      const requestId = randomChannel();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          submits.delete(requestId);
+          reject(new Error(`no answer from the ${setup.field} field`));
+        }, SUBMIT_TIMEOUT_MS);
+        submits.set(requestId, (answer) => {
+          clearTimeout(timer);
+          submits.delete(requestId);
+          resolve(answer);
+        });
+        send({ type: 'submit', requestId, action, fields });
+      });
     },
     destroy() {
       window.removeEventListener('message', onWindowMessage);

@@ -7,6 +7,8 @@ import { textsFor, type Texts } from './messages.ts';
 import { languageOf, loadLanguage } from '../i18n/index.ts';
 import { readOptions, type WidgetOptions } from './options.ts';
 import { RedirectForm } from './redirect/RedirectForm.tsx';
+import { RegistrationForm } from './registration/RegistrationForm.tsx';
+import { storedCardsOf } from './registration/stored.ts';
 import type { CheckoutInfo, FormHandle } from './types.ts';
 
 /**
@@ -14,10 +16,13 @@ import type { CheckoutInfo, FormHandle } from './types.ts';
  * `window.wpwl` with the checkout. For each `form.paymentWidgets` it renders, when the page is ready and
  * reading wpwlOptions at that moment, a card container for the card brands, then one container per
  * redirect brand (PAYPAL, SOFORTUEBERWEISUNG); it offers wpwl.unload() and wpwl.executePayment().
+ * When the checkout offers stored cards, the one-click form (div#wpwl-registrations) comes first, above
+ * the first form; with registrations.hideInitialPaymentForms the other forms wait for the shopper's
+ * "Show other payment methods".
  */
 
 interface Wpwl {
-  checkout?: { id: string; resourcePath: string } | null;
+  checkout?: { id: string; resourcePath: string; config?: { registrations?: unknown } } | null;
   url?: string;
   staticBaseUrl?: string;
   unload?: () => void;
@@ -88,6 +93,19 @@ async function renderForms(): Promise<void> {
   }
   const info: CheckoutInfo = { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl };
   const rendered: { container: string; brands: string[] }[] = [];
+  const storedCards = storedCardsOf(checkout.config?.registrations);
+  let storedCardsRendered = false;
+  /** The other forms' hosts, hidden while registrations.hideInitialPaymentForms holds them back. */
+  const initialHosts: HTMLElement[] = [];
+  const hideInitial = storedCards.length > 0 && options.registrations.hideInitialPaymentForms;
+  const showInitialForms = () => {
+    for (const host of initialHosts) {
+      host.hidden = false;
+      host.classList.remove('wpwl-hidden');
+    }
+    // The button that was clicked is gone: focus goes to the first control of the forms it revealed.
+    initialHosts[0]?.querySelector<HTMLElement>('select, input:not([type="hidden"]), button')?.focus();
+  };
   for (const form of forms) {
     const brands = brandsOf(form);
     const cardBrands = brands.filter(isCardBrand);
@@ -101,6 +119,11 @@ async function renderForms(): Promise<void> {
     host.className = 'wpwl-host';
     form.parentNode?.insertBefore(host, form.nextSibling);
     hosts.push(host);
+    initialHosts.push(host);
+    if (hideInitial) {
+      host.hidden = true;
+      host.classList.add('wpwl-hidden');
+    }
     const common = {
       checkout: info,
       shopperResultUrl: new URL(form.getAttribute('action') ?? location.href, location.href).href,
@@ -112,6 +135,24 @@ async function renderForms(): Promise<void> {
     // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.
     const childrenFor = (index: number) => (index === 0 ? children : children.map((child) => child.cloneNode(true)));
     const offset = cardBrands.length > 0 ? 1 : 0;
+    if (storedCards.length > 0 && !storedCardsRendered) {
+      // The stored cards, once per page, above the first form; they post copies of its merchant children.
+      const registrations = document.createElement('div');
+      registrations.id = 'wpwl-registrations';
+      host.parentNode?.insertBefore(registrations, host);
+      hosts.push(registrations);
+      render(
+        <RegistrationForm
+          {...common}
+          cards={storedCards}
+          merchantChildren={children.map((child) => child.cloneNode(true))}
+          showInitialForms={hideInitial ? showInitialForms : undefined}
+        />,
+        registrations,
+      );
+      rendered.push({ container: 'wpwl-container-registration', brands: [...new Set(storedCards.map((card) => card.brand).filter(Boolean))] });
+      storedCardsRendered = true;
+    }
     render(
       <>
         {cardBrands.length > 0 && <CardForm {...common} brands={cardBrands} merchantChildren={childrenFor(0)} />}

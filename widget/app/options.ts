@@ -33,6 +33,11 @@ export interface WidgetOptions {
   readonly paymentTarget: string | undefined;
   /** Size of the widget's 3-D Secure frame, as CSS lengths (numbers are pixels). */
   readonly threeDIframeSize: { readonly width: string; readonly height: string };
+  /**
+   * The one-click form of stored cards: `requireCvv` asks the selected card's CVV (in a hosted field);
+   * `hideInitialPaymentForms` hides the other forms until the shopper asks for them. Both default to false.
+   */
+  readonly registrations: { readonly requireCvv: boolean; readonly hideInitialPaymentForms: boolean };
   /** Shown while a payment is being sent; `spinner: false` turns it off, `spinner.color` colours it. */
   readonly spinner: { readonly enabled: boolean; readonly color: string | undefined };
   /** The raw object, for callbacks (looked up at call time: merchants may replace them late). */
@@ -102,6 +107,10 @@ export function readOptions(): WidgetOptions {
     threeDIframeSize: {
       width: (isObject(raw.threeDIframeSize) && cssLength(raw.threeDIframeSize.width)) || DEFAULT_THREE_D_IFRAME_SIZE.width,
       height: (isObject(raw.threeDIframeSize) && cssLength(raw.threeDIframeSize.height)) || DEFAULT_THREE_D_IFRAME_SIZE.height,
+    },
+    registrations: {
+      requireCvv: isObject(raw.registrations) && flag(raw.registrations.requireCvv, false),
+      hideInitialPaymentForms: isObject(raw.registrations) && flag(raw.registrations.hideInitialPaymentForms, false),
     },
     spinner: {
       enabled: raw.spinner !== false && raw.spinner !== 'false',

@@ -2,6 +2,10 @@ import './fields.css';
 import {
   filterStyles,
   isEnvelope,
+  isPaymentTarget,
+  parseLaunch,
+  paymentBody,
+  postsPayment,
   PROTOCOL_VERSION,
   type Envelope,
   type FieldConfig,
@@ -14,21 +18,11 @@ import {
 
 /**
  * The hosted-field page: one card-number or CVV input living on the gateway's origin. The merchant page
- * only ever learns whether the value is empty/valid and the first six digits; the number frame posts the
- * payment itself, asking its sibling CVV frame for the code over a same-origin BroadcastChannel.
+ * only ever learns whether the value is empty/valid and the first six digits. In a card form the number
+ * frame posts the payment itself, asking its sibling CVV frame for the code over a same-origin
+ * BroadcastChannel; in the one-click form (stored cards) the CVV frame is alone and posts the payment itself.
  * Message schema: ../shared/protocol.ts.
  */
-
-function readLaunch(): FieldLaunch | undefined {
-  try {
-    const launch = JSON.parse(decodeURIComponent(location.hash.slice(1))) as FieldLaunch;
-    const originOk = typeof launch.parentOrigin === 'string' && /^https?:\/\/[^/]+$/.test(launch.parentOrigin);
-    const fieldOk = launch.field === 'cardNumber' || launch.field === 'cvv';
-    return originOk && fieldOk && typeof launch.channel === 'string' ? launch : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function luhn(digits: string): boolean {
   let sum = 0;
@@ -64,10 +58,11 @@ function applyPlaceholderStyles(styles: StyleMap): void {
   }
 }
 
-function start(launch: FieldLaunch): void {
+function start(launch: Required<FieldLaunch>): void {
   const { channel, field, parentOrigin } = launch;
   const isNumber = field === 'cardNumber';
-  const siblings = new BroadcastChannel(`wpwl-${channel}`);
+  // The two frames of a card form talk over this channel; a one-click CVV frame has no sibling.
+  const siblings = launch.form === 'card' ? new BroadcastChannel(`wpwl-${channel}`) : undefined;
   const input = document.createElement('input');
   input.type = 'text';
   input.inputMode = 'numeric';
@@ -138,6 +133,7 @@ function start(launch: FieldLaunch): void {
 
   const cvvFromSibling = (): Promise<string> =>
     new Promise((resolve) => {
+      if (!siblings) return resolve('');
       const id = Math.random().toString(36).slice(2);
       const timer = setTimeout(() => resolve(''), 2000);
       const onMessage = (event: MessageEvent<SiblingMessage>) => {
@@ -151,28 +147,25 @@ function start(launch: FieldLaunch): void {
       siblings.postMessage({ type: 'cvvRequest', id } satisfies SiblingMessage);
     });
 
-  if (!isNumber) {
+  if (!isNumber && siblings) {
     siblings.addEventListener('message', (event: MessageEvent<SiblingMessage>) => {
       if (event.data.type === 'cvvRequest') siblings.postMessage({ type: 'cvvValue', id: event.data.id, value: digits() } satisfies SiblingMessage);
     });
   }
 
   const submit = async (message: Extract<ParentMessage, { type: 'submit' }>) => {
-    const target = new URL(message.action, location.href);
     // Card data goes to this gateway's checkout payment endpoint and nowhere else, whatever the page asks.
-    if (target.origin !== location.origin || !/^\/v1\/checkouts\/[^/]+\/payment$/.test(target.pathname)) {
+    const target = isPaymentTarget(message.action, location.origin);
+    if (!target) {
       send({ type: 'result', requestId: message.requestId, status: 0, body: { error: 'refused target' } });
       return;
     }
-    const body = new URLSearchParams(message.fields.filter(([name]) => !name.startsWith('card.number') && name !== 'card.cvv'));
-    body.set('card.number', digits());
-    const cvv = await cvvFromSibling();
-    if (cvv) body.set('card.cvv', cvv);
+    const cardData: [string, string][] = isNumber ? [['card.number', digits()], ['card.cvv', await cvvFromSibling()]] : [['card.cvv', digits()]];
     try {
       const response = await fetch(target.href, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },
-        body,
+        body: paymentBody(message.fields, cardData),
         credentials: 'omit',
       });
       const answer: unknown = await response.json().catch(() => ({}));
@@ -216,12 +209,12 @@ function start(launch: FieldLaunch): void {
         state(false);
         break;
       case 'submit':
-        if (isNumber) void submit(message);
+        if (postsPayment(launch)) void submit(message);
         break;
     }
   });
   send({ type: 'ready', field });
 }
 
-const launch = readLaunch();
+const launch = parseLaunch(location.hash);
 if (launch) start(launch);

@@ -9,14 +9,24 @@
  * forms on one page never cross-talk. The two iframes of one form talk to each other over a
  * BroadcastChannel named after the channel id: same-origin only, the merchant page cannot join it.
  *
- * Versioned: `v` is PROTOCOL_VERSION; a message of another version is ignored.
+ * Versioned: `v` is PROTOCOL_VERSION; a message of another version is ignored. Both sides are built together
+ * and served under one versioned path, so a page never mixes versions; the number changes with the schema.
+ *   1  card form: the number field posts the payment, asking the CVV field for its code.
+ *   2  `form` in the launch data: a field belongs to a card form or to the one-click (stored cards) form. In a
+ *      one-click form there is no number field: each stored card's CVV field, launched with
+ *      `form: 'registration'`, posts the payment itself (the page's fields + `card.cvv`), and answers `submit`.
+ *
+ * Launch (the iframe URL's hash): {channel, field, parentOrigin, form}   form defaults to `card`
  *
  *   parent → field
  *     configure  {field, label, placeholder, styles, autofocus, mask, cvvLength, required}  after `ready`
  *     brand      {brand, cvvLength}             the selected/detected brand (CVV length rules)
  *     focus      {}                             move focus into the field
  *     validate   {}                             answer with a `state` showing errors
- *     submit     {requestId, action, fields}    number field only: post the payment (card data added here)
+ *     submit     {requestId, action, fields}    the field that posts the payment: the number field of a card
+ *                                               form, the CVV field of a one-click form. It drops any card
+ *                                               number or CVV among `fields`, adds its own card data, and posts
+ *                                               only to /v1/checkouts/<id>/payment on its own origin.
  *     clear      {}                             empty the field
  *   field → parent
  *     ready      {field}                        loaded and listening
@@ -28,9 +38,12 @@
  *     result     {requestId, status, body}      the gateway's answer to `submit` (no card number in it)
  */
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export type HostedFieldName = 'cardNumber' | 'cvv';
+
+/** The form a hosted field belongs to: a card form (number + CVV) or the one-click form of stored cards (CVV alone). */
+export type HostedFieldForm = 'card' | 'registration';
 
 /** CSS properties a merchant may set inside the iframes (iframeStyles); anything else is dropped. */
 export const ALLOWED_STYLE_PROPERTIES: readonly string[] = [
@@ -116,6 +129,50 @@ export interface FieldLaunch {
   readonly channel: string;
   readonly field: HostedFieldName;
   readonly parentOrigin: string;
+  /** Since version 2; absent means `card`. */
+  readonly form?: HostedFieldForm;
+}
+
+/** The launch data in the iframe URL's hash, or undefined when it is not well-formed. */
+export function parseLaunch(hash: string): Required<FieldLaunch> | undefined {
+  try {
+    const launch = JSON.parse(decodeURIComponent(hash.replace(/^#/, ''))) as Partial<FieldLaunch> | null;
+    if (typeof launch !== 'object' || launch === null) return undefined;
+    const originOk = typeof launch.parentOrigin === 'string' && /^https?:\/\/[^/]+$/.test(launch.parentOrigin);
+    const fieldOk = launch.field === 'cardNumber' || launch.field === 'cvv';
+    const form = launch.form ?? 'card';
+    // A one-click form has no number field.
+    const formOk = form === 'card' || (form === 'registration' && launch.field === 'cvv');
+    if (!originOk || !fieldOk || !formOk || typeof launch.channel !== 'string' || launch.channel === '') return undefined;
+    return { channel: launch.channel, field: launch.field as HostedFieldName, parentOrigin: launch.parentOrigin as string, form };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this field posts the payment on `submit` (see the version notes above). */
+export function postsPayment(launch: Required<FieldLaunch>): boolean {
+  return launch.form === 'registration' ? launch.field === 'cvv' : launch.field === 'cardNumber';
+}
+
+/** A hosted field posts card data only to the checkout payment endpoint on its own (the gateway's) origin. */
+export function isPaymentTarget(action: string, fieldOrigin: string): URL | undefined {
+  try {
+    const target = new URL(action, fieldOrigin);
+    return target.origin === fieldOrigin && /^\/v1\/checkouts\/[^/]+\/payment$/.test(target.pathname) ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The body a hosted field posts: the page's fields, without any card number or CVV the page put among them
+ * (card data comes only from the fields), then the field's own card data where it is not empty.
+ */
+export function paymentBody(pageFields: readonly [string, string][], cardData: readonly [string, string][]): URLSearchParams {
+  const body = new URLSearchParams(pageFields.filter(([name]) => !name.startsWith('card.number') && name !== 'card.cvv'));
+  for (const [name, value] of cardData) if (value !== '') body.set(name, value);
+  return body;
 }
 
 export function filterStyles(styles: unknown): StyleMap {

@@ -81,6 +81,24 @@ export function formFields(form: HTMLFormElement): [string, string][] {
   return [...new FormData(form).entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string');
 }
 
+/**
+ * A plain POST to the gateway's checkout payment endpoint (CORS, no credentials), for payments that carry
+ * no card data: redirect brands, and one-click payments with a stored card when no CVV is asked for.
+ */
+export async function postToGateway(action: string, fields: [string, string][]): Promise<PaymentAnswer> {
+  try {
+    const response = await fetch(action, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      body: new URLSearchParams(fields).toString(),
+      credentials: 'omit',
+    });
+    return { status: response.status, body: await response.json().catch(() => ({})) };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
 export async function sendPayment(
   context: PaymentContext,
   fields: readonly [string, string][],

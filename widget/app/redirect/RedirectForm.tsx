@@ -3,8 +3,7 @@ import { REDIRECT_BRANDS, type RedirectFamily } from '../brands.ts';
 import type { Texts } from '../messages.ts';
 import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { WidgetOptions } from '../options.ts';
-import type { PaymentAnswer } from '../payment/answer.ts';
-import { cancelledByMerchant, createPaymentState, formFields, sendPayment, type PaymentState } from '../payment/flow.ts';
+import { cancelledByMerchant, createPaymentState, formFields, postToGateway, sendPayment, type PaymentState } from '../payment/flow.ts';
 import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
 import type { CheckoutInfo, FormHandle } from '../types.ts';
 
@@ -38,21 +37,6 @@ const BEFORE_SUBMIT: Readonly<Record<RedirectFamily, string>> = {
   virtualAccount: 'onBeforeSubmitVirtualAccount',
   onlineTransfer: 'onBeforeSubmitOnlineTransfer',
 };
-
-/** A plain POST to the gateway's checkout payment endpoint (CORS, no credentials). */
-async function postToGateway(action: string, fields: [string, string][]): Promise<PaymentAnswer> {
-  try {
-    const response = await fetch(action, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-      body: new URLSearchParams(fields).toString(),
-      credentials: 'omit',
-    });
-    return { status: response.status, body: await response.json().catch(() => ({})) };
-  } catch {
-    return { status: 0, body: {} };
-  }
-}
 
 function submitRedirectBrand(props: RedirectFormProps, family: RedirectFamily, state: PaymentState, form: HTMLFormElement, trigger: Event | undefined): void {
   if (state.busy.value) return;

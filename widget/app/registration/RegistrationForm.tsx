@@ -1,0 +1,272 @@
+import { signal } from '@preact/signals';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { filterStyles, type FieldMessage, type FieldState } from '../../shared/protocol.ts';
+import { CARD_BRANDS } from '../brands.ts';
+import { invoke } from '../callbacks.ts';
+import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
+import { isRightToLeft, type Language } from '../../i18n/index.ts';
+import type { Texts } from '../messages.ts';
+import type { WidgetOptions } from '../options.ts';
+import { createPaymentState } from '../payment/flow.ts';
+import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
+import type { CheckoutInfo, FormHandle } from '../types.ts';
+import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
+import { submitOneClick } from './submit.ts';
+
+/**
+ * The one-click form: the checkout's stored cards, above the other forms (COMPAT §4).
+ *
+ *   div#wpwl-registrations (the host)
+ *     div.wpwl-container.wpwl-container-registration
+ *       form.wpwl-form.wpwl-form-registrations[action=<gateway>/v1/checkouts/<id>/payment]
+ *         div.wpwl-label.wpwl-label-registrations                         "Your stored cards"
+ *         div.wpwl-group.wpwl-group-registration[.wpwl-selected]          one per stored card
+ *           label.wpwl-registration
+ *             div.wpwl-wrapper.wpwl-wrapper-registration.wpwl-wrapper-registration-registrationId > input[type=radio][name=registrationId]
+ *             div.wpwl-wrapper-registration-brand > div.wpwl-brand.wpwl-brand-card.wpwl-brand-<BRAND>[role=img]
+ *             div.wpwl-wrapper-registration-number / -expiry / -holder
+ *           div.wpwl-wrapper.wpwl-wrapper-registration.wpwl-wrapper-registration-cvv     (registrations.requireCvv; selected card only)
+ *             iframe.wpwl-control.wpwl-control-cvv, div.wpwl-hint.wpwl-hint-cvvError
+ *         hidden inputs paymentBrand (the selected card's), shopperResultUrl; the merchant's children
+ *         div.wpwl-group.wpwl-group-submit > ... button.wpwl-button.wpwl-button-pay
+ *         div.wpwl-group.wpwl-group-showOtherPaymentMethods > button[data-action=show-initial-forms]  (hideInitialPaymentForms)
+ *
+ * Each stored card has its own CVV hosted field (the one of the selected card is shown), which posts the
+ * payment itself: the code stays inside the gateway's frames.
+ */
+
+export interface RegistrationFormProps {
+  readonly checkout: CheckoutInfo;
+  readonly cards: readonly StoredCard[];
+  readonly shopperResultUrl: string;
+  readonly merchantChildren: readonly Node[];
+  readonly options: WidgetOptions;
+  readonly texts: Texts;
+  readonly language: Language;
+  readonly register: (handle: FormHandle) => void;
+  /** Shows the forms hidden by registrations.hideInitialPaymentForms; undefined when none are hidden. */
+  readonly showInitialForms: (() => void) | undefined;
+}
+
+export function RegistrationForm(props: RegistrationFormProps) {
+  const { checkout, cards, options, texts } = props;
+  const requireCvv = options.registrations.requireCvv;
+  const model = useMemo(
+    () => ({
+      selected: signal(cards[0]?.id ?? ''),
+      cvvStates: signal<Readonly<Record<string, FieldState>>>({}),
+      cvvErrorShown: signal(false),
+      initialFormsHidden: signal(props.showInitialForms !== undefined),
+    }),
+    [],
+  );
+  const state = useMemo(createPaymentState, []);
+  const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
+  const formRef = useRef<HTMLFormElement>(null);
+  const merchantSlot = useRef<HTMLDivElement>(null);
+  const frames = useRef(new Map<string, HTMLIFrameElement>());
+  const fields = useRef(new Map<string, HostedField>());
+
+  const selected = model.selected.value;
+  const selectedCard = cards.find((card) => card.id === selected);
+  const cvvValid = (id: string) => model.cvvStates.value[id]?.valid === true;
+  const cvvError = requireCvv && options.validation && model.cvvErrorShown.value && !cvvValid(selected);
+
+  const submit = (trigger: Event | undefined) => {
+    const form = formRef.current;
+    if (!form) return;
+    const cvv = requireCvv ? fields.current.get(model.selected.value) : undefined;
+    if (requireCvv && !cvv) return;
+    void submitOneClick({
+      form,
+      trigger,
+      options,
+      texts,
+      checkout,
+      shopperResultUrl: props.shopperResultUrl,
+      state,
+      cvv,
+      cvvValid: () => cvvValid(model.selected.value),
+      showCvvError: () => {
+        model.cvvErrorShown.value = true;
+        if (!cvvValid(model.selected.value)) cvv?.send({ type: 'focus' });
+      },
+    });
+  };
+
+  const select = (id: string) => {
+    if (id === model.selected.value) return;
+    model.selected.value = id;
+    model.cvvErrorShown.value = false;
+  };
+
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    for (const child of props.merchantChildren) merchantSlot.current?.appendChild(child);
+    const styles = options.iframeStyles as Record<string, unknown>;
+    for (const card of requireCvv ? cards : []) {
+      const iframe = frames.current.get(card.id);
+      if (!iframe) continue;
+      const $iframe = { 0: iframe, length: 1 };
+      const onMessage = (message: FieldMessage) => {
+        switch (message.type) {
+          case 'ready':
+            invoke(options, 'onReadyIframeCommunication', { $iframe });
+            break;
+          case 'state':
+            model.cvvStates.value = { ...model.cvvStates.value, [card.id]: message };
+            if (message.showErrors && card.id === model.selected.value) model.cvvErrorShown.value = true;
+            break;
+          case 'focus':
+            invoke(options, 'onFocusIframeCommunication', { $iframe });
+            break;
+          case 'blur':
+            invoke(options, 'onBlurIframeCommunication', { $iframe });
+            invoke(options, 'onBlurSecurityCode', form, cvvValid(card.id));
+            break;
+          case 'enter':
+            if (!options.disableSubmitOnEnter) submit(undefined);
+            break;
+          default:
+            break;
+        }
+      };
+      fields.current.set(
+        card.id,
+        attachHostedField(iframe, {
+          field: 'cvv',
+          form: 'registration',
+          channel: randomChannel(),
+          staticBaseUrl: checkout.staticBaseUrl,
+          onMessage,
+          config: () => ({
+            field: 'cvv',
+            label: texts.label('cvv'),
+            placeholder: options.showPlaceholders ? texts.label('cvvPlaceholder') : '',
+            styles: filterStyles(styles['cvv']),
+            placeholderStyles: filterStyles(styles['cvv-placeholder']),
+            autofocus: false,
+            mask: options.maskCvv,
+            cvvLength: cvvLengthOf(card),
+            required: true,
+          }),
+        }),
+      );
+    }
+    props.register({ container: 'wpwl-container-registration', form, submit: () => submit(undefined) });
+    return () => {
+      for (const field of fields.current.values()) field.destroy();
+      state.dispose();
+    };
+  }, []);
+
+  const redirecting = hiddenWhileRedirecting(state);
+  const hintId = `${prefix}-hint-cvv`;
+  const titleId = `${prefix}-title`;
+
+  return (
+    <div
+      class={cx('wpwl-container', 'wpwl-container-registration', `wpwl-style-${options.style}`, 'wpwl-clearfix')}
+      lang={props.language === 'en' ? undefined : props.language}
+      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    >
+      <form
+        ref={formRef}
+        class={cx('wpwl-form', 'wpwl-form-registrations', 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
+        hidden={redirecting}
+        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
+        method="POST"
+        noValidate
+        aria-labelledby={options.showLabels ? titleId : undefined}
+        aria-label={options.showLabels ? undefined : texts.label('storedCards')}
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit(event);
+        }}
+        onKeyDown={(event) => {
+          // Enter on a stored card pays with it (browsers do not submit a form from a radio button).
+          const target = event.target as HTMLInputElement;
+          if (event.key !== 'Enter' || target.type !== 'radio') return;
+          event.preventDefault();
+          if (!options.disableSubmitOnEnter) submit(event);
+        }}
+      >
+        <PaymentMessage state={state} />
+        {options.showLabels && (
+          <div class="wpwl-label wpwl-label-registrations" id={titleId}>
+            {texts.label('storedCards')}
+          </div>
+        )}
+        {cards.map((card) => {
+          const isSelected = card.id === selected;
+          const expiry = expiryOf(card);
+          const wrapper = (name: string) => cx('wpwl-wrapper', 'wpwl-wrapper-registration', `wpwl-wrapper-registration-${name}`);
+          return (
+            <div key={card.id} class={cx('wpwl-group', 'wpwl-group-registration', 'wpwl-clearfix', isSelected && 'wpwl-selected')}>
+              <label class="wpwl-registration">
+                <div class={wrapper('registrationId')}>
+                  <input type="radio" name="registrationId" value={card.id} checked={isSelected} onChange={() => select(card.id)} />
+                </div>
+                <div class={wrapper('brand')}>
+                  {card.brand && (
+                    <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${card.brand}`)} role="img" aria-label={CARD_BRANDS[card.brand]?.label ?? card.brand} />
+                  )}
+                </div>
+                <div class={wrapper('number')}>{card.last4 && texts.label('storedCardEnding', { last4: card.last4 })}</div>
+                <div class={wrapper('expiry')}>{expiry && texts.label('expires', { expiry })}</div>
+                <div class={wrapper('holder')}>{card.holder}</div>
+              </label>
+              {requireCvv && (
+                <div class={cx(wrapper('cvv'), !isSelected && 'wpwl-hidden')} hidden={!isSelected}>
+                  {options.showLabels && (
+                    <div class="wpwl-label wpwl-label-cvv" aria-hidden="true">
+                      {texts.label('cvv')}
+                    </div>
+                  )}
+                  <iframe
+                    ref={(element) => {
+                      if (element) frames.current.set(card.id, element);
+                    }}
+                    class={cx('wpwl-control', 'wpwl-control-cvv', isSelected && cvvError && 'wpwl-has-error')}
+                    dir="ltr"
+                    title={texts.label('cvv')}
+                    aria-describedby={isSelected && cvvError ? hintId : undefined}
+                  />
+                  {isSelected && cvvError && (
+                    <div class="wpwl-hint wpwl-hint-cvvError" id={hintId} role="alert">
+                      {texts.error('cvvError')}
+                    </div>
+                  )}
+                </div>
+              )}
+            </div>
+          );
+        })}
+        {selectedCard?.brand && <input type="hidden" name="paymentBrand" value={selectedCard.brand} />}
+        <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
+        <div class="wpwl-merchant-fields" ref={merchantSlot} />
+        <Spinner state={state} options={options} texts={texts} />
+        <PayButton state={state} texts={texts} invalid={cvvError} />
+        {model.initialFormsHidden.value && (
+          <div class="wpwl-group wpwl-group-showOtherPaymentMethods wpwl-clearfix">
+            <div class="wpwl-wrapper wpwl-wrapper-showOtherPaymentMethods">
+              <button
+                type="button"
+                class="wpwl-button wpwl-button-showOtherPaymentMethods"
+                data-action="show-initial-forms"
+                onClick={() => {
+                  model.initialFormsHidden.value = false;
+                  props.showInitialForms?.();
+                }}
+              >
+                {texts.label('showOtherPaymentMethods')}
+              </button>
+            </div>
+          </div>
+        )}
+      </form>
+      <RedirectFrame state={state} />
+    </div>
+  );
+}
