@@ -5,10 +5,10 @@ import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
 import type { Texts } from '../messages.ts';
-import { isRightToLeft, type Language } from '../../i18n/index.ts';
+import type { Language } from '../../i18n/index.ts';
 import type { WidgetOptions } from '../options.ts';
 import { createPaymentState } from '../payment/flow.ts';
-import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
+import { cx, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
 import type { CheckoutInfo, FormHandle } from '../types.ts';
 import { formatExpiry, parseExpiry } from './expiry.ts';
 import { createCardModel, type CardFieldName } from './model.ts';
@@ -166,134 +166,123 @@ export function CardForm(props: CardFormProps) {
   const describedBy = (field: CardFieldName) => (invalid(field) ? id(`hint-${field}`) : undefined);
   const parsedExpiry = parseExpiry(model.expiry.value);
   const brand = model.selectedBrand.value;
-  const redirecting = hiddenWhileRedirecting(state);
 
   return (
-    <div
-      class={cx('wpwl-container', 'wpwl-container-card', `wpwl-style-${options.style}`, 'wpwl-clearfix')}
-      lang={props.language === 'en' ? undefined : props.language}
-      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    <PaymentContainer
+      containerClass={'wpwl-container-card'}
+      formClass={'wpwl-form-card'}
+      formRef={formRef}
+      checkout={checkout}
+      options={options}
+      language={props.language}
+      state={state}
+      onSubmit={submit}
     >
-      <form
-        ref={formRef}
-        class={cx('wpwl-form', 'wpwl-form-card', 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
-        hidden={redirecting}
-        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
-        method="POST"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit(event);
-        }}
-      >
-        <PaymentMessage state={state} />
-        {group(
-          'brand',
-          texts.label('brand'),
-          <>
-            <select
-              class="wpwl-control wpwl-control-brand"
-              name="paymentBrand"
-              aria-labelledby={options.showLabels ? id('label-brand') : undefined}
-              aria-label={options.showLabels ? undefined : texts.label('brand')}
-              value={brand}
-              onChange={(event) => selectBrand((event.currentTarget as HTMLSelectElement).value)}
-            >
-              {model.brands.map((code) => (
-                <option value={code} key={code}>
-                  {CARD_BRANDS[code]?.label ?? code}
-                </option>
-              ))}
-            </select>
-            <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${brand}`)} aria-hidden="true" />
-          </>,
-        )}
-        {group(
-          'cardNumber',
-          texts.label('cardNumber'),
+      {group(
+        'brand',
+        texts.label('brand'),
+        <>
+          <select
+            class="wpwl-control wpwl-control-brand"
+            name="paymentBrand"
+            aria-labelledby={options.showLabels ? id('label-brand') : undefined}
+            aria-label={options.showLabels ? undefined : texts.label('brand')}
+            value={brand}
+            onChange={(event) => selectBrand((event.currentTarget as HTMLSelectElement).value)}
+          >
+            {model.brands.map((code) => (
+              <option value={code} key={code}>
+                {CARD_BRANDS[code]?.label ?? code}
+              </option>
+            ))}
+          </select>
+          <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${brand}`)} aria-hidden="true" />
+        </>,
+      )}
+      {group(
+        'cardNumber',
+        texts.label('cardNumber'),
+        <iframe
+          ref={numberFrame}
+          class={cx('wpwl-control', 'wpwl-control-cardNumber', invalid('cardNumber') && 'wpwl-has-error')}
+          dir="ltr"
+          title={texts.label('cardNumber')}
+          aria-describedby={describedBy('cardNumber')}
+        />,
+        errorOf('cardNumber', 'cardNumberError'),
+      )}
+      {group(
+        'expiry',
+        texts.label('expiryDate'),
+        <input
+          class={cx('wpwl-control', 'wpwl-control-expiry', invalid('expiry') && 'wpwl-has-error')}
+          dir="ltr"
+          name="card.expiry"
+          type="text"
+          inputMode="numeric"
+          autocomplete="cc-exp"
+          placeholder={options.showPlaceholders ? texts.label('mmyy') : undefined}
+          aria-labelledby={options.showLabels ? id('label-expiry') : undefined}
+          aria-label={options.showLabels ? undefined : texts.label('expiryDate')}
+          aria-invalid={invalid('expiry') ? 'true' : undefined}
+          aria-describedby={describedBy('expiry')}
+          autofocus={options.autofocus === 'card.expiry'}
+          value={model.expiry.value}
+          onInput={(event) => {
+            const input = event.currentTarget as HTMLInputElement;
+            const deleting = (event as InputEvent).inputType?.startsWith('delete') ?? false;
+            model.expiry.value = formatExpiry(input.value, deleting);
+            input.value = model.expiry.value;
+          }}
+          onBlur={() => blurred('expiry')}
+        />,
+        errorOf('expiry', 'expiryMonthError'),
+      )}
+      {group(
+        'cardHolder',
+        texts.label('cardHolder'),
+        <input
+          class={cx('wpwl-control', 'wpwl-control-cardHolder', invalid('cardHolder') && 'wpwl-has-error')}
+          name="card.holder"
+          type="text"
+          autocomplete="cc-name"
+          placeholder={options.showPlaceholders ? texts.label('cardHolderPlaceholder') : undefined}
+          aria-labelledby={options.showLabels ? id('label-cardHolder') : undefined}
+          aria-label={options.showLabels ? undefined : texts.label('cardHolder')}
+          aria-invalid={invalid('cardHolder') ? 'true' : undefined}
+          aria-describedby={describedBy('cardHolder')}
+          autofocus={options.autofocus === 'card.holder'}
+          value={model.holder.value}
+          onInput={(event) => {
+            model.holder.value = (event.currentTarget as HTMLInputElement).value;
+          }}
+          onBlur={() => blurred('cardHolder')}
+        />,
+        errorOf('cardHolder', 'cardHolderError'),
+      )}
+      {group(
+        'cvv',
+        texts.label('cvv'),
+        <>
           <iframe
-            ref={numberFrame}
-            class={cx('wpwl-control', 'wpwl-control-cardNumber', invalid('cardNumber') && 'wpwl-has-error')}
+            ref={cvvFrame}
+            class={cx('wpwl-control', 'wpwl-control-cvv', invalid('cvv') && 'wpwl-has-error')}
             dir="ltr"
-            title={texts.label('cardNumber')}
-            aria-describedby={describedBy('cardNumber')}
-          />,
-          errorOf('cardNumber', 'cardNumberError'),
-        )}
-        {group(
-          'expiry',
-          texts.label('expiryDate'),
-          <input
-            class={cx('wpwl-control', 'wpwl-control-expiry', invalid('expiry') && 'wpwl-has-error')}
-            dir="ltr"
-            name="card.expiry"
-            type="text"
-            inputMode="numeric"
-            autocomplete="cc-exp"
-            placeholder={options.showPlaceholders ? texts.label('mmyy') : undefined}
-            aria-labelledby={options.showLabels ? id('label-expiry') : undefined}
-            aria-label={options.showLabels ? undefined : texts.label('expiryDate')}
-            aria-invalid={invalid('expiry') ? 'true' : undefined}
-            aria-describedby={describedBy('expiry')}
-            autofocus={options.autofocus === 'card.expiry'}
-            value={model.expiry.value}
-            onInput={(event) => {
-              const input = event.currentTarget as HTMLInputElement;
-              const deleting = (event as InputEvent).inputType?.startsWith('delete') ?? false;
-              model.expiry.value = formatExpiry(input.value, deleting);
-              input.value = model.expiry.value;
-            }}
-            onBlur={() => blurred('expiry')}
-          />,
-          errorOf('expiry', 'expiryMonthError'),
-        )}
-        {group(
-          'cardHolder',
-          texts.label('cardHolder'),
-          <input
-            class={cx('wpwl-control', 'wpwl-control-cardHolder', invalid('cardHolder') && 'wpwl-has-error')}
-            name="card.holder"
-            type="text"
-            autocomplete="cc-name"
-            placeholder={options.showPlaceholders ? texts.label('cardHolderPlaceholder') : undefined}
-            aria-labelledby={options.showLabels ? id('label-cardHolder') : undefined}
-            aria-label={options.showLabels ? undefined : texts.label('cardHolder')}
-            aria-invalid={invalid('cardHolder') ? 'true' : undefined}
-            aria-describedby={describedBy('cardHolder')}
-            autofocus={options.autofocus === 'card.holder'}
-            value={model.holder.value}
-            onInput={(event) => {
-              model.holder.value = (event.currentTarget as HTMLInputElement).value;
-            }}
-            onBlur={() => blurred('cardHolder')}
-          />,
-          errorOf('cardHolder', 'cardHolderError'),
-        )}
-        {group(
-          'cvv',
-          texts.label('cvv'),
-          <>
-            <iframe
-              ref={cvvFrame}
-              class={cx('wpwl-control', 'wpwl-control-cvv', invalid('cvv') && 'wpwl-has-error')}
-              dir="ltr"
-              title={texts.label('cvv')}
-              aria-describedby={describedBy('cvv')}
-            />
-            {options.showCVVHint && (
-              <div class="wpwl-hint wpwl-hint-cvv">{texts.label(brand === 'AMEX' ? 'cvvHintAmex' : 'cvvHint')}</div>
-            )}
-          </>,
-          errorOf('cvv', 'cvvError'),
-        )}
-        <input type="hidden" name="card.expiryMonth" value={parsedExpiry?.month ?? ''} />
-        <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
-        <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
-        <div class="wpwl-merchant-fields" ref={merchantSlot} />
-        <Spinner state={state} options={options} texts={texts} />
-        <PayButton state={state} texts={texts} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
-      </form>
-      <RedirectFrame state={state} />
-    </div>
+            title={texts.label('cvv')}
+            aria-describedby={describedBy('cvv')}
+          />
+          {options.showCVVHint && (
+            <div class="wpwl-hint wpwl-hint-cvv">{texts.label(brand === 'AMEX' ? 'cvvHintAmex' : 'cvvHint')}</div>
+          )}
+        </>,
+        errorOf('cvv', 'cvvError'),
+      )}
+      <input type="hidden" name="card.expiryMonth" value={parsedExpiry?.month ?? ''} />
+      <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
+      <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
+      <div class="wpwl-merchant-fields" ref={merchantSlot} />
+      <Spinner state={state} options={options} texts={texts} />
+      <PayButton state={state} texts={texts} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
+    </PaymentContainer>
   );
 }

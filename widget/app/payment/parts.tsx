@@ -1,6 +1,9 @@
+import type { ComponentChildren, Ref } from 'preact';
+import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import { ThreeDSecureFrame } from '../redirect/ThreeDSecureFrame.tsx';
+import type { CheckoutInfo } from '../types.ts';
 import type { PaymentState } from './flow.ts';
 
 /** Pieces every payment form renders the same way (COMPAT §4 classes). */
@@ -8,7 +11,7 @@ import type { PaymentState } from './flow.ts';
 export const cx = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
 
 /** Form-level error: a refused payment, an expired checkout. */
-export function PaymentMessage({ state }: { state: PaymentState }) {
+function PaymentMessage({ state }: { state: PaymentState }) {
   return state.message.value === undefined ? null : (
     <div class="wpwl-message wpwl-has-error" role="alert" aria-live="assertive">
       {state.message.value}
@@ -45,10 +48,62 @@ export function PayButton({ state, texts, invalid }: { state: PaymentState; text
 }
 
 /** The widget's 3-D Secure frame, while a redirect runs in it. */
-export function RedirectFrame({ state }: { state: PaymentState }) {
+function RedirectFrame({ state }: { state: PaymentState }) {
   const request = state.frame.value;
   return request ? <ThreeDSecureFrame request={request} /> : null;
 }
 
 /** A form is hidden (kept in the DOM) while its redirect runs in the widget's frame. */
-export const hiddenWhileRedirecting = (state: PaymentState) => state.frame.value !== undefined;
+const hiddenWhileRedirecting = (state: PaymentState) => state.frame.value !== undefined;
+
+export interface PaymentContainerProps {
+  /** The container's own classes besides wpwl-container (`wpwl-container-card`, ...). */
+  readonly containerClass: string;
+  /** The form's own classes besides wpwl-form (`wpwl-form-card`, ...). */
+  readonly formClass: string;
+  readonly formRef: Ref<HTMLFormElement>;
+  /** The form's accessible name, when it has no visible title of its own to point at. */
+  readonly formLabel?: { readonly labelledBy?: string; readonly label?: string };
+  readonly checkout: CheckoutInfo;
+  readonly options: WidgetOptions;
+  readonly language: Language;
+  readonly state: PaymentState;
+  readonly onSubmit: (event: Event) => void;
+  readonly children: ComponentChildren;
+}
+
+/**
+ * The shell every payment form shares (COMPAT §4): the container in the form's language and direction, the
+ * form posting to the checkout (hidden while its redirect runs in the widget's frame), the form-level message
+ * first, and the 3-D Secure frame after the form.
+ */
+export function PaymentContainer(props: PaymentContainerProps) {
+  const { checkout, options, state } = props;
+  const redirecting = hiddenWhileRedirecting(state);
+  return (
+    <div
+      class={cx('wpwl-container', props.containerClass, `wpwl-style-${options.style}`, 'wpwl-clearfix')}
+      lang={props.language === 'en' ? undefined : props.language}
+      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    >
+      <form
+        ref={props.formRef}
+        class={cx('wpwl-form', props.formClass, 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
+        hidden={redirecting}
+        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
+        method="POST"
+        noValidate
+        aria-labelledby={props.formLabel?.labelledBy}
+        aria-label={props.formLabel?.label}
+        onSubmit={(event) => {
+          event.preventDefault();
+          props.onSubmit(event);
+        }}
+      >
+        <PaymentMessage state={state} />
+        {props.children}
+      </form>
+      <RedirectFrame state={state} />
+    </div>
+  );
+}

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { REDIRECT_BRANDS, type RedirectFamily } from '../brands.ts';
 import type { Texts } from '../messages.ts';
-import { isRightToLeft, type Language } from '../../i18n/index.ts';
+import type { Language } from '../../i18n/index.ts';
 import type { WidgetOptions } from '../options.ts';
 import { cancelledByMerchant, createPaymentState, formFields, postToGateway, sendPayment, type PaymentState } from '../payment/flow.ts';
-import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
+import { cx, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
 import type { CheckoutInfo, FormHandle } from '../types.ts';
 
 /**
@@ -67,41 +67,30 @@ export function RedirectForm(props: RedirectFormProps) {
     return () => state.dispose();
   }, []);
 
-  const redirecting = hiddenWhileRedirecting(state);
   return (
-    <div
-      class={cx('wpwl-container', `wpwl-container-${family}`, `wpwl-container-${family}-${brand}`, `wpwl-style-${options.style}`, 'wpwl-clearfix')}
-      lang={props.language === 'en' ? undefined : props.language}
-      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    <PaymentContainer
+      containerClass={`wpwl-container-${family} wpwl-container-${family}-${brand}`}
+      formClass={`wpwl-form-${family} wpwl-form-${family}-${brand}`}
+      formRef={formRef}
+      checkout={checkout}
+      options={options}
+      language={props.language}
+      state={state}
+      onSubmit={submit}
     >
-      <form
-        ref={formRef}
-        class={cx('wpwl-form', `wpwl-form-${family}`, `wpwl-form-${family}-${brand}`, 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
-        hidden={redirecting}
-        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
-        method="POST"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit(event);
-        }}
-      >
-        <PaymentMessage state={state} />
-        <div class="wpwl-group wpwl-group-brand wpwl-clearfix">
-          <div class="wpwl-wrapper wpwl-wrapper-brand">
-            <div class={cx('wpwl-brand', `wpwl-brand-${family}`, `wpwl-brand-${brand}`)} role="img" aria-label={info.label} />
-          </div>
+      <div class="wpwl-group wpwl-group-brand wpwl-clearfix">
+        <div class="wpwl-wrapper wpwl-wrapper-brand">
+          <div class={cx('wpwl-brand', `wpwl-brand-${family}`, `wpwl-brand-${brand}`)} role="img" aria-label={info.label} />
         </div>
-        <div class="wpwl-group wpwl-group-redirectInfo wpwl-clearfix">
-          <p class="wpwl-text wpwl-text-redirectInfo">{texts.label('redirectInfo', { brand: info.label })}</p>
-        </div>
-        <input type="hidden" name="paymentBrand" value={brand} />
-        <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
-        <div class="wpwl-merchant-fields" ref={merchantSlot} />
-        <Spinner state={state} options={options} texts={texts} />
-        <PayButton state={state} texts={texts} invalid={false} />
-      </form>
-      <RedirectFrame state={state} />
-    </div>
+      </div>
+      <div class="wpwl-group wpwl-group-redirectInfo wpwl-clearfix">
+        <p class="wpwl-text wpwl-text-redirectInfo">{texts.label('redirectInfo', { brand: info.label })}</p>
+      </div>
+      <input type="hidden" name="paymentBrand" value={brand} />
+      <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
+      <div class="wpwl-merchant-fields" ref={merchantSlot} />
+      <Spinner state={state} options={options} texts={texts} />
+      <PayButton state={state} texts={texts} invalid={false} />
+    </PaymentContainer>
   );
 }

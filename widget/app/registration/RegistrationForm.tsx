@@ -4,11 +4,11 @@ import { filterStyles, type FieldMessage, type FieldState } from '../../shared/p
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
-import { isRightToLeft, type Language } from '../../i18n/index.ts';
+import type { Language } from '../../i18n/index.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import { createPaymentState } from '../payment/flow.ts';
-import { cx, hiddenWhileRedirecting, PayButton, PaymentMessage, RedirectFrame, Spinner } from '../payment/parts.tsx';
+import { cx, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
 import type { CheckoutInfo, FormHandle } from '../types.ts';
 import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
 import { submitOneClick } from './submit.ts';
@@ -161,112 +161,93 @@ export function RegistrationForm(props: RegistrationFormProps) {
     };
   }, []);
 
-  const redirecting = hiddenWhileRedirecting(state);
   const hintId = `${prefix}-hint-cvv`;
   const titleId = `${prefix}-title`;
 
   return (
-    <div
-      class={cx('wpwl-container', 'wpwl-container-registration', `wpwl-style-${options.style}`, 'wpwl-clearfix')}
-      lang={props.language === 'en' ? undefined : props.language}
-      dir={isRightToLeft(props.language) ? 'rtl' : undefined}
+    <PaymentContainer
+      containerClass={'wpwl-container-registration'}
+      formClass={'wpwl-form-registrations'}
+      formRef={formRef}
+      formLabel={options.showLabels ? { labelledBy: titleId } : { label: texts.label('storedCards') }}
+      checkout={checkout}
+      options={options}
+      language={props.language}
+      state={state}
+      onSubmit={submit}
     >
-      <form
-        ref={formRef}
-        class={cx('wpwl-form', 'wpwl-form-registrations', 'wpwl-clearfix', redirecting && 'wpwl-hidden')}
-        hidden={redirecting}
-        action={`${checkout.gatewayUrl}${checkout.resourcePath}`}
-        method="POST"
-        noValidate
-        aria-labelledby={options.showLabels ? titleId : undefined}
-        aria-label={options.showLabels ? undefined : texts.label('storedCards')}
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit(event);
-        }}
-        onKeyDown={(event) => {
-          // Enter on a stored card pays with it (browsers do not submit a form from a radio button).
-          const target = event.target as HTMLInputElement;
-          if (event.key !== 'Enter' || target.type !== 'radio') return;
-          event.preventDefault();
-          if (!options.disableSubmitOnEnter) submit(event);
-        }}
-      >
-        <PaymentMessage state={state} />
-        {options.showLabels && (
-          <div class="wpwl-label wpwl-label-registrations" id={titleId}>
-            {texts.label('storedCards')}
+      {options.showLabels && (
+        <div class="wpwl-label wpwl-label-registrations" id={titleId}>
+          {texts.label('storedCards')}
+        </div>
+      )}
+      {cards.map((card) => {
+        const isSelected = card.id === selected;
+        const expiry = expiryOf(card);
+        const wrapper = (name: string) => cx('wpwl-wrapper', 'wpwl-wrapper-registration', `wpwl-wrapper-registration-${name}`);
+        return (
+          <div key={card.id} class={cx('wpwl-group', 'wpwl-group-registration', 'wpwl-clearfix', isSelected && 'wpwl-selected')}>
+            <label class="wpwl-registration">
+              <div class={wrapper('registrationId')}>
+                <input type="radio" name="registrationId" value={card.id} checked={isSelected} onChange={() => select(card.id)} />
+              </div>
+              <div class={wrapper('brand')}>
+                {card.brand && (
+                  <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${card.brand}`)} role="img" aria-label={CARD_BRANDS[card.brand]?.label ?? card.brand} />
+                )}
+              </div>
+              <div class={wrapper('number')}>{card.last4 && texts.label('storedCardEnding', { last4: card.last4 })}</div>
+              <div class={wrapper('expiry')}>{expiry && texts.label('expires', { expiry })}</div>
+              <div class={wrapper('holder')}>{card.holder}</div>
+            </label>
+            {requireCvv && (
+              <div class={cx(wrapper('cvv'), !isSelected && 'wpwl-hidden')} hidden={!isSelected}>
+                {options.showLabels && (
+                  <div class="wpwl-label wpwl-label-cvv" aria-hidden="true">
+                    {texts.label('cvv')}
+                  </div>
+                )}
+                <iframe
+                  ref={(element) => {
+                    if (element) frames.current.set(card.id, element);
+                  }}
+                  class={cx('wpwl-control', 'wpwl-control-cvv', isSelected && cvvError && 'wpwl-has-error')}
+                  dir="ltr"
+                  title={texts.label('cvv')}
+                  aria-describedby={isSelected && cvvError ? hintId : undefined}
+                />
+                {isSelected && cvvError && (
+                  <div class="wpwl-hint wpwl-hint-cvvError" id={hintId} role="alert">
+                    {texts.error('cvvError')}
+                  </div>
+                )}
+              </div>
+            )}
           </div>
-        )}
-        {cards.map((card) => {
-          const isSelected = card.id === selected;
-          const expiry = expiryOf(card);
-          const wrapper = (name: string) => cx('wpwl-wrapper', 'wpwl-wrapper-registration', `wpwl-wrapper-registration-${name}`);
-          return (
-            <div key={card.id} class={cx('wpwl-group', 'wpwl-group-registration', 'wpwl-clearfix', isSelected && 'wpwl-selected')}>
-              <label class="wpwl-registration">
-                <div class={wrapper('registrationId')}>
-                  <input type="radio" name="registrationId" value={card.id} checked={isSelected} onChange={() => select(card.id)} />
-                </div>
-                <div class={wrapper('brand')}>
-                  {card.brand && (
-                    <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${card.brand}`)} role="img" aria-label={CARD_BRANDS[card.brand]?.label ?? card.brand} />
-                  )}
-                </div>
-                <div class={wrapper('number')}>{card.last4 && texts.label('storedCardEnding', { last4: card.last4 })}</div>
-                <div class={wrapper('expiry')}>{expiry && texts.label('expires', { expiry })}</div>
-                <div class={wrapper('holder')}>{card.holder}</div>
-              </label>
-              {requireCvv && (
-                <div class={cx(wrapper('cvv'), !isSelected && 'wpwl-hidden')} hidden={!isSelected}>
-                  {options.showLabels && (
-                    <div class="wpwl-label wpwl-label-cvv" aria-hidden="true">
-                      {texts.label('cvv')}
-                    </div>
-                  )}
-                  <iframe
-                    ref={(element) => {
-                      if (element) frames.current.set(card.id, element);
-                    }}
-                    class={cx('wpwl-control', 'wpwl-control-cvv', isSelected && cvvError && 'wpwl-has-error')}
-                    dir="ltr"
-                    title={texts.label('cvv')}
-                    aria-describedby={isSelected && cvvError ? hintId : undefined}
-                  />
-                  {isSelected && cvvError && (
-                    <div class="wpwl-hint wpwl-hint-cvvError" id={hintId} role="alert">
-                      {texts.error('cvvError')}
-                    </div>
-                  )}
-                </div>
-              )}
-            </div>
-          );
-        })}
-        {selectedCard?.brand && <input type="hidden" name="paymentBrand" value={selectedCard.brand} />}
-        <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
-        <div class="wpwl-merchant-fields" ref={merchantSlot} />
-        <Spinner state={state} options={options} texts={texts} />
-        <PayButton state={state} texts={texts} invalid={cvvError} />
-        {model.initialFormsHidden.value && (
-          <div class="wpwl-group wpwl-group-showOtherPaymentMethods wpwl-clearfix">
-            <div class="wpwl-wrapper wpwl-wrapper-showOtherPaymentMethods">
-              <button
-                type="button"
-                class="wpwl-button wpwl-button-showOtherPaymentMethods"
-                data-action="show-initial-forms"
-                onClick={() => {
-                  model.initialFormsHidden.value = false;
-                  props.showInitialForms?.();
-                }}
-              >
-                {texts.label('showOtherPaymentMethods')}
-              </button>
-            </div>
+        );
+      })}
+      {selectedCard?.brand && <input type="hidden" name="paymentBrand" value={selectedCard.brand} />}
+      <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
+      <div class="wpwl-merchant-fields" ref={merchantSlot} />
+      <Spinner state={state} options={options} texts={texts} />
+      <PayButton state={state} texts={texts} invalid={cvvError} />
+      {model.initialFormsHidden.value && (
+        <div class="wpwl-group wpwl-group-showOtherPaymentMethods wpwl-clearfix">
+          <div class="wpwl-wrapper wpwl-wrapper-showOtherPaymentMethods">
+            <button
+              type="button"
+              class="wpwl-button wpwl-button-showOtherPaymentMethods"
+              data-action="show-initial-forms"
+              onClick={() => {
+                model.initialFormsHidden.value = false;
+                props.showInitialForms?.();
+              }}
+            >
+              {texts.label('showOtherPaymentMethods')}
+            </button>
           </div>
-        )}
-      </form>
-      <RedirectFrame state={state} />
-    </div>
+        </div>
+      )}
+    </PaymentContainer>
   );
 }
