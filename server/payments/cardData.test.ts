@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../store/index.ts';
-import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped } from '../testing/harness.ts';
+import { BROWSER_DATA, cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped } from '../testing/harness.ts';
 
 warnIfPostgresSkipped('cardData.test.ts');
 
@@ -17,16 +17,7 @@ const CARDS = [
 ];
 
 /** What a browser reports for 3-D Secure, and where the shopper returns: needed by the challenge card. */
-const REDIRECT_FIELDS = {
-  shopperResultUrl: 'https://shop.example/result',
-  'customer.browser.acceptHeader': 'text/html',
-  'customer.browser.language': 'en',
-  'customer.browser.screenHeight': '800',
-  'customer.browser.screenWidth': '1200',
-  'customer.browser.timezone': '0',
-  'customer.browser.userAgent': 'Mozilla/5.0',
-  'customer.browser.javaEnabled': 'false',
-};
+const REDIRECT_FIELDS = { shopperResultUrl: 'https://shop.example/result', ...BROWSER_DATA };
 
 function filesBelow(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {

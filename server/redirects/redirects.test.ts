@@ -6,6 +6,7 @@ import type { GatewayConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 import { findJobByKey } from '../jobs/repository.ts';
 import {
+  BROWSER_DATA,
   cardPayment,
   createTestClock,
   STORE_KINDS,
@@ -29,16 +30,6 @@ warnIfPostgresSkipped('redirects.test.ts');
 const MINUTE = 60_000;
 const SHOP = 'https://shop.example/return?order=7';
 
-/** What a browser reports for 3-D Secure 2 (doc 2 §2.9). */
-const BROWSER = {
-  'customer.browser.acceptHeader': 'text/html',
-  'customer.browser.language': 'de-DE',
-  'customer.browser.screenHeight': '900',
-  'customer.browser.screenWidth': '1440',
-  'customer.browser.timezone': '-60',
-  'customer.browser.userAgent': 'Mozilla/5.0 (X11; Linux x86_64)',
-  'customer.browser.javaEnabled': 'false',
-};
 
 /** Records what reaches the acquirer: the card network's side cannot exist here, so it is observed. */
 function recordingAcquirer(seen: AuthorizationRequest[]): Acquirer {
@@ -74,7 +65,7 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
   });
 
   const pay = (overrides: Record<string, string> = {}) =>
-    t.post('/v1/payments', cardPayment(t.entityId, { shopperResultUrl: SHOP, ...BROWSER, ...overrides }));
+    t.post('/v1/payments', cardPayment(t.entityId, { shopperResultUrl: SHOP, ...BROWSER_DATA, ...overrides }));
   const read = (id: string) => t.get(`/v1/payments/${id}`, { entityId: t.entityId });
   const page = async (url: string, init: RequestInit = {}): Promise<PageAnswer> => {
     const response = await fetch(url, init);
@@ -183,9 +174,9 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       expect(bare.status).toBe(400);
       expect(bare.body.result.code).toBe('200.300.404');
       const names = bare.body.result.parameterErrors.map((error: { name: string }) => error.name);
-      expect(names).toEqual([...Object.keys(BROWSER), 'shopperResultUrl']);
+      expect(names).toEqual([...Object.keys(BROWSER_DATA), 'shopperResultUrl']);
 
-      const noReturn = await t.post('/v1/payments', cardPayment(t.entityId, { 'card.number': '4200000000000042', ...BROWSER }));
+      const noReturn = await t.post('/v1/payments', cardPayment(t.entityId, { 'card.number': '4200000000000042', ...BROWSER_DATA }));
       expect(noReturn.body.result.parameterErrors).toEqual([expect.objectContaining({ name: 'shopperResultUrl' })]);
 
       for (const url of ['/relative/result', 'javascript:alert(1)//', 'ftp://shop.example/result', 'https://user:pw@shop.example/']) {
@@ -340,7 +331,7 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       const first = await startTestGateway(kind, {}, { now: restartClock.now });
       let second: Awaited<ReturnType<typeof startGateway>> | undefined;
       try {
-        const pending = await first.post('/v1/payments', cardPayment(first.entityId, { 'card.number': '4200000000000042', shopperResultUrl: SHOP, ...BROWSER }));
+        const pending = await first.post('/v1/payments', cardPayment(first.entityId, { 'card.number': '4200000000000042', shopperResultUrl: SHOP, ...BROWSER_DATA }));
         await first.gateway.close();
         second = await startGateway({ ...first.gateway.config, ...changes }, { now: restartClock.now, jobPollMs: 0, logSink: () => undefined });
         const done = await page(`${redirectOf(pending).url}/answer`, {
@@ -445,7 +436,7 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
         notificationUrl: `${receiver.url}/notify`,
       });
       const checkoutId = created.body.id as string;
-      const { 'customer.browser.acceptHeader': _accept, 'customer.browser.userAgent': _agent, ...pageFields } = BROWSER;
+      const { 'customer.browser.acceptHeader': _accept, 'customer.browser.userAgent': _agent, ...pageFields } = BROWSER_DATA;
       // The widget's submit: browser data from the page; accept header and user agent from the request itself.
       const pending = await t.post(
         `/v1/checkouts/${checkoutId}/payment`,

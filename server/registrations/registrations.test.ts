@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BROWSER_DATA,
   cardPayment,
   STORE_KINDS,
   startTestGateway,
@@ -11,16 +12,7 @@ warnIfPostgresSkipped('registrations.test.ts');
 
 /** Stored cards (createRegistration=true) and payments with them: server to server and one-click through a checkout. */
 
-const BROWSER = {
-  shopperResultUrl: 'https://shop.example/result',
-  'customer.browser.acceptHeader': 'text/html',
-  'customer.browser.language': 'en',
-  'customer.browser.screenHeight': '800',
-  'customer.browser.screenWidth': '1200',
-  'customer.browser.timezone': '0',
-  'customer.browser.userAgent': 'Mozilla/5.0',
-  'customer.browser.javaEnabled': 'false',
-};
+const BROWSER = { shopperResultUrl: 'https://shop.example/result', ...BROWSER_DATA };
 
 describe.each(STORE_KINDS)('registrations on %s', (kind) => {
   let t: TestGateway;

@@ -226,6 +226,17 @@ export async function startTestGateway(
   };
 }
 
+/** What a browser reports for 3-D Secure 2 (doc 2 §2.9): an enrolled card needs it server to server. */
+export const BROWSER_DATA: Readonly<Record<string, string>> = {
+  'customer.browser.acceptHeader': 'text/html',
+  'customer.browser.language': 'de-DE',
+  'customer.browser.screenHeight': '900',
+  'customer.browser.screenWidth': '1440',
+  'customer.browser.timezone': '-60',
+  'customer.browser.userAgent': 'Mozilla/5.0 (X11; Linux x86_64)',
+  'customer.browser.javaEnabled': 'false',
+};
+
 /** A valid card payment request for the test merchant; override any field. */
 export function cardPayment(entityId: string, overrides: Record<string, string> = {}): Record<string, string> {
   return { entityId, amount: '92.00', currency: 'EUR', paymentType: 'DB', ...testCard(), ...overrides };
