@@ -20,7 +20,7 @@ import type { Operation, ParameterError } from '../params/types.ts';
 import { withQuery } from '../jobs/outbound.ts';
 import { findEntityName } from '../merchants/repository.ts';
 import type { NewRedirect } from '../redirects/repository.ts';
-import { newRedirectId, recordRedirect, redirectUrl } from '../redirects/service.ts';
+import { recordRedirect, redirectUrl } from '../redirects/service.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault, HeldCard, SealedValue } from './cardVault.ts';
 import { insertRegistration } from '../registrations/repository.ts';
@@ -337,7 +337,7 @@ async function recordPending(
     readonly merchantName: string | undefined;
   },
 ): Promise<PaymentRecord> {
-  const redirectId = newRedirectId();
+  const redirectId = newResourceId();
   const withRedirect: PaymentRecord = { ...payment, redirect: redirectUrl(context.publicUrl, redirectId, payment.id) };
   await context.store.transaction(async (tx) => {
     const merchantName = redirect.merchantName ?? (await findEntityName(tx, payment.entityId)) ?? payment.entityId;

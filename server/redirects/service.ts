@@ -7,7 +7,6 @@ import {
 import type { Acquirer, TestMode } from '../acquirers/types.ts';
 import { notifyCheckoutOfFinalPayment } from '../checkouts/callbacks.ts';
 import type { InitialPaymentType } from '../domain/backOffice.ts';
-import { newResourceId } from '../domain/ids.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import type { Logger } from '../logger.ts';
@@ -59,10 +58,6 @@ export interface RedirectContext {
 /** The pages live under the gateway's own address: the only redirect URLs it hands out. */
 export function redirectUrl(publicUrl: string, redirectId: string, paymentId: string): PaymentRedirect {
   return { url: `${publicUrl}/v1/redirects/${redirectId}`, parameters: [{ name: 'paymentId', value: paymentId }] };
-}
-
-export function newRedirectId(): string {
-  return newResourceId();
 }
 
 /** Records the redirect of a pending payment and the job that ends it if the shopper never answers. Same transaction as the payment. */
@@ -154,8 +149,8 @@ function openCard(context: RedirectContext, sealed: SealedValue | null): HeldCar
   }
 }
 
-/** Ends a locked, unfinished redirect with `outcome`: the payment's final result, then the redirect's. */
-async function finish(tx: Queryable, context: RedirectContext, redirect: RedirectRecord, outcome: RedirectOutcome): Promise<void> {
+/** Ends a locked, unfinished redirect with `outcome`: the payment's final result, then the redirect's. Returns it ended. */
+async function finish(tx: Queryable, context: RedirectContext, redirect: RedirectRecord, outcome: RedirectOutcome): Promise<RedirectRecord> {
   const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
   if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
   let result = await finalResult(context, redirect, payment, outcome);
@@ -166,15 +161,10 @@ async function finish(tx: Queryable, context: RedirectContext, redirect: Redirec
     result = { ...result, registrationId: registration.id };
   }
   await finishPendingPayment(tx, payment.id, result);
-  await finishRedirect(tx, redirect.id, outcome, context.now());
+  const finishedAt = context.now();
+  await finishRedirect(tx, redirect.id, outcome, finishedAt);
+  return { ...redirect, outcome, finishedAt, sealedCard: null };
 }
-
-export type RedirectView =
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'otherPayment'; readonly redirect: RedirectRecord }
-  /** Finished before this request: by an earlier answer, or by the timeout. */
-  | { readonly kind: 'finished'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord }
-  | { readonly kind: 'open'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
 
 async function afterFinish(context: RedirectContext, redirect: RedirectRecord): Promise<void> {
   // After the commit, so a notification never announces a result that was not recorded.
@@ -182,6 +172,14 @@ async function afterFinish(context: RedirectContext, redirect: RedirectRecord): 
     context.logger.error('checkout notification not scheduled', { paymentId: redirect.paymentId, error }),
   );
 }
+
+export type RedirectView =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'otherPayment' }
+  /** Ended: by an earlier answer, by the timeout job, or by this visit coming too late. */
+  | { readonly kind: 'finished'; readonly redirect: RedirectRecord }
+  /** Waiting for the shopper: the page shows the payment's amount. */
+  | { readonly kind: 'open'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
 
 /**
  * The page the shopper's browser opened (GET, or the POST of redirect.parameters). A redirect past its time is
@@ -191,19 +189,23 @@ export async function viewRedirect(context: RedirectContext, id: string, postedP
   const seen = await context.store.transaction(async (tx) => {
     const redirect = await findRedirect(tx, id, { forUpdate: true });
     if (!redirect) return { kind: 'unknown' } as const;
-    if (postedPaymentId !== undefined && postedPaymentId !== redirect.paymentId) return { kind: 'otherPayment', redirect } as const;
-    if (redirect.outcome === null && isExpired(redirect, context.now())) {
-      await finish(tx, context, redirect, 'timeout');
-      return { kind: 'endedNow', redirect } as const;
-    }
-    return { kind: redirect.outcome === null ? 'open' : 'finished', redirect } as const;
+    if (postedPaymentId !== undefined && postedPaymentId !== redirect.paymentId) return { kind: 'otherPayment' } as const;
+    if (redirect.outcome !== null) return { kind: 'finished', redirect, endedNow: false } as const;
+    if (isExpired(redirect, context.now())) return { kind: 'finished', redirect: await finish(tx, context, redirect, 'timeout'), endedNow: true } as const;
+    return { kind: 'open', redirect } as const;
   });
-  if (seen.kind === 'unknown' || seen.kind === 'otherPayment') return seen;
-  if (seen.kind === 'endedNow') await afterFinish(context, seen.redirect);
-  const redirect = (await findRedirect(context.store, id)) ?? seen.redirect;
-  const payment = await findPayment(context.store, redirect.entityId, redirect.paymentId);
-  if (!payment) return { kind: 'unknown' };
-  return { kind: seen.kind === 'open' ? 'open' : 'finished', redirect, payment };
+  switch (seen.kind) {
+    case 'unknown':
+    case 'otherPayment':
+      return seen;
+    case 'finished':
+      if (seen.endedNow) await afterFinish(context, seen.redirect);
+      return { kind: 'finished', redirect: seen.redirect };
+    case 'open': {
+      const payment = await findPayment(context.store, seen.redirect.entityId, seen.redirect.paymentId);
+      return payment ? { kind: 'open', redirect: seen.redirect, payment } : { kind: 'unknown' };
+    }
+  }
 }
 
 export interface RedirectAnswer {
@@ -215,10 +217,10 @@ export interface RedirectAnswer {
 export type AnswerResult =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'otherPayment' }
-  /** This answer ended the redirect. */
-  | { readonly kind: 'answered'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord }
+  /** This answer ended the redirect (as timed out, when it came too late: `redirect.outcome` says which). */
+  | { readonly kind: 'answered'; readonly redirect: RedirectRecord }
   /** Nothing changed: it had ended already (answered, or timed out — `redirect.outcome` says which). */
-  | { readonly kind: 'alreadyFinished'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
+  | { readonly kind: 'alreadyFinished'; readonly redirect: RedirectRecord };
 
 function outcomeOf(redirect: RedirectRecord, answer: RedirectAnswer): RedirectOutcome {
   if (answer.action === 'cancel') return 'cancel';
@@ -228,22 +230,17 @@ function outcomeOf(redirect: RedirectRecord, answer: RedirectAnswer): RedirectOu
 
 /** The shopper's answer on the page: decided once, under the redirect's lock. */
 export async function answerRedirect(context: RedirectContext, id: string, answer: RedirectAnswer): Promise<AnswerResult> {
-  const decided = await context.store.transaction(async (tx) => {
+  const decided = await context.store.transaction(async (tx): Promise<AnswerResult> => {
     const redirect = await findRedirect(tx, id, { forUpdate: true });
-    if (!redirect) return { kind: 'unknown' } as const;
-    if (answer.paymentId !== redirect.paymentId) return { kind: 'otherPayment' } as const;
-    if (redirect.outcome !== null) return { kind: 'alreadyFinished', redirect } as const;
+    if (!redirect) return { kind: 'unknown' };
+    if (answer.paymentId !== redirect.paymentId) return { kind: 'otherPayment' };
+    if (redirect.outcome !== null) return { kind: 'alreadyFinished', redirect };
     // Too late: the payment ends as timed out, whatever the answer said.
     const outcome = isExpired(redirect, context.now()) ? 'timeout' : outcomeOf(redirect, answer);
-    await finish(tx, context, redirect, outcome);
-    return { kind: outcome === 'timeout' ? 'timedOutNow' : 'answered', redirect } as const;
+    return { kind: 'answered', redirect: await finish(tx, context, redirect, outcome) };
   });
-  if (decided.kind === 'unknown' || decided.kind === 'otherPayment') return decided;
-  if (decided.kind !== 'alreadyFinished') await afterFinish(context, decided.redirect);
-  const redirect = (await findRedirect(context.store, id)) ?? decided.redirect;
-  const payment = await findPayment(context.store, redirect.entityId, redirect.paymentId);
-  if (!payment) return { kind: 'unknown' };
-  return { kind: decided.kind === 'answered' ? 'answered' : 'alreadyFinished', redirect, payment };
+  if (decided.kind === 'answered') await afterFinish(context, decided.redirect);
+  return decided;
 }
 
 /** The timeout job: ends the redirect if nobody answered. Idempotent: a finished redirect is left alone. */
@@ -252,8 +249,7 @@ export async function timeOutRedirect(context: RedirectContext, id: string): Pro
     const redirect = await findRedirect(tx, id, { forUpdate: true });
     if (!redirect || redirect.outcome !== null) return undefined;
     if (!isExpired(redirect, context.now())) throw new Error(`redirect ${id} is not due yet`);
-    await finish(tx, context, redirect, 'timeout');
-    return redirect;
+    return finish(tx, context, redirect, 'timeout');
   });
   if (ended) await afterFinish(context, ended);
 }
