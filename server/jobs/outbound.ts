@@ -1,3 +1,4 @@
+import { checkHttpUrl } from '../domain/urls.ts';
 import { PermanentJobError } from './registry.ts';
 
 /**
@@ -10,19 +11,16 @@ export const DEFAULT_OUTBOUND_TIMEOUT_MS = 30_000;
 
 /** Parses a callback URL; a URL no retry could fix is a PermanentJobError. */
 export function parseCallbackUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new PermanentJobError('the callback URL is not an absolute URL');
+  const checked = checkHttpUrl(raw);
+  if (checked.ok) return checked.url;
+  switch (checked.problem) {
+    case 'notAbsolute':
+      throw new PermanentJobError('the callback URL is not an absolute URL');
+    case 'scheme':
+      throw new PermanentJobError(`the callback URL must be http or https, not ${checked.scheme}`);
+    case 'credentials':
+      throw new PermanentJobError('the callback URL must not contain credentials');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PermanentJobError(`the callback URL must be http or https, not ${url.protocol.replace(/:$/, '')}`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new PermanentJobError('the callback URL must not contain credentials');
-  }
-  return url;
 }
 
 /** What logs and job errors may show of a URL: scheme, host and path, never the query or credentials. */

@@ -4,6 +4,7 @@
  * values). A rule does not re-check formats: the catalogue has done that.
  */
 import { isRedirectBrand } from '../domain/redirectBrands.ts';
+import { checkHttpUrl } from '../domain/urls.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
 
 type Params = ReadonlyMap<string, string>;
@@ -185,14 +186,7 @@ function cardCvv(params: Params, operation: Operation): ParameterError[] {
 /** Doc 3 §2.8: the shopper's browser is sent to shopperResultUrl, so it must be an absolute http(s) address. */
 function shopperResultUrl(params: Params): ParameterError[] {
   const value = params.get('shopperResultUrl');
-  if (value === undefined) return [];
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '') return [];
+  if (value === undefined || checkHttpUrl(value).ok) return [];
   return [{ name: 'shopperResultUrl', value, message: 'must be an absolute http or https URL without credentials' }];
 }
 
