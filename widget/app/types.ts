@@ -1,3 +1,7 @@
+import type { Language } from '../i18n/index.ts';
+import type { Texts } from './messages.ts';
+import type { WidgetOptions } from './options.ts';
+
 /** What the bootstrap (paymentWidgets.js) tells the widget about its checkout, and the URLs to use. */
 export interface CheckoutInfo {
   readonly id: string;
@@ -12,4 +16,17 @@ export interface FormHandle {
   readonly container: string;
   readonly form: HTMLFormElement;
   submit(): void;
+}
+
+/** What every payment form is rendered with (card, stored cards, redirect brands). */
+export interface PaymentFormProps {
+  readonly checkout: CheckoutInfo;
+  /** The merchant form's action: where the shopper goes with the result. */
+  readonly shopperResultUrl: string;
+  /** Children of the merchant's form.paymentWidgets (a CSRF input...): moved into this form, posted with it. */
+  readonly merchantChildren: readonly Node[];
+  readonly options: WidgetOptions;
+  readonly texts: Texts;
+  readonly language: Language;
+  readonly register: (handle: FormHandle) => void;
 }

@@ -5,25 +5,15 @@ import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
 import type { Texts } from '../messages.ts';
-import type { Language } from '../../i18n/index.ts';
-import type { WidgetOptions } from '../options.ts';
 import { createPaymentState } from '../payment/flow.ts';
-import { cx, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import type { CheckoutInfo, FormHandle } from '../types.ts';
+import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import type { PaymentFormProps } from '../types.ts';
 import { formatExpiry, parseExpiry } from './expiry.ts';
 import { createCardModel, type CardFieldName } from './model.ts';
 import { submitCard } from './submit.ts';
 
-export interface CardFormProps {
-  readonly checkout: CheckoutInfo;
+export interface CardFormProps extends PaymentFormProps {
   readonly brands: readonly string[];
-  readonly shopperResultUrl: string;
-  /** Children of the merchant's form.paymentWidgets (a CSRF input...): moved into this form, posted with it. */
-  readonly merchantChildren: readonly Node[];
-  readonly options: WidgetOptions;
-  readonly texts: Texts;
-  readonly language: Language;
-  readonly register: (handle: FormHandle) => void;
 }
 
 /** The card form, in the DOM shape merchant CSS and scripts select (COMPAT §4). */
@@ -36,7 +26,6 @@ export function CardForm(props: CardFormProps) {
   const numberFrame = useRef<HTMLIFrameElement>(null);
   const cvvFrame = useRef<HTMLIFrameElement>(null);
   const fields = useRef<{ number?: HostedField; cvv?: HostedField }>({});
-  const merchantSlot = useRef<HTMLDivElement>(null);
   const id = (suffix: string) => `wpwl-${channel.slice(0, 8)}-${suffix}`;
 
   const blurCallbacks: Record<CardFieldName, string> = {
@@ -67,7 +56,6 @@ export function CardForm(props: CardFormProps) {
   useEffect(() => {
     const form = formRef.current;
     if (!form || !numberFrame.current || !cvvFrame.current) return;
-    for (const child of props.merchantChildren) merchantSlot.current?.appendChild(child);
     const onFieldMessage = (message: FieldMessage) => {
       const field = 'field' in message && message.field === 'cvv' ? 'cvv' : 'cardNumber';
       const frame = field === 'cvv' ? cvvFrame.current : numberFrame.current;
@@ -280,7 +268,7 @@ export function CardForm(props: CardFormProps) {
       <input type="hidden" name="card.expiryMonth" value={parsedExpiry?.month ?? ''} />
       <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
-      <div class="wpwl-merchant-fields" ref={merchantSlot} />
+      <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
       <PayButton state={state} texts={texts} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
     </PaymentContainer>

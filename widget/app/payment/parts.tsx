@@ -1,4 +1,5 @@
 import type { ComponentChildren, Ref } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
@@ -45,6 +46,15 @@ export function PayButton({ state, texts, invalid }: { state: PaymentState; text
       </div>
     </div>
   );
+}
+
+/** The children of the merchant's form.paymentWidgets (a CSRF input...), moved into this form and posted with it. */
+export function MerchantFields({ nodes }: { nodes: readonly Node[] }) {
+  const slot = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const node of nodes) slot.current?.appendChild(node);
+  }, []);
+  return <div class="wpwl-merchant-fields" ref={slot} />;
 }
 
 /** The widget's 3-D Secure frame, while a redirect runs in it. */

@@ -1,11 +1,8 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { REDIRECT_BRANDS, type RedirectFamily } from '../brands.ts';
-import type { Texts } from '../messages.ts';
-import type { Language } from '../../i18n/index.ts';
-import type { WidgetOptions } from '../options.ts';
 import { cancelledByMerchant, createPaymentState, formFields, postToGateway, sendPayment, type PaymentState } from '../payment/flow.ts';
-import { cx, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import type { CheckoutInfo, FormHandle } from '../types.ts';
+import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import type { PaymentFormProps } from '../types.ts';
 
 /**
  * The form of a redirect brand (PAYPAL: virtualAccount, SOFORTUEBERWEISUNG: onlineTransfer), one container
@@ -22,15 +19,8 @@ import type { CheckoutInfo, FormHandle } from '../types.ts';
  * handled as for cards: the provider page opens in paymentTarget (default the widget's frame).
  */
 
-export interface RedirectFormProps {
-  readonly checkout: CheckoutInfo;
+export interface RedirectFormProps extends PaymentFormProps {
   readonly brand: string;
-  readonly shopperResultUrl: string;
-  readonly merchantChildren: readonly Node[];
-  readonly options: WidgetOptions;
-  readonly texts: Texts;
-  readonly language: Language;
-  readonly register: (handle: FormHandle) => void;
 }
 
 const BEFORE_SUBMIT: Readonly<Record<RedirectFamily, string>> = {
@@ -54,7 +44,6 @@ export function RedirectForm(props: RedirectFormProps) {
   const family = info.family;
   const state = useMemo(createPaymentState, []);
   const formRef = useRef<HTMLFormElement>(null);
-  const merchantSlot = useRef<HTMLDivElement>(null);
   const submit = (trigger: Event | undefined) => {
     if (formRef.current) submitRedirectBrand(props, family, state, formRef.current, trigger);
   };
@@ -62,7 +51,6 @@ export function RedirectForm(props: RedirectFormProps) {
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    for (const child of props.merchantChildren) merchantSlot.current?.appendChild(child);
     props.register({ container: `wpwl-container-${family}-${brand}`, form, submit: () => submit(undefined) });
     return () => state.dispose();
   }, []);
@@ -88,7 +76,7 @@ export function RedirectForm(props: RedirectFormProps) {
       </div>
       <input type="hidden" name="paymentBrand" value={brand} />
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
-      <div class="wpwl-merchant-fields" ref={merchantSlot} />
+      <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
       <PayButton state={state} texts={texts} invalid={false} />
     </PaymentContainer>

@@ -4,12 +4,9 @@ import { filterStyles, type FieldMessage, type FieldState } from '../../shared/p
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
-import type { Language } from '../../i18n/index.ts';
-import type { Texts } from '../messages.ts';
-import type { WidgetOptions } from '../options.ts';
 import { createPaymentState } from '../payment/flow.ts';
-import { cx, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import type { CheckoutInfo, FormHandle } from '../types.ts';
+import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import type { PaymentFormProps } from '../types.ts';
 import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
 import { submitOneClick } from './submit.ts';
 
@@ -35,15 +32,8 @@ import { submitOneClick } from './submit.ts';
  * payment itself: the code stays inside the gateway's frames.
  */
 
-export interface RegistrationFormProps {
-  readonly checkout: CheckoutInfo;
+export interface RegistrationFormProps extends PaymentFormProps {
   readonly cards: readonly StoredCard[];
-  readonly shopperResultUrl: string;
-  readonly merchantChildren: readonly Node[];
-  readonly options: WidgetOptions;
-  readonly texts: Texts;
-  readonly language: Language;
-  readonly register: (handle: FormHandle) => void;
   /** Shows the forms hidden by registrations.hideInitialPaymentForms; undefined when none are hidden. */
   readonly showInitialForms: (() => void) | undefined;
 }
@@ -63,7 +53,6 @@ export function RegistrationForm(props: RegistrationFormProps) {
   const state = useMemo(createPaymentState, []);
   const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
   const formRef = useRef<HTMLFormElement>(null);
-  const merchantSlot = useRef<HTMLDivElement>(null);
   const frames = useRef(new Map<string, HTMLIFrameElement>());
   const fields = useRef(new Map<string, HostedField>());
 
@@ -103,7 +92,6 @@ export function RegistrationForm(props: RegistrationFormProps) {
   useEffect(() => {
     const form = formRef.current;
     if (!form) return;
-    for (const child of props.merchantChildren) merchantSlot.current?.appendChild(child);
     const styles = options.iframeStyles as Record<string, unknown>;
     for (const card of requireCvv ? cards : []) {
       const iframe = frames.current.get(card.id);
@@ -228,7 +216,7 @@ export function RegistrationForm(props: RegistrationFormProps) {
       })}
       {selectedCard?.brand && <input type="hidden" name="paymentBrand" value={selectedCard.brand} />}
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
-      <div class="wpwl-merchant-fields" ref={merchantSlot} />
+      <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
       <PayButton state={state} texts={texts} invalid={cvvError} />
       {model.initialFormsHidden.value && (
