@@ -48,9 +48,6 @@ export function offeredRegistrationsOf(params: Params): { name: string; id: stri
   return indexed.sort((a, b) => a[0] - b[0]).map(([, entry]) => entry);
 }
 
-export function registrationIdsOf(params: Params): string[] {
-  return offeredRegistrationsOf(params).map((entry) => entry.id);
-}
 
 const CUSTOM_PARAMETER = /^customParameters\[(.*)\]$/;
 /** Doc 3 §2.7: custom parameters sent from the client side of the widget must start with SHOPPER_. */
@@ -119,7 +116,7 @@ export function mergeShopperSubmit(stored: Params, entityId: string, submitted: 
     if (DROPPED.test(name)) continue;
     if (name === 'registrationId') {
       // The one-click form may pick only a stored card the merchant offered with this checkout.
-      if (registrationIdsOf(stored).includes(value)) merged.set(name, value);
+      if (offeredRegistrationsOf(stored).some((offered) => offered.id === value)) merged.set(name, value);
       else errors.push({ name, value, message: 'must be one of the stored cards this checkout offers (registrations[n].id)' });
       continue;
     }

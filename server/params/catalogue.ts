@@ -36,7 +36,6 @@ const COUNTRY = /^[A-Z]{2}$/;
 const MONTH = /^(0[1-9]|1[0-2])$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const HEX32_LOWER = /^[0-9a-f]{32}$/;
-const ALNUM32 = /^[A-Za-z0-9]{32}$/;
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 /** Letters (any script), digits, dot: the spec's "letters, digits, dot" for states. */
 const STATE = /^[\p{L}\p{M}\p{N}.]+$/u;
