@@ -17,6 +17,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { loadConfig, type GatewayConfig } from '../server/config.ts';
 import { isSuccessfulCode } from '../server/domain/resultCodes.ts';
@@ -233,6 +234,8 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
         host: HOST,
         dataDir: location.dataDir,
         databaseUrl: location.databaseUrl,
+        // PostgreSQL requires a configured card-data key (vault/key.ts); PGlite generates one in its directory.
+        cardDataKey: location.databaseUrl ? randomBytes(32) : undefined,
         demoMerchant: undefined,
         // Logging as in production (a line per request, redacted), into a sink that drops the lines.
         logLevel: 'info',

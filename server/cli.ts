@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { ENTITY_ID } from './domain/ids.ts';
 import { createEntity, entityExists, grantToken, listEntities, newAccessToken, revokeToken } from './merchants/repository.ts';
 import { openStore } from './store/index.ts';
+import { newCardDataKey } from './vault/key.ts';
 
 /**
  * Operator commands, run with `npm run gateway -- <command>` against the configured store
@@ -16,6 +17,7 @@ const USAGE = `Usage: npm run gateway -- <command>
   token create --entity ID [--entity ID ...] [--label LABEL]
                                              create an access token allowed for the given entities
   token revoke TOKEN_ID                      revoke an access token
+  key generate                               print a new card-data key (for CARD_DATA_KEY)
 `;
 
 class UsageError extends Error {}
@@ -32,6 +34,9 @@ async function run(args: string[]): Promise<string> {
     },
     allowPositionals: true,
   });
+  if (`${resource} ${action}` === 'key generate') {
+    return `${newCardDataKey()}\n(set it as CARD_DATA_KEY on every gateway instance sharing the database, and keep it apart from the data)`;
+  }
   const config = loadConfig();
   const store = await openStore(config);
   try {

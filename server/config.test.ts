@@ -14,6 +14,7 @@ describe('configuration from the environment', () => {
       demoMerchant: DEFAULT_DEMO_MERCHANT,
       tokenCacheSeconds: 10,
       cardDataKey: undefined,
+      cardDataKeyFile: undefined,
     });
   });
 
@@ -28,6 +29,7 @@ describe('configuration from the environment', () => {
       DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef',
       DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
       CARD_DATA_KEY: 'ab'.repeat(32),
+      CARD_DATA_KEY_FILE: '/run/secrets/card-data-key',
     });
     expect(config.cardDataKey?.toString('hex')).toBe('ab'.repeat(32));
     expect(config).toMatchObject({
@@ -36,21 +38,21 @@ describe('configuration from the environment', () => {
       dataDir: '/var/lib/gateway',
       databaseUrl: 'postgres://db/gateway',
       publicUrl: 'https://pay.example.com',
+      cardDataKeyFile: '/run/secrets/card-data-key',
       demoMerchant: { entityId: '0123456789abcdef0123456789abcdef', accessToken: 'a-token-of-sufficient-length' },
     });
   });
 
-  it('creates no demo merchant in live unless both credentials are set explicitly', () => {
+  it('has no demo merchant in live, and refuses demo credentials there', () => {
     expect(loadConfig({ GATEWAY_ENV: 'live' }).demoMerchant).toBeUndefined();
-    expect(loadConfig({ GATEWAY_ENV: 'live', DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef' }).demoMerchant).toBeUndefined();
-    expect(loadConfig({ GATEWAY_ENV: 'live', DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' }).demoMerchant).toBeUndefined();
-    expect(
-      loadConfig({
-        GATEWAY_ENV: 'live',
-        DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef',
-        DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
-      }).demoMerchant,
-    ).toEqual({ entityId: '0123456789abcdef0123456789abcdef', accessToken: 'a-token-of-sufficient-length' });
+    for (const env of [
+      { DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef' },
+      { DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' },
+      { DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef', DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' },
+    ]) {
+      expect(() => loadConfig({ GATEWAY_ENV: 'live', ...env })).toThrow(ConfigError);
+      expect(() => loadConfig({ GATEWAY_ENV: 'live', ...env })).toThrow(/DEMO_ENTITY_ID and DEMO_ACCESS_TOKEN belong to the test environment/);
+    }
   });
 
   it.each([

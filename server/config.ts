@@ -20,23 +20,25 @@ export interface GatewayConfig {
   /** Base URL the gateway puts into URLs it hands out (redirects, widget script, static assets). */
   readonly publicUrl: string;
   readonly environment: GatewayEnvironment;
-  /** The demo merchant created at start-up, or undefined when there is none (live without explicit credentials). */
+  /** The demo merchant created at start-up (test environment only). */
   readonly demoMerchant: DemoMerchant | undefined;
   readonly logLevel: LogLevel;
   /** How long a gateway trusts what it read about an access token; a revocation takes effect within this time. */
   readonly tokenCacheSeconds: number;
   /**
-   * CARD_DATA_KEY: 64 hex characters (AES-256) sealing card data the gateway must hold for a while (a card
-   * waiting for its 3-D Secure challenge). Unset: a key is created in DATA_DIR/card-data.key on first start.
+   * CARD_DATA_KEY: 64 hex characters (AES-256) sealing card data the gateway keeps (a card waiting for its
+   * 3-D Secure challenge, stored cards). vault/key.ts says when it may be left unset.
    */
   readonly cardDataKey: Buffer | undefined;
+  /** CARD_DATA_KEY_FILE: a file holding the key, as an alternative to CARD_DATA_KEY. */
+  readonly cardDataKeyFile: string | undefined;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /**
- * Well-known demo credentials for test mode. They are printed at start and written in the README, so a
- * live gateway never accepts them unless an operator sets DEMO_ENTITY_ID and DEMO_ACCESS_TOKEN explicitly.
+ * Well-known demo credentials for test mode. They are printed at start and written in the README, so a live
+ * gateway never accepts them, nor any other demo credentials (see merchants/demo.ts).
  */
 export const DEFAULT_DEMO_MERCHANT: DemoMerchant = {
   entityId: '8ac7a4c79394bdc801939736f17e063d',
@@ -88,14 +90,20 @@ function parseDemoMerchant(
   entityId: string | undefined,
   accessToken: string | undefined,
 ): DemoMerchant | undefined {
+  if (environment === 'live') {
+    if (entityId !== undefined || accessToken !== undefined) {
+      throw new ConfigError(
+        'DEMO_ENTITY_ID and DEMO_ACCESS_TOKEN belong to the test environment: a live gateway has no demo merchant ' +
+          '(create merchants with `npm run gateway -- entity create`)',
+      );
+    }
+    return undefined;
+  }
   if (entityId !== undefined && !ENTITY_ID.test(entityId)) {
     throw new ConfigError('DEMO_ENTITY_ID must be 32 lowercase hexadecimal characters');
   }
   if (accessToken !== undefined && accessToken.length < 16) {
     throw new ConfigError('DEMO_ACCESS_TOKEN must be at least 16 characters long');
-  }
-  if (environment === 'live') {
-    return entityId && accessToken ? { entityId, accessToken } : undefined;
   }
   return {
     entityId: entityId ?? DEFAULT_DEMO_MERCHANT.entityId,
@@ -137,5 +145,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     logLevel: parseLogLevel(env.LOG_LEVEL),
     tokenCacheSeconds: parseTokenCacheSeconds(env.TOKEN_CACHE_SECONDS),
     cardDataKey: parseCardDataKey(env.CARD_DATA_KEY),
+    cardDataKeyFile: emptyToUndefined(env.CARD_DATA_KEY_FILE),
   };
 }

@@ -7,11 +7,12 @@ import { checkoutJobHandlers } from './checkouts/callbacks.ts';
 import type { GatewayConfig } from './config.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS } from './jobs/outbound.ts';
 import { createJobRegistry } from './jobs/registry.ts';
-import { createCardVault, loadCardDataKey } from './payments/cardVault.ts';
+import { createCardVault } from './vault/cardVault.ts';
+import { loadCardDataKey } from './vault/key.ts';
 import { redirectJobHandlers } from './redirects/jobs.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
-import { ensureDemoMerchant } from './merchants/repository.ts';
+import { disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { openStore, type Store } from './store/index.ts';
 import { loadWidgetBuild } from './widget/build.ts';
@@ -24,6 +25,8 @@ export interface RunningGateway {
   readonly logger: Logger;
   /** The job worker (29-minute calls, notifications); `runDueJobs()` runs what is due now. */
   readonly jobs: JobWorker;
+  /** What the operator must hear about at start (the start banner prints them; they are logged too). */
+  readonly notices: readonly string[];
   close(): Promise<void>;
 }
 
@@ -44,13 +47,23 @@ const DEFAULT_JOB_POLL_MS = 1000;
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger({ level: config.logLevel, ...(options.logSink ? { sink: options.logSink } : {}) });
+  // Before the store opens: a gateway that would seal cards with the wrong key does not start at all.
+  const cardDataKey = loadCardDataKey(config);
   const store = await openStore(config);
+  const notices: string[] = [];
   const demo = config.demoMerchant;
   if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo.entityId, demo.accessToken));
+  if (config.environment === 'live') {
+    const disabled = await disableDemoTokens(store);
+    if (disabled > 0) {
+      notices.push(`Disabled ${disabled} demo access token(s) this store kept from the test environment: demo credentials never work in live.`);
+    }
+  }
+  for (const notice of notices) logger.warn(notice);
 
   const now = options.now ?? (() => new Date());
   const acquirer = options.acquirer ?? createSimulatedAcquirer();
-  const vault = createCardVault(loadCardDataKey(config.cardDataKey, config.dataDir));
+  const vault = createCardVault(cardDataKey);
   const widgetBuild = loadWidgetBuild();
   if (!widgetBuild) logger.warn('the widget is not built: run `npm run build` (npm start does it) to serve paymentWidgets.js');
   const app = createApp({
@@ -85,6 +98,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     store,
     logger,
     jobs,
+    notices,
     async close() {
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
       await jobs.stop();

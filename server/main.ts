@@ -20,8 +20,9 @@ async function main(): Promise<void> {
       '       -d card.expiryMonth=05 -d card.expiryYear=2034 -d card.cvv=123',
     );
   } else {
-    lines.push('No demo merchant (live environment): create one with `npm run gateway -- entity create`.');
+    lines.push('No demo merchant (live environment): create merchants with `npm run gateway -- entity create`.');
   }
+  lines.push(...gateway.notices);
   process.stderr.write(`${lines.join('\n')}\n`);
 
   let stopping = false;

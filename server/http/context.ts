@@ -4,7 +4,7 @@ import type { Store } from '../store/index.ts';
 import type { Acquirer } from '../acquirers/types.ts';
 import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
 import type { WidgetBuild } from '../widget/build.ts';
-import type { CardVault } from '../payments/cardVault.ts';
+import type { CardVault } from '../vault/cardVault.ts';
 
 /** What the app is built from: no module-level state, so tests build as many apps as they like. */
 export interface AppDependencies {

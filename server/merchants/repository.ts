@@ -40,10 +40,24 @@ export async function listEntities(db: Queryable): Promise<Entity[]> {
   return found.rows;
 }
 
-/** Stores the hash of `token` as allowed for `entityIds`; returns the token's id (for revocation). */
-export async function grantToken(db: Queryable, token: string, label: string, entityIds: readonly string[]): Promise<string> {
+/**
+ * Stores the hash of `token` as allowed for `entityIds`; returns the token's id (for revocation). `demo` marks the
+ * demo merchant's public token, which a live start disables (merchants/demo.ts).
+ */
+export async function grantToken(
+  db: Queryable,
+  token: string,
+  label: string,
+  entityIds: readonly string[],
+  options: { readonly demo?: boolean } = {},
+): Promise<string> {
   const tokenId = newResourceId();
-  await db.query('INSERT INTO access_tokens (id, token_hash, label) VALUES ($1, $2, $3)', [tokenId, hashToken(token), label]);
+  await db.query('INSERT INTO access_tokens (id, token_hash, label, demo) VALUES ($1, $2, $3, $4)', [
+    tokenId,
+    hashToken(token),
+    label,
+    options.demo ?? false,
+  ]);
   for (const entityId of entityIds) {
     await db.query('INSERT INTO access_token_entities (token_id, entity_id) VALUES ($1, $2)', [tokenId, entityId]);
   }
@@ -73,26 +87,4 @@ export async function findTokenAccess(db: Queryable, token: string): Promise<Tok
     known: true,
     tokenId: first.token_id,
     entityIds: new Set(found.rows.flatMap((row) => (row.entity_id ? [row.entity_id] : []))) };
-}
-
-/**
- * Makes sure the demo merchant exists with exactly the configured credentials. Idempotent, so every
- * start-up can call it; a changed DEMO_ACCESS_TOKEN replaces the old demo token.
- */
-export async function ensureDemoMerchant(db: Queryable, entityId: string, token: string): Promise<void> {
-  if (!(await entityExists(db, entityId))) await createEntity(db, 'Demo merchant', entityId);
-  const access = await findTokenAccess(db, token);
-  if (access.known) {
-    if (!access.entityIds.has(entityId)) {
-      await db.query('INSERT INTO access_token_entities (token_id, entity_id) VALUES ($1, $2)', [access.tokenId, entityId]);
-    }
-    return;
-  }
-  await db.query(
-    `UPDATE access_tokens SET revoked_at = now()
-      WHERE label = 'demo' AND revoked_at IS NULL
-        AND id IN (SELECT token_id FROM access_token_entities WHERE entity_id = $1)`,
-    [entityId],
-  );
-  await grantToken(db, token, 'demo', [entityId]);
 }

@@ -22,7 +22,7 @@ import { findEntityName } from '../merchants/repository.ts';
 import type { NewRedirect } from '../redirects/repository.ts';
 import { recordRedirect, redirectUrl } from '../redirects/service.ts';
 import type { Store } from '../store/index.ts';
-import type { CardVault, HeldCard, SealedValue } from './cardVault.ts';
+import type { CardVault, HeldCard, SealedValue } from '../vault/cardVault.ts';
 import { insertRegistration } from '../registrations/repository.ts';
 import { newRegistration, withRegisteredCard } from '../registrations/service.ts';
 import type { PaymentWriter } from './paymentWriter.ts';

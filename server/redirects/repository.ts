@@ -1,5 +1,5 @@
 import type { AuthenticationIds } from '../acquirers/threeDSecure.ts';
-import type { SealedValue } from '../payments/cardVault.ts';
+import type { SealedValue } from '../vault/cardVault.ts';
 import type { Queryable } from '../store/index.ts';
 
 /** SQL for payment_redirects: the pages a shopper must visit before a pending payment can become final. */

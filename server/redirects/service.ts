@@ -10,7 +10,7 @@ import type { InitialPaymentType } from '../domain/backOffice.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import type { Logger } from '../logger.ts';
-import type { CardVault, HeldCard, SealedValue } from '../payments/cardVault.ts';
+import type { CardVault, HeldCard, SealedValue } from '../vault/cardVault.ts';
 import {
   findPayment,
   finishPendingPayment,

@@ -1,4 +1,4 @@
-import type { SealedValue } from '../payments/cardVault.ts';
+import type { SealedValue } from '../vault/cardVault.ts';
 import type { CardSummary } from '../payments/repository.ts';
 import type { Queryable } from '../store/index.ts';
 

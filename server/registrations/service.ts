@@ -1,7 +1,7 @@
 import { newResourceId } from '../domain/ids.ts';
 import { invalidParameters } from '../http/errors.ts';
 import type { ParameterError } from '../params/types.ts';
-import type { CardVault, HeldCard, SealedValue } from '../payments/cardVault.ts';
+import type { CardVault, HeldCard, SealedValue } from '../vault/cardVault.ts';
 import type { CardSummary } from '../payments/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import { findRegistrations, type RegistrationRecord } from './repository.ts';

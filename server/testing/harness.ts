@@ -13,7 +13,7 @@ import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import { createApp } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
-import { createCardVault } from '../payments/cardVault.ts';
+import { createCardVault } from '../vault/cardVault.ts';
 import { createEntity, findTokenAccess, grantToken, newAccessToken } from '../merchants/repository.ts';
 
 /**
@@ -42,6 +42,11 @@ export interface StoreLocation {
   readonly dataDir: string;
   /** Where the data lives, for tests that inspect it: the PGlite directory or the PostgreSQL schema. */
   readonly schema: string | undefined;
+  /**
+   * The card-data key gateways on this location share: PostgreSQL requires one (vault/key.ts); on PGlite it is
+   * left to the gateway, which keeps a generated one in the data directory.
+   */
+  readonly cardDataKey: Buffer | undefined;
   dispose(): Promise<void>;
 }
 
@@ -56,6 +61,7 @@ export async function freshStoreLocation(kind: StoreKind): Promise<StoreLocation
       databaseUrl: undefined,
       dataDir,
       schema: undefined,
+      cardDataKey: undefined,
       async dispose() {
         rmSync(dataDir, { recursive: true, force: true });
       },
@@ -73,6 +79,7 @@ export async function freshStoreLocation(kind: StoreKind): Promise<StoreLocation
     databaseUrl: url.toString(),
     dataDir,
     schema,
+    cardDataKey: randomBytes(32),
     async dispose() {
       const cleanup = new pg.Client({ connectionString: base });
       await cleanup.connect();
@@ -171,6 +178,7 @@ export async function startTestGateway(
     publicUrl: `http://127.0.0.1:${port}`,
     dataDir: location.dataDir,
     databaseUrl: location.databaseUrl,
+    cardDataKey: location.cardDataKey,
     demoMerchant: undefined,
     logLevel: 'info',
     ...overrides,

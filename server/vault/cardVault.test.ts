@@ -1,17 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCardVault, loadCardDataKey } from './cardVault.ts';
+import { describe, expect, it } from 'vitest';
+import { createCardVault } from './cardVault.ts';
 
 const card = { number: '4200000000000042', expiryMonth: 5, expiryYear: 2034, holder: 'Jane Jones', brand: 'VISA' };
 
 describe('the card vault', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('seals a card so that nothing of it is readable, and opens it again', () => {
     const vault = createCardVault(Buffer.alloc(32, 1));
     const sealed = vault.seal(card);
@@ -28,17 +20,5 @@ describe('the card vault', () => {
     const flipped = Buffer.from(sealed.data, 'base64');
     flipped[0] = (flipped[0] ?? 0) ^ 1;
     expect(() => createCardVault(Buffer.alloc(32, 1)).open({ ...sealed, data: flipped.toString('base64') })).toThrow();
-  });
-
-  it('keeps a generated key in the data directory, readable by its owner only, and reuses it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vault-'));
-    dirs.push(dir);
-    const created = loadCardDataKey(undefined, dir);
-    const file = join(dir, 'card-data.key');
-    expect(readFileSync(file, 'utf8').trim()).toBe(created.toString('hex'));
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(loadCardDataKey(undefined, dir).equals(created)).toBe(true);
-    // A configured key wins over the file.
-    expect(loadCardDataKey(Buffer.alloc(32, 9), dir).equals(Buffer.alloc(32, 9))).toBe(true);
   });
 });

@@ -1,6 +1,4 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /**
  * Seals card data the gateway has to keep for a while (DESIGN principle 6): AES-256-GCM with a random IV per
@@ -48,30 +46,4 @@ export function createCardVault(key: Buffer): CardVault {
       return JSON.parse(plain.toString('utf8')) as T;
     },
   };
-}
-
-/**
- * The configured key, or the one kept in `<dataDir>/card-data.key` (created with mode 0600 on first start).
- * Several instances sharing one PostgreSQL must be given the same CARD_DATA_KEY.
- */
-export function loadCardDataKey(configured: Buffer | undefined, dataDir: string): Buffer {
-  if (configured) return configured;
-  const file = join(dataDir, 'card-data.key');
-  try {
-    const stored = readFileSync(file, 'utf8').trim();
-    if (/^[0-9a-f]{64}$/.test(stored)) return Buffer.from(stored, 'hex');
-    throw new Error(`${file} does not hold a 64-hex-character key`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const key = randomBytes(32);
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another instance on the same directory created it first: use that one.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadCardDataKey(undefined, dataDir);
-    throw error;
-  }
-  return key;
 }

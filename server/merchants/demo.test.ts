@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DEMO_MERCHANT, loadConfig, type GatewayConfig } from '../config.ts';
+import { startGateway, type RunningGateway } from '../gateway.ts';
+import { cardPayment, freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
+
+/**
+ * The demo merchant's credentials are public (README, start banner). A store that once ran in the test
+ * environment must not let them into a live gateway.
+ */
+
+warnIfPostgresSkipped('demo credentials');
+
+const demo = DEFAULT_DEMO_MERCHANT;
+const liveKey = randomBytes(32);
+
+function configFor(location: StoreLocation, environment: 'test' | 'live'): GatewayConfig {
+  return {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: location.dataDir,
+    databaseUrl: location.databaseUrl,
+    cardDataKey: location.cardDataKey ?? liveKey,
+    environment,
+    demoMerchant: environment === 'test' ? demo : undefined,
+    logLevel: 'silent',
+  };
+}
+
+async function send(gateway: RunningGateway, path: string, params: Record<string, string>, method = 'POST'): Promise<number> {
+  const query = method === 'GET' ? `?${new URLSearchParams(params)}` : '';
+  const response = await fetch(`${gateway.url}${path}${query}`, {
+    method,
+    headers: { Authorization: `Bearer ${demo.accessToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    ...(method === 'POST' ? { body: new URLSearchParams(params) } : {}),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe.each(STORE_KINDS)('demo credentials on %s', (kind: StoreKind) => {
+  const locations: StoreLocation[] = [];
+  afterAll(async () => {
+    for (const location of locations) await location.dispose();
+  });
+
+  it('work in test, are disabled by a live start on the same store (and said so), and work again in test', async () => {
+    const location = await freshStoreLocation(kind);
+    locations.push(location);
+
+    const test = await startGateway(configFor(location, 'test'), { jobPollMs: 0 });
+    let paymentId: string;
+    try {
+      const paid = await fetch(`${test.url}/v1/payments`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${demo.accessToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(cardPayment(demo.entityId)),
+      });
+      expect(paid.status).toBe(200);
+      paymentId = ((await paid.json()) as { id: string }).id;
+      expect(test.notices).toEqual([]);
+    } finally {
+      await test.close();
+    }
+
+    const live = await startGateway(configFor(location, 'live'), { jobPollMs: 0 });
+    try {
+      expect(live.notices.join('\n')).toMatch(/Disabled 1 demo access token/);
+      // Everything the token could do: pay, credit any card, refund, read.
+      const liveDebit = cardPayment(demo.entityId);
+      expect(await send(live, '/v1/payments', liveDebit)).toBe(403);
+      expect(await send(live, '/v1/payments', { ...liveDebit, paymentType: 'CD', amount: '999.00' })).toBe(403);
+      expect(await send(live, `/v1/payments/${paymentId}`, { entityId: demo.entityId, paymentType: 'RF', amount: '1.00', currency: 'EUR' })).toBe(403);
+      expect(await send(live, `/v1/payments/${paymentId}`, { entityId: demo.entityId }, 'GET')).toBe(403);
+    } finally {
+      await live.close();
+    }
+
+    const liveAgain = await startGateway(configFor(location, 'live'), { jobPollMs: 0 });
+    try {
+      expect(liveAgain.notices).toEqual([]);
+      expect(await send(liveAgain, `/v1/payments/${paymentId}`, { entityId: demo.entityId }, 'GET')).toBe(403);
+    } finally {
+      await liveAgain.close();
+    }
+
+    const testAgain = await startGateway(configFor(location, 'test'), { jobPollMs: 0 });
+    try {
+      expect(await send(testAgain, `/v1/payments/${paymentId}`, { entityId: demo.entityId }, 'GET')).toBe(200);
+    } finally {
+      await testAgain.close();
+    }
+  }, 60_000);
+});
+
+describe('the start banner of a live gateway', () => {
+  it('names the disabled demo tokens and prints no access token', async () => {
+    const location = await freshStoreLocation('PGlite');
+    try {
+      const test = await startGateway(configFor(location, 'test'), { jobPollMs: 0 });
+      await test.close();
+      const banner = await startAndReadBanner({
+        GATEWAY_ENV: 'live',
+        DATA_DIR: location.dataDir,
+        DATABASE_URL: '',
+        CARD_DATA_KEY: liveKey.toString('hex'),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+      });
+      expect(banner).toMatch(/live environment/);
+      expect(banner).toMatch(/Disabled 1 demo access token/);
+      expect(banner).not.toContain(demo.accessToken);
+      expect(banner).not.toMatch(/access token\s+\S{16,}/);
+    } finally {
+      await location.dispose();
+    }
+  }, 60_000);
+});
+
+/** Starts `server/main.ts` as an operator does and returns what it printed on stderr once it listens. */
+async function startAndReadBanner(env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        // The banner is written in one piece, after the gateway listens.
+        if (stderr.includes('Gateway listening')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
+    });
+    return stderr;
+  } finally {
+    child.kill('SIGKILL');
+    await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(undefined)));
+  }
+}

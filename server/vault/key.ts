@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ConfigError, type GatewayConfig } from '../config.ts';
+
+/**
+ * Where the card-data key comes from. The key is what makes sealed card data worthless to someone holding the
+ * data files, so it is kept apart from them wherever that matters:
+ *
+ * - CARD_DATA_KEY (64 hex) or CARD_DATA_KEY_FILE (a file holding them), whichever is set;
+ * - neither, with DATABASE_URL: refused. Each instance would make its own key, and a challenge started on one
+ *   or a card stored by one could not be opened by another;
+ * - neither, live with the embedded store: refused. A key kept beside the data opens every card in it;
+ * - neither, test with the embedded store: a key generated on first start and kept in DATA_DIR/card-data.key
+ *   (mode 0600), so `npm start` works without any setting.
+ */
+
+export type KeySettings = Pick<GatewayConfig, 'cardDataKey' | 'cardDataKeyFile' | 'databaseUrl' | 'dataDir' | 'environment'>;
+
+const KEY_HEX = /^[0-9a-fA-F]{64}$/;
+const GENERATED_KEY_FILE = 'card-data.key';
+const HOW_TO_GET_ONE = 'print a new one with `npm run gateway -- key generate`';
+
+/** A new random key as the 64 hex characters CARD_DATA_KEY takes. */
+export function newCardDataKey(): string {
+  return randomBytes(32).toString('hex');
+}
+
+function isInside(directory: string, file: string): boolean {
+  const path = relative(resolve(directory), resolve(file));
+  return path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path);
+}
+
+function readKeyFile(file: string): Buffer {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`CARD_DATA_KEY_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!KEY_HEX.test(text)) throw new ConfigError(`CARD_DATA_KEY_FILE ${file} must hold 64 hexadecimal characters (32 bytes)`);
+  return Buffer.from(text, 'hex');
+}
+
+/** The generated key of a test gateway's embedded store, created on first start. */
+function generatedKey(dataDir: string): Buffer {
+  const file = join(dataDir, GENERATED_KEY_FILE);
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (KEY_HEX.test(stored)) return Buffer.from(stored, 'hex');
+    throw new ConfigError(`${file} does not hold a 64-hex-character key`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process on the same directory created it first: use that one.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return generatedKey(dataDir);
+    throw error;
+  }
+  return key;
+}
+
+/** The key card data is sealed with, by the rules above; a ConfigError names the variable to set. */
+export function loadCardDataKey(settings: KeySettings): Buffer {
+  const { cardDataKey, cardDataKeyFile, databaseUrl, dataDir, environment } = settings;
+  if (cardDataKey && cardDataKeyFile) throw new ConfigError('set CARD_DATA_KEY or CARD_DATA_KEY_FILE, not both');
+  if (cardDataKey) return cardDataKey;
+  if (cardDataKeyFile) {
+    if (environment === 'live' && !databaseUrl && isInside(dataDir, cardDataKeyFile)) {
+      throw new ConfigError('CARD_DATA_KEY_FILE must not be inside DATA_DIR in live: a key kept beside the data opens every card in it');
+    }
+    return readKeyFile(cardDataKeyFile);
+  }
+  if (databaseUrl) {
+    throw new ConfigError(
+      `CARD_DATA_KEY (or CARD_DATA_KEY_FILE) is required with DATABASE_URL: every gateway instance sharing the database must seal card data with the same key; ${HOW_TO_GET_ONE}`,
+    );
+  }
+  if (environment === 'live') {
+    throw new ConfigError(
+      `CARD_DATA_KEY (or CARD_DATA_KEY_FILE, outside DATA_DIR) is required in live: a key kept beside the data would open every card in it; ${HOW_TO_GET_ONE}`,
+    );
+  }
+  return generatedKey(dataDir);
+}
