@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DEMO_MERCHANT, loadConfig, type GatewayConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
+import { startGatewayProcess } from '../testing/gatewayProcess.ts';
 import { cardPayment, freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
 
 /**
@@ -101,15 +101,15 @@ describe('the start banner of a live gateway', () => {
     try {
       const test = await startGateway(configFor(location, 'test'), { jobPollMs: 0 });
       await test.close();
-      const banner = await startAndReadBanner({
+      const live = startGatewayProcess({
         GATEWAY_ENV: 'live',
         DATA_DIR: location.dataDir,
         DATABASE_URL: '',
         CARD_DATA_KEY: liveKey.toString('hex'),
         PORT: '0',
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
       });
+      const banner = await live.listening.finally(() => live.kill());
       expect(banner).toMatch(/live environment/);
       expect(banner).toMatch(/Disabled 1 demo access token/);
       expect(banner).not.toContain(demo.accessToken);
@@ -119,23 +119,3 @@ describe('the start banner of a live gateway', () => {
     }
   }, 60_000);
 });
-
-/** Starts `server/main.ts` as an operator does and returns what it printed on stderr once it listens. */
-async function startAndReadBanner(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  try {
-    await new Promise<void>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-        // The banner is written in one piece, after the gateway listens.
-        if (stderr.includes('Gateway listening')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
-    });
-    return stderr;
-  } finally {
-    child.kill('SIGKILL');
-    await new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(undefined)));
-  }
-}

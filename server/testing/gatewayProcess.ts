@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * A gateway as an operator runs it (`server/main.ts` in its own process), for tests of start-up refusals, start
+ * banners and crashes: what such a test observes is the real process, its exit code and what it printed.
+ */
+
+export interface GatewayProcess {
+  readonly child: ChildProcess;
+  /** Everything the process printed on stderr so far (the start banner, configuration errors). */
+  stderr(): string;
+  /** Resolves with the banner once the gateway listens; rejects if the process exits first. */
+  readonly listening: Promise<string>;
+  /** Resolves with the exit code (null after a signal) once the process has ended. */
+  readonly exited: Promise<number | null>;
+  /** SIGKILL, then waits for the exit. */
+  kill(): Promise<void>;
+}
+
+export function startGatewayProcess(env: Readonly<Record<string, string>>): GatewayProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      // The banner is one write of a few lines, after the gateway listens.
+      if (stderr.includes('Gateway listening')) resolve(stderr);
+    });
+    void exited.then((code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
+  });
+  // A test that only waits for the exit must not see an unhandled rejection.
+  listening.catch(() => undefined);
+  return {
+    child,
+    stderr: () => stderr,
+    listening,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
