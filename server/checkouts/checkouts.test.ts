@@ -90,6 +90,12 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
     expectNoCardData(response);
     return response;
   };
+  /** The payment a submit made, as the merchant's server reads it (the shopper's answer does not show it). */
+  const paymentOf = async (submitted: ApiResponse) => {
+    const response = await t.get(`/v1/payments/${submitted.body.id}`, { entityId: t.entityId });
+    expect(response.status).toBeLessThan(500);
+    return response.body;
+  };
   const update = (id: string, params: Record<string, string>) => t.post(`/v1/checkouts/${id}`, { entityId: t.entityId, ...params });
   const remove = async (id: string, merchant: { entityId: string; token: string } = t) => {
     const response = await fetch(`${t.url}/v1/checkouts/${id}?entityId=${merchant.entityId}`, {
@@ -212,7 +218,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       expect(updated.body).toMatchObject({ result: { code: '000.200.101', description: 'successfully updated checkout' }, id, ndc: id });
       const paid = await submit(id);
       expect(paid.status).toBe(200);
-      expect(paid.body).toMatchObject({ amount: '10.50', currency: 'USD', customer: { givenName: 'Jane', surname: 'Jones', email: 'jane@example.com' } });
+      expect(await paymentOf(paid)).toMatchObject({ amount: '10.50', currency: 'USD', customer: { givenName: 'Jane', surname: 'Jones', email: 'jane@example.com' } });
     });
 
     it('refuses an invalid update, naming the parameter, and keeps the checkout as it was', async () => {
@@ -222,7 +228,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       expect(refused.body.ndc).toBe(id);
       expect(parameterNames(refused)).toEqual(['amount', 'card.number']);
       expectNoCardData(refused);
-      expect((await submit(id)).body.amount).toBe('92.00');
+      expect((await paymentOf(await submit(id))).amount).toBe('92.00');
     });
 
     it('deletes a checkout, which then answers as an unknown id everywhere', async () => {
@@ -245,7 +251,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       expectRefusal(await t.post(`/v1/checkouts/${id}`, { entityId: other.entityId, amount: '1.00' }, { token: other.token }), NO_SESSION);
       expectRefusal(await remove(id, asOther), NO_SESSION);
       // Still the owner's, unchanged.
-      expect((await submit(id)).body.amount).toBe('92.00');
+      expect((await paymentOf(await submit(id))).amount).toBe('92.00');
     });
 
     it('refuses update and delete once the checkout is paid', async () => {
@@ -299,9 +305,16 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       expect(paid.status).toBe(200);
       expect(paid.headers.get('access-control-allow-origin')).toBe('*');
       expect(paid.body.id).toMatch(PAYMENT_ID);
-      expect(paid.body).toMatchObject({
+      expect(paid.body.result.code).toBe('000.100.110');
+      expect(paid.body.ndc).toBe(id);
+
+      clock.advance(MINUTE);
+      const result = await read(id);
+      expect(result.status).toBe(200);
+      expect(result.body.ndc).toBe(id);
+      expect(result.body).toMatchObject({
+        id: paid.body.id,
         result: { code: '000.100.110' },
-        ndc: id,
         paymentType: 'DB',
         paymentBrand: 'VISA',
         amount: '92.00',
@@ -309,11 +322,6 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
         merchantTransactionId: 'order-10001',
         card: { bin: '420000', last4Digits: '0000', holder: 'Jane Jones', expiryMonth: '05', expiryYear: '2034' },
       });
-
-      clock.advance(MINUTE);
-      const result = await read(id);
-      expect(result.status).toBe(200);
-      expect(result.body.ndc).toBe(id);
       const direct = await t.get(`/v1/payments/${paid.body.id}`, { entityId: t.entityId });
       const { ndc: _directNdc, timestamp: _directTime, ...directBody } = direct.body;
       const { ndc: _readNdc, timestamp: _readTime, ...readBody } = result.body;
@@ -366,7 +374,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       // Nothing was paid: the same values as the checkout's are accepted.
       const honest = await submit(id, shopperCard({ amount: '92', currency: 'EUR', paymentType: 'DB', entityId: t.entityId }));
       expect(honest.status).toBe(200);
-      expect(honest.body.amount).toBe('92.00');
+      expect((await paymentOf(honest)).amount).toBe('92.00');
     });
 
     it('refuses custom parameters without SHOPPER_ and merchant-only parameters from the page', async () => {
@@ -385,17 +393,93 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       expect(refused.body.result.parameterErrors[0].message).toMatch(/SHOPPER_/);
     });
 
-    it("passes SHOPPER_ custom parameters and merchant-injected fields on, under the checkout's own values", async () => {
-      const id = await createdId({ 'customParameters[order]': '4711', 'customer.givenName': 'Jane', 'customer.surname': 'Jones' });
+    it("passes SHOPPER_ custom parameters and the shopper's own fields on, under the checkout's own values", async () => {
+      const id = await createdId({ 'customParameters[order]': '4711', 'billing.city': 'Berlin' });
       const paid = await submit(
         id,
-        shopperCard({ 'customParameters[SHOPPER_note]': 'ring twice', 'customer.givenName': 'Mallory', createRegistration: 'true' }),
+        shopperCard({
+          'customParameters[SHOPPER_note]': 'ring twice',
+          createRegistration: 'true',
+          'recurring.numberOfInstallments': '3',
+          'billing.city': 'Hamburg',
+          'billing.postcode': '10115',
+          'customer.browser.language': 'de-DE',
+          // A merchant's own input (not a parameter of the spec) is ignored, as on every endpoint.
+          _csrf: 'form-token',
+        }),
       );
       expect(paid.status).toBe(200);
       const result = await read(id);
       expect(result.body.customParameters).toEqual({ order: '4711', SHOPPER_note: 'ring twice' });
-      expect(result.body.customer).toEqual({ givenName: 'Jane', surname: 'Jones' });
       expect(result.body.createRegistration).toBe('true');
+      expect(result.body.recurring).toEqual({ numberOfInstallments: '3' });
+      expect(result.body.billing).toEqual({ city: 'Berlin', postcode: '10115' });
+      expect(result.body._csrf).toBeUndefined();
+    });
+
+    it("refuses what only the merchant's server sets: references, descriptor, customer data, external 3-D Secure", async () => {
+      const id = await createdId({ 'customer.givenName': 'Jane', 'customer.surname': 'Jones' });
+      const forged = await submit(
+        id,
+        shopperCard({
+          merchantTransactionId: 'order-forged',
+          descriptor: 'forged descriptor',
+          'customer.givenName': 'Mallory',
+          'customer.email': 'mallory@example.com',
+          'threeDSecure.eci': '05',
+          'threeDSecure.verificationId': 'AAACBllleHchZTBWIGV4AAAAAAA=',
+          'card.numberType': 'DPAN',
+        }),
+      );
+      expectRefusal(forged, 'invalid or missing parameter');
+      expect(parameterNames(forged)).toEqual([
+        'card.numberType',
+        'customer.email',
+        'customer.givenName',
+        'descriptor',
+        'merchantTransactionId',
+        'threeDSecure.eci',
+        'threeDSecure.verificationId',
+      ]);
+      expect(forged.body.result.parameterErrors[0].message).toMatch(/only the merchant's server sets it/);
+      // Nothing was paid, and the honest submit is paid with the checkout's values only.
+      const paid = await submit(id);
+      expect(paid.status).toBe(200);
+      const payment = await paymentOf(paid);
+      expect(payment.merchantTransactionId).toBeUndefined();
+      expect(payment.customer).toEqual({ givenName: 'Jane', surname: 'Jones' });
+      expect(payment.threeDSecure).toBeUndefined();
+    });
+
+    it("answers the shopper's submit with the result only, never the merchant's server-side parameters", async () => {
+      const id = await createdId({
+        merchantTransactionId: 'order-secret-77',
+        notificationUrl: 'https://shop.example/notify?secret=s3cr3t-value',
+        'customParameters[internalMargin]': '0.37',
+        'customer.givenName': 'Jane',
+        'customer.surname': 'Jones',
+        'customer.email': 'jane@example.com',
+        'customer.ip': '203.0.113.9',
+        'customer.merchantCustomerId': 'cust-9001',
+      });
+      const paid = await submit(id, shopperCard({ 'customParameters[SHOPPER_note]': 'gift' }));
+      expect(paid.status).toBe(200);
+      const { result, id: paymentId, buildNumber, timestamp, ndc, ...rest } = paid.body;
+      expect(result.code).toBe('000.100.110');
+      expect(paymentId).toMatch(PAYMENT_ID);
+      expect([buildNumber, timestamp, ndc].every((field) => typeof field === 'string')).toBe(true);
+      expect(rest).toEqual({});
+      const text = JSON.stringify(paid.body);
+      for (const secret of ['order-secret-77', 's3cr3t-value', '0.37', 'jane@example.com', '203.0.113.9', 'cust-9001', 'gift']) {
+        expect(text).not.toContain(secret);
+      }
+      // The merchant's authenticated read has everything.
+      const payment = await paymentOf(paid);
+      expect(payment).toMatchObject({ merchantTransactionId: 'order-secret-77', customer: { email: 'jane@example.com' } });
+
+      const declined = await submit(await createdId({ merchantTransactionId: 'order-secret-78' }), shopperCard({ 'card.holder': '800.100.203' }));
+      expect(declined.status).toBe(400);
+      expect(JSON.stringify(declined.body)).not.toContain('order-secret-78');
     });
 
     it('answers unknown and malformed checkout ids with no payment session', async () => {

@@ -4,8 +4,8 @@ import type { ParameterError } from '../params/types.ts';
 
 /**
  * Which parameters a checkout keeps, and how the shopper's submit is combined with them. The merchant's
- * server decides what is paid (amount, currency, type, references); the payment page contributes only the
- * card, the brand, where the shopper returns to, and SHOPPER_ custom parameters.
+ * server decides what is paid (amount, currency, type, references, customer data); the payment page, which
+ * the shopper controls, contributes only what mergeShopperSubmit lists.
  */
 
 type Params = ReadonlyMap<string, string>;
@@ -52,12 +52,22 @@ export function offeredRegistrationsOf(params: Params): { name: string; id: stri
 const CUSTOM_PARAMETER = /^customParameters\[(.*)\]$/;
 /** Doc 3 §2.7: custom parameters sent from the client side of the widget must start with SHOPPER_. */
 const SHOPPER_PREFIX = 'SHOPPER_';
-/** What the shopper's submit decides, whatever the checkout says. */
-const SHOPPER_FIELDS = /^(card\..+|paymentBrand|shopperResultUrl)$/;
-/** Only the merchant's server may set these: they decide where the gateway calls, the mode, or the offer. */
-const MERCHANT_ONLY = /^(notificationUrl|testMode|registrations\[.*|overridePaymentType\[.*)$/;
-/** Credentials the page may repeat (legacy forms) but which never reach the payment. */
-const DROPPED = /^(authentication\.(?!entityId$)|integrity$)/;
+
+/**
+ * What the payment page decides, whatever the checkout says: the instrument (card number and CVV come from the
+ * hosted fields), the brand, where the shopper returns to (the form action), and the shopper's browser (3-D Secure).
+ */
+const SHOPPER_DECIDES = /^(card\.(number|cvv|holder|expiryMonth|expiryYear)|paymentBrand|shopperResultUrl|customer\.browser\.[A-Za-z]+)$/;
+/**
+ * Fields a shopper fills in on the payment page: the merchant's injected createRegistration checkbox and
+ * installments input (COMPAT §4), and the billing address the widget asks for. They fill what the checkout left
+ * empty; a value the merchant's server set on the checkout stays.
+ */
+const SHOPPER_FILLS_IN = /^(createRegistration|recurring\.numberOfInstallments|billing\.(street1|street2|houseNumber1|houseNumber2|city|state|postcode|country))$/;
+/** Checkout values a legacy page repeats: accepted when equal to the checkout's, refused otherwise. */
+const REPEATED = new Set(['entityId', 'authentication.entityId', 'amount', 'currency', 'paymentType']);
+/** Credentials a legacy page may repeat, which never reach the payment. */
+const DROPPED = /^(authentication\.(userId|password)|integrity)$/;
 
 export interface ShopperSubmit {
   /** The checkout's parameters with the shopper's on top, ready for createPayment. */
@@ -80,11 +90,12 @@ function mismatch(name: string, value: string, expected: string | undefined, wha
 }
 
 /**
- * Combines the checkout's parameters with the shopper's submit. Amount, currency, payment type and entity
- * come from the checkout: the page may repeat them but not change them (amount tampering). A checkout
- * parameter the shopper also sends keeps the checkout's value, except the shopper's own fields. Anything
- * else the page sends (a merchant-injected createRegistration checkbox, recurring.numberOfInstallments)
- * is added to the payment.
+ * Combines the checkout's parameters with the shopper's submit. The page is the shopper's, so it may send only
+ * what a shopper decides (above): amount, currency, payment type and entity come from the checkout (the page may
+ * repeat them, not change them); registrationId must be a stored card the checkout offers; every other parameter
+ * the spec knows — references, descriptor, customer data, notificationUrl, external 3-D Secure data — is the
+ * merchant's server's to set, and refused. Parameters the spec does not know (a CSRF token the merchant's form
+ * carries) are ignored, as on every endpoint.
  */
 export function mergeShopperSubmit(stored: Params, entityId: string, submitted: Params): ShopperSubmit {
   const errors: ParameterError[] = [];
@@ -96,21 +107,9 @@ export function mergeShopperSubmit(stored: Params, entityId: string, submitted: 
   if (paymentType !== undefined) merged.set('paymentType', paymentType);
 
   for (const [name, value] of submitted) {
-    if (name === 'entityId' || name === 'authentication.entityId') {
-      if (value !== entityId) errors.push(mismatch(name, value, undefined, 'entity'));
-      continue;
-    }
-    if (name === 'amount') {
-      const checkoutAmount = stored.get('amount');
-      const expected = checkoutAmount === undefined ? undefined : parseAmount(checkoutAmount);
-      if (expected === undefined || parseAmount(value) !== expected) {
-        errors.push(mismatch(name, value, expected === undefined ? undefined : formatAmount(expected), 'amount'));
-      }
-      continue;
-    }
-    if (name === 'currency' || name === 'paymentType') {
-      const expected = name === 'currency' ? stored.get('currency') : paymentType;
-      if (value !== expected) errors.push(mismatch(name, value, expected, name === 'currency' ? 'currency' : 'payment type'));
+    if (REPEATED.has(name)) {
+      const problem = repeatedValueError(name, value, stored, entityId, paymentType);
+      if (problem) errors.push(problem);
       continue;
     }
     if (DROPPED.test(name)) continue;
@@ -120,16 +119,43 @@ export function mergeShopperSubmit(stored: Params, entityId: string, submitted: 
       else errors.push({ name, value, message: 'must be one of the stored cards this checkout offers (registrations[n].id)' });
       continue;
     }
-    if (MERCHANT_ONLY.test(name)) {
-      errors.push({ name, value, message: "can only be set by the merchant's server, when creating or updating the checkout" });
-      continue;
-    }
     const customKey = CUSTOM_PARAMETER.exec(name)?.[1];
-    if (customKey !== undefined && !customKey.startsWith(SHOPPER_PREFIX)) {
-      errors.push({ name, value, message: `custom parameters sent from the payment page must start with ${SHOPPER_PREFIX}` });
+    if (customKey !== undefined) {
+      if (customKey.startsWith(SHOPPER_PREFIX)) merged.set(name, value);
+      else errors.push({ name, value, message: `custom parameters sent from the payment page must start with ${SHOPPER_PREFIX}` });
       continue;
     }
-    if (customKey !== undefined || SHOPPER_FIELDS.test(name) || !merged.has(name)) merged.set(name, value);
+    if (SHOPPER_DECIDES.test(name)) merged.set(name, value);
+    else if (SHOPPER_FILLS_IN.test(name)) {
+      if (!merged.has(name)) merged.set(name, value);
+    } else if (findSpec(name)) {
+      errors.push({ name, value, message: "cannot be sent from the payment page: only the merchant's server sets it, on the checkout" });
+    }
   }
   return { merged, errors };
+}
+
+/** A checkout value the page repeated: undefined when it equals the checkout's. */
+function repeatedValueError(
+  name: string,
+  value: string,
+  stored: Params,
+  entityId: string,
+  paymentType: string | undefined,
+): ParameterError | undefined {
+  switch (name) {
+    case 'entityId':
+    case 'authentication.entityId':
+      return value === entityId ? undefined : mismatch(name, value, undefined, 'entity');
+    case 'amount': {
+      const checkoutAmount = stored.get('amount');
+      const expected = checkoutAmount === undefined ? undefined : parseAmount(checkoutAmount);
+      if (expected !== undefined && parseAmount(value) === expected) return undefined;
+      return mismatch(name, value, expected === undefined ? undefined : formatAmount(expected), 'amount');
+    }
+    case 'currency':
+      return value === stored.get('currency') ? undefined : mismatch(name, value, stored.get('currency'), 'currency');
+    default:
+      return value === paymentType ? undefined : mismatch(name, value, paymentType, 'payment type');
+  }
 }

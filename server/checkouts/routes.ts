@@ -42,6 +42,17 @@ function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
   return jsonResponse(c, envelope(result, checkoutId, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
 }
 
+/**
+ * The answer to the shopper's unauthenticated submit: what the widget needs (the result, and where to go while
+ * the payment is pending) and the payment id the redirect names anyway. The payment itself, with the merchant's
+ * server-side parameters, is for the merchant's authenticated read.
+ */
+function shopperAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
+  const result = { code: payment.resultCode, description: payment.resultDescription };
+  const body = { id: payment.id, ...(payment.redirect ? { redirect: payment.redirect } : {}) };
+  return jsonResponse(c, envelope(result, checkoutId, body), paymentHttpStatus(payment.resultCode));
+}
+
 /** /v1/checkouts: hosted checkouts, for the merchant's server and (the submit) for the shopper's browser. */
 export function checkoutRoutes(deps: AppDependencies, payments: PaymentContext): Hono<AppEnv> {
   const context: CheckoutContext = {
@@ -75,7 +86,7 @@ export function checkoutRoutes(deps: AppDependencies, payments: PaymentContext):
       const value = c.req.header(header);
       if (value) browserHeaders.set(name, value.slice(0, 2048));
     }
-    return paymentAnswer(c, await submitCheckoutPayment(context, id, c.get('params'), browserHeaders), id);
+    return shopperAnswer(c, await submitCheckoutPayment(context, id, c.get('params'), browserHeaders), id);
   });
   router.get('/:id/payment', checkoutNdc, ...merchantRequest, async (c) => {
     const id = c.req.param('id');

@@ -782,6 +782,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   matching('standingInstruction.expiry', new RegExp(`^(${DATE_SOURCE}|9999-12-31)$`), 'must be a date yyyy-MM-dd'),
   digits('standingInstruction.frequency', 4, 4),
   digits('standingInstruction.numberOfInstallments', 3, 3),
+  // COMPAT §4: the installments a shopper picks in an input merchants add to the payment form (not in the spec).
+  digits('recurring.numberOfInstallments', 1, 3),
 
   // Doc 3 §2.15 Chargeback
   matching('chargebackResultCode', /^000\.100\.2[0-9]{2}$/, 'must be a chargeback code 000.100.2xx'),
