@@ -1,4 +1,5 @@
 import type { LogLevel } from './config.ts';
+import { isSecretName } from './domain/sensitive.ts';
 
 /**
  * Structured JSON logs, one object per line, carrying the id of the request being served.
@@ -22,24 +23,6 @@ export interface Logger {
 export type LogSink = (line: string) => void;
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-
-/** Field names whose values are secret wherever they appear (compared case-insensitively, by last segment). */
-const SECRET_KEYS = new Set([
-  'number',
-  'cvv',
-  'cvv2',
-  'cvc',
-  'pan',
-  'authorization',
-  'accesstoken',
-  'token',
-  'password',
-  'paymenttoken',
-  'cryptogram',
-  'dtvc',
-  'pin',
-  'secret',
-]);
 
 /** 12 to 19 digits, optionally grouped by spaces or hyphens: what a card number looks like in text. */
 const PAN_LIKE = /[0-9](?:[ -]?[0-9]){11,18}/g;
@@ -71,11 +54,6 @@ export function redactText(text: string): string {
     .replace(SECRET_ASSIGNMENT, '$1$2[REDACTED]');
 }
 
-function isSecretKey(key: string): boolean {
-  const lastSegment = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
-  return SECRET_KEYS.has(lastSegment);
-}
-
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (typeof value === 'number' || typeof value === 'bigint') {
@@ -93,7 +71,7 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value instanceof Map) return redact(Object.fromEntries(value), depth);
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    result[redactText(key)] = isSecretKey(key) ? '[REDACTED]' : redact(item, depth + 1);
+    result[redactText(key)] = isSecretName(key) ? '[REDACTED]' : redact(item, depth + 1);
   }
   return result;
 }

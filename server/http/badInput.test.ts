@@ -486,6 +486,37 @@ describe('connections after an answer given before the body was read', () => {
   });
 });
 
+describe('card data under other names', () => {
+  const PAN = '4200000000000000';
+  const GROUPED = '5454 5454 5454 5454';
+  it.each<{ name: string; body: () => string; path?: string }>([
+    { name: 'a card number as a birth date', body: () => paymentBody({ 'customer.birthDate': PAN }) },
+    { name: 'a card number as an amount', body: () => paymentBody({ amount: PAN }) },
+    { name: 'a grouped card number as a screen height', body: () => paymentBody({ 'customer.browser.screenHeight': GROUPED }) },
+    { name: 'a card number inside a too-long custom parameter', body: () => paymentBody({ 'customParameters[SHOPPER_note]': `${PAN} ${'x'.repeat(2048)}` }) },
+    { name: 'a card number as a custom parameter key', body: () => paymentBody({ [`customParameters[${PAN}!]`]: 'x' }) },
+    { name: 'a card number as a parameter name sent twice', body: () => `${paymentBody()}&${PAN}=1&${PAN}=2` },
+    { name: 'a card number as a list index', body: () => paymentBody({ [`cart.items[${PAN}].name`]: 'socks' }) },
+    { name: 'a security code under a custom name', body: () => paymentBody({ 'customParameters[cvv]': `123${'4'.repeat(2048)}` }) },
+    { name: 'a card number on a back-office call', path: `/v1/payments/${UNKNOWN_ID}`, body: () => `entityId=${t.entityId}&paymentType=CP&currency=EUR&amount=${PAN}` },
+  ])('masks $name in parameterErrors', async ({ body, path }) => {
+    const response = await send(path ?? '/v1/payments', { method: 'POST', body: body(), headers: { 'Content-Type': FORM } });
+    expect(response.status).toBe(400);
+    expect(response.body.result.code).toBe(INVALID);
+    expect(response.body.result.parameterErrors.length).toBeGreaterThan(0);
+    const text = JSON.stringify(response.body);
+    expect(text).not.toContain(PAN);
+    expect(text.replace(/ /g, '')).not.toContain(GROUPED.replace(/ /g, ''));
+    expect(text).not.toContain('1234444');
+  });
+
+  it('masks a card number in the path of an unknown endpoint', async () => {
+    const response = await send(`/v1/cards/${PAN}`);
+    expect(response.status).toBe(404);
+    expect(JSON.stringify(response.body)).not.toContain(PAN);
+  });
+});
+
 describe('after all of the above', () => {
   it('still takes a valid payment and never logged an unexpected error', async () => {
     const response = await t.post('/v1/payments', cardPayment(t.entityId));

@@ -1,7 +1,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import type { ParameterError } from '../params/types.ts';
-import { displayValue } from '../params/validate.ts';
+import { maskedParameterError } from '../params/validate.ts';
 
 /**
  * An error that crosses the HTTP edge: a result code and an HTTP status, never a bare string.
@@ -20,10 +20,9 @@ export class GatewayError extends Error {
   }
 }
 
-/** 400 with 200.300.404; card numbers and secrets in the values are masked here, whoever found the problem. */
+/** 400 with 200.300.404; card numbers and secrets are masked here, whoever found the problem. */
 export function invalidParameters(parameterErrors: readonly ParameterError[]): GatewayError {
-  const masked = parameterErrors.map((error) => ({ ...error, value: displayValue(error.name, error.value) }));
-  return new GatewayError(RESULTS.invalidParameter, 400, masked);
+  return new GatewayError(RESULTS.invalidParameter, 400, parameterErrors.map(maskedParameterError));
 }
 
 /** A result whose description carries a specific reason: "cannot capture (...): amount exceeds ...". */

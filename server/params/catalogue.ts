@@ -505,17 +505,20 @@ export const CATALOGUE: readonly ParamSpec[] = [
   text('walletC.paymentToken', 1, BLOB, { sensitive: 'secret' }),
   oneOf('walletC.source', ['web', 'app']),
 
-  // Doc 2 §2.6 Virtual account
+  // Doc 2 §2.6 Virtual account; COMPAT §16: the password some brands need, and the generic wallet token.
   text('virtualAccount.accountId', 1, 100),
+  text('virtualAccount.password', 1, 255, { sensitive: 'secret' }),
+  text('virtualAccount.paymentToken', 1, BLOB, { sensitive: 'secret' }),
 
   // Doc 2 §2.7 Bank account (number-or-iban and bankCode-or-bic: rules.ts)
   text('bankAccount.holder', 4, 128),
   text('bankAccount.bankName', 1, 255),
-  alnum('bankAccount.number', 3, 64),
+  alnum('bankAccount.number', 3, 64, { sensitive: 'pan' }),
   matching(
     'bankAccount.iban',
     /^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,27}$/,
     'must be an IBAN: 2 letters, 2 digits, 11 to 27 letters or digits',
+    { sensitive: 'pan' },
   ),
   alnum('bankAccount.bankCode', 1, 12),
   matching('bankAccount.bic', /^([A-Za-z0-9]{8}|[A-Za-z0-9]{11})$/, 'must be a BIC of 8 or 11 letters or digits'),
@@ -686,8 +689,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   matching('threeDSecure.amount', /^[0-9]{1,9}\.[0-9]{2}$/, 'must be an amount with up to 9 digits, a dot and 2 decimals'),
   currency('threeDSecure.currency'),
   matching('threeDSecure.eci', /^0[1-8]$/, 'must be 01 to 08'),
-  // CAVV/AAV: an authentication cryptogram, masked like tokenAccount.cryptogram.
-  base64('threeDSecure.verificationId', 28, 28, { sensitive: 'secret' }),
+  // CAVV/AAV: hidden in parameterErrors and logs, echoed to the merchant as the platform's answers do (types.ts).
+  base64('threeDSecure.verificationId', 28, 28, { sensitive: 'authenticationData' }),
   base64('threeDSecure.xid', 1, 64),
   oneOf('threeDSecure.enrollmentStatus', ['Y', 'U', 'N']),
   oneOf('threeDSecure.authenticationStatus', ['Y', 'A', 'U', 'N']),

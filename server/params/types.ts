@@ -13,10 +13,14 @@ export type Operation =
   | 'query'; // query and reporting requests
 
 /**
- * How a value is masked wherever it is shown back (parameterErrors, logs):
- * `pan` keeps the first six and last four digits, `secret` hides everything.
+ * How a sensitive value is treated wherever it is shown back (parameterErrors, logs, answers) or kept:
+ * - `pan`: an account number (card, token, bank account, gift card). Only its first six and last four characters
+ *   are ever shown or kept in clear; what must be used again is sealed.
+ * - `secret`: a security code, password, PIN, cryptogram or wallet token. Never shown back, never kept in clear.
+ * - `authenticationData`: a 3-D Secure result the merchant sends (the CAVV). Hidden in parameterErrors and logs,
+ *   but part of the payment the merchant reads back, as the platform's answers carry it.
  */
-export type Sensitivity = 'pan' | 'secret';
+export type Sensitivity = 'pan' | 'secret' | 'authenticationData';
 
 export interface ParamSpec {
   /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cardPayment } from '../testing/harness.ts';
 import { CATALOGUE } from './catalogue.ts';
 import type { Operation, ParameterError } from './types.ts';
-import { displayValue, findSpec, isKnownParameter, maskPan, validateParameters } from './validate.ts';
+import { maskAccountNumber } from '../domain/sensitive.ts';
+import { displayValue, echoedValue, findSpec, isKnownParameter, maskedParameterError, validateParameters } from './validate.ts';
 
 function validate(params: Record<string, string>, operation: Operation): ParameterError[] {
   return validateParameters(new Map(Object.entries(params)), operation);
@@ -678,7 +679,7 @@ describe('masking in parameterErrors', () => {
   it('shows only BIN and last four of an invalid card number', () => {
     const number = '4200000000000000123456789012345678';
     const error = errorOf('card.number', number);
-    expect(error?.value).toBe(maskPan(number));
+    expect(error?.value).toBe(maskAccountNumber(number));
     expect(error?.value).toMatch(/^420000\*+5678$/);
     expect(error?.value).not.toContain('0000000000');
     // Not digits only: still only the first six and last four characters are shown.
@@ -694,21 +695,58 @@ describe('masking in parameterErrors', () => {
     expect(displayValue('card.number', '4200')).toBe('****');
   });
 
+  it('masks card numbers and secrets sent under any other name', () => {
+    // A Luhn-valid number under a name the catalogue does not mark, alone or inside text, grouped or not.
+    expect(displayValue('customer.birthDate', '4200000000000000')).toBe('420000******0000');
+    expect(displayValue('customParameters[note]', 'card 4200 0000 0000 0000, exp 05/34')).toBe('card 420000******0000, exp 05/34');
+    expect(displayValue('amount', '5454-5454-5454-5454')).toBe('545454******5454');
+    // Digit runs that are not card numbers (Luhn fails) stay readable.
+    expect(displayValue('customer.birthDate', '4200000000000001')).toBe('4200000000000001');
+    // Secrets by name, whatever the catalogue says about the name.
+    expect(displayValue('customParameters[cvv]', '123')).toBe('***');
+    expect(displayValue('customParameters[PIN]', '4711')).toBe('****');
+    expect(displayValue('cart.items[0].password', 'hunter2')).toBe('*******');
+    // Bank account numbers are masked like card numbers.
+    expect(displayValue('bankAccount.iban', 'DE23100000001234567890')).toBe('DE2310************7890');
+    expect(displayValue('bankAccount.number', '1234567890')).toBe('********');
+    // The name and the message of an error are masked too.
+    expect(maskedParameterError({ name: '4200000000000000', value: '', message: 'must not be sent more than once' }).name).toBe('420000******0000');
+    expect(maskedParameterError({ name: 'customParameters[x]', value: 'y', message: 'has an invalid name: "5454545454545454"' }).message).toBe(
+      'has an invalid name: "545454******5454"',
+    );
+  });
+
   it('keeps the catalogue sensitivities', () => {
     const sensitivity = (name: string) => findSpec(name)?.spec.sensitive;
-    expect(sensitivity('card.number')).toBe('pan');
-    expect(sensitivity('tokenAccount.number')).toBe('pan');
+    for (const name of ['card.number', 'tokenAccount.number', 'bankAccount.number', 'bankAccount.iban', 'giftCard.number']) {
+      expect(sensitivity(name), name).toBe('pan');
+    }
     for (const name of [
       'card.cvv',
       'authentication.password',
       'walletA.paymentToken',
       'walletB.paymentToken',
       'walletC.paymentToken',
+      'virtualAccount.password',
+      'virtualAccount.paymentToken',
       'tokenAccount.cryptogram',
       'tokenAccount.dtvc',
+      'giftCard.pin',
+      'pos.encryptedPin.data',
     ]) {
       expect(sensitivity(name), name).toBe('secret');
     }
+    expect(sensitivity('threeDSecure.verificationId')).toBe('authenticationData');
+  });
+
+  it('echoes account numbers masked, secrets not at all, the merchant’s 3-D Secure data as sent', () => {
+    const echo = (name: string, value: string) => echoedValue(findSpec(name)?.spec ?? { name }, value);
+    expect(echo('tokenAccount.number', '4200000000000000')).toBe('420000******0000');
+    expect(echo('bankAccount.iban', 'DE23100000001234567890')).toBe('DE2310************7890');
+    expect(echo('tokenAccount.dtvc', '123')).toBeUndefined();
+    expect(echo('tokenAccount.cryptogram', 'AAACBllleHchZTBWIGV4AAAAAAA=')).toBeUndefined();
+    expect(echo('threeDSecure.verificationId', 'AAACBllleHchZTBWIGV4AAAAAAA=')).toBe('AAACBllleHchZTBWIGV4AAAAAAA=');
+    expect(echo('merchantTransactionId', 'order-1')).toBe('order-1');
   });
 });
 

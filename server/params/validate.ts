@@ -1,3 +1,4 @@
+import { isSecretName, maskAccountNumber, maskCardNumbersIn } from '../domain/sensitive.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { CROSS_FIELD_RULES } from './rules.ts';
 import type { Operation, ParameterError, ParamSpec } from './types.ts';
@@ -98,19 +99,37 @@ export function isKnownParameter(name: string): boolean {
   return findSpec(name) !== undefined;
 }
 
-/** The value as it may be shown back to the caller: card numbers and secrets masked, long values cut. */
+/**
+ * The value as it may be shown back to the caller (parameterErrors): account numbers masked, secrets hidden —
+ * also under names the catalogue does not know (`customParameters[cvv]`) — card numbers masked wherever they
+ * appear, long values cut.
+ */
 export function displayValue(name: string, value: string): string {
   const sensitivity = findSpec(name)?.spec.sensitive;
-  if (sensitivity === 'secret') return '*'.repeat(Math.min(value.length, 8));
-  if (sensitivity === 'pan') return maskPan(value);
-  return value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value;
+  if (sensitivity === 'pan') return maskAccountNumber(value);
+  if (sensitivity !== undefined || isSecretName(name)) return '*'.repeat(Math.min(value.length, 8));
+  const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value;
+  return maskCardNumbersIn(shown);
 }
 
-/** Keeps BIN and last four of a long digit string, hides the rest; short values are hidden entirely. */
-export function maskPan(value: string): string {
-  const digits = value.replace(/\s/g, '');
-  if (digits.length < 12) return '*'.repeat(Math.min(digits.length, 8));
-  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+/** A parameter error as it may be shown back: its value as displayValue says, card numbers masked in name and message too. */
+export function maskedParameterError(error: ParameterError): ParameterError {
+  return { name: maskCardNumbersIn(error.name), value: displayValue(error.name, error.value), message: maskCardNumbersIn(error.message) };
+}
+
+/**
+ * The value a payment keeps and shows in its request echo: account numbers masked, secrets not at all, the
+ * merchant's 3-D Secure data as sent (see Sensitivity).
+ */
+export function echoedValue(spec: ParamSpec, value: string): string | undefined {
+  switch (spec.sensitive) {
+    case 'pan':
+      return maskAccountNumber(value);
+    case 'secret':
+      return undefined;
+    default:
+      return value;
+  }
 }
 
 // C0 controls other than tab, line feed and carriage return are never part of a legitimate value
@@ -167,7 +186,7 @@ export function validateParameters(params: ReadonlyMap<string, string>, operatio
   const report = (error: ParameterError) => {
     if (reported.has(error.name)) return;
     reported.add(error.name);
-    errors.push({ ...error, value: displayValue(error.name, error.value) });
+    errors.push(maskedParameterError(error));
   };
 
   for (const [name, value] of params) {

@@ -1,8 +1,18 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../store/index.ts';
-import { BROWSER_DATA, cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped } from '../testing/harness.ts';
+import {
+  BROWSER_DATA,
+  cardPayment,
+  STORE_KINDS,
+  startTestGateway,
+  TEST_DATABASE_URL,
+  warnIfPostgresSkipped,
+  type TestGateway,
+} from '../testing/harness.ts';
 
 warnIfPostgresSkipped('cardData.test.ts');
 
@@ -16,6 +26,30 @@ const CARDS = [
   { brand: 'VISA', number: '4200000000000042', cvv: '528' },
 ];
 
+/**
+ * The other instruments' secrets (doc 2 §2.5–2.8, COMPAT §16), sent beside a card so the payment is made: none
+ * may be kept or shown in clear. `shown` is what an answer may show of a value (masked), if anything.
+ */
+const INSTRUMENT_SECRETS: readonly { name: string; value: string; shown?: string }[] = [
+  { name: 'tokenAccount.number', value: '4111111111111111', shown: '411111******1111' },
+  { name: 'tokenAccount.dtvc', value: '8371' },
+  { name: 'tokenAccount.cryptogram', value: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=' },
+  { name: 'bankAccount.iban', value: 'DE23100000001234567890', shown: 'DE2310************7890' },
+  { name: 'bankAccount.number', value: '0532013000' },
+  { name: 'virtualAccount.password', value: 'vap-Secr3t-99' },
+  { name: 'virtualAccount.paymentToken', value: 'vaTokenSecretValue77' },
+  { name: 'walletA.paymentToken', value: '{"data":"walletSecretBlob42"}' },
+  { name: 'giftCard.number', value: 'GC9988776655443', shown: 'GC9988*****5443' },
+  { name: 'giftCard.pin', value: '90817' },
+];
+const INSTRUMENT_GROUPS: Readonly<Record<string, string>> = {
+  'tokenAccount.type': 'NETWORK',
+  'bankAccount.holder': 'Jane Jones',
+  'bankAccount.bic': 'MARKDEF1100',
+  'virtualAccount.accountId': 'jane@example.com',
+  'giftCard.type': 'OTHER',
+};
+
 /** What a browser reports for 3-D Secure, and where the shopper returns: needed by the challenge card. */
 const REDIRECT_FIELDS = { shopperResultUrl: 'https://shop.example/result', ...BROWSER_DATA };
 
@@ -24,6 +58,46 @@ function filesBelow(dir: string): string[] {
     const path = join(dir, entry);
     return statSync(path).isDirectory() ? filesBelow(path) : [path];
   });
+}
+
+/**
+ * The bytes at rest, as someone with the data files or a backup would see them: PGlite's data directory (read
+ * after the gateway closed), or for PostgreSQL a pg_dump of the schema plus the heap and TOAST files of its
+ * tables (after a checkpoint), when this process may read the server's data directory.
+ */
+async function bytesAtRest(t: TestGateway): Promise<Buffer[]> {
+  if (t.kind === 'PGlite') return filesBelow(t.location.dataDir).map((file) => readFileSync(file));
+  const schema = t.location.schema as string;
+  const dump = execFileSync('pg_dump', ['--schema', schema, '--dbname', TEST_DATABASE_URL as string], { maxBuffer: 256 * 1024 * 1024 });
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query('CHECKPOINT');
+    const dataDir = (await admin.query<{ dir: string }>("SELECT current_setting('data_directory') AS dir")).rows[0]?.dir as string;
+    const relations = await admin.query<{ path: string }>(
+      `SELECT pg_relation_filepath(c.oid) AS path FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind = 'r'
+       UNION ALL
+       SELECT pg_relation_filepath(c.reltoastrelid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reltoastrelid <> 0`,
+      [schema],
+    );
+    const heap: Buffer[] = [];
+    for (const { path } of relations.rows) {
+      for (const file of [join(dataDir, path), ...[1, 2, 3].map((segment) => join(dataDir, `${path}.${segment}`))]) {
+        if (existsSync(file)) {
+          try {
+            heap.push(readFileSync(file));
+          } catch {
+            // Not the server's user nor root: the dump still shows every value.
+          }
+        }
+      }
+    }
+    return [dump, ...heap];
+  } finally {
+    await admin.end();
+  }
 }
 
 /** Every row of every table of the current schema, as JSON text. */
@@ -112,8 +186,8 @@ describe.each(STORE_KINDS)('card data never at rest or in logs, on %s', (kind) =
     }
 
     try {
-      const storedFiles = kind === 'PGlite' ? filesBelow(t.location.dataDir).map((file) => readFileSync(file)) : [];
-      if (kind === 'PGlite') expect(storedFiles.length).toBeGreaterThan(10);
+      const storedFiles = await bytesAtRest(t);
+      expect(storedFiles.length).toBeGreaterThan(kind === 'PGlite' ? 10 : 0);
       const logs = t.logLines.map((line) => JSON.parse(line) as unknown);
       expect(logs.length).toBeGreaterThan(CARDS.length * 4);
 
@@ -134,6 +208,45 @@ describe.each(STORE_KINDS)('card data never at rest or in logs, on %s', (kind) =
       expect(storedCards).toContainEqual(expect.objectContaining({ bin: '420000', last4Digits: '0000' }));
       expect(pages).toHaveLength(1);
       expect(tableRows.filter((row) => row.includes('"sealed_card"') && row.includes('"payment_brand"')).length).toBeGreaterThan(3);
+    } finally {
+      await t.location.dispose();
+    }
+  });
+
+  it('keeps the other instruments\' account numbers, codes, passwords and tokens out of every place a card number is kept out of', async () => {
+    const t = await startTestGateway(kind);
+    const responses: string[] = [];
+    let tableRows: string[];
+    try {
+      const secrets = Object.fromEntries(INSTRUMENT_SECRETS.map(({ name, value }) => [name, value]));
+      const params = cardPayment(t.entityId, { ...INSTRUMENT_GROUPS, ...secrets });
+      const paid = await t.post('/v1/payments', params);
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      // Masked where an answer may show an account number at all; secrets not at all.
+      expect(paid.body.tokenAccount).toEqual({ number: '411111******1111', type: 'NETWORK' });
+      expect(paid.body.bankAccount).toEqual({ holder: 'Jane Jones', iban: 'DE2310************7890', number: '********', bic: 'MARKDEF1100' });
+      const read = await t.get(`/v1/payments/${paid.body.id}`, { entityId: t.entityId });
+      const refund = await t.post(`/v1/payments/${paid.body.id}`, { entityId: t.entityId, paymentType: 'RF', amount: '1.00', currency: 'EUR', ...secrets });
+      const refused = await t.post('/v1/payments', { ...params, 'card.expiryMonth': '13', 'tokenAccount.expiryMonth': '13' });
+      expect(refused.status).toBe(400);
+      const checkout = await t.post('/v1/checkouts', { entityId: t.entityId, amount: '5.00', currency: 'EUR', paymentType: 'DB', ...secrets });
+      expect(checkout.status).toBe(400);
+      const open = await t.post('/v1/checkouts', { entityId: t.entityId, amount: '5.00', currency: 'EUR', paymentType: 'DB' });
+      const submitted = await t.post(`/v1/checkouts/${open.body.id}/payment`, { ...params, entityId: t.entityId }, { token: null });
+      expect(submitted.status).toBe(400);
+      responses.push(...[paid, read, refund, refused, checkout, submitted].map((response) => JSON.stringify(response.body)));
+      tableRows = await dumpTables(t.gateway.store);
+    } finally {
+      await t.gateway.close();
+    }
+    try {
+      const atRest = await bytesAtRest(t);
+      for (const { name, value } of INSTRUMENT_SECRETS) {
+        for (const row of tableRows) expect(row, name).not.toContain(value);
+        for (const bytes of atRest) expect(bytes.includes(value), `${name} at rest`).toBe(false);
+        for (const line of t.logLines) expect(line, name).not.toContain(value);
+        for (const response of responses) expect(response, name).not.toContain(value);
+      }
     } finally {
       await t.location.dispose();
     }

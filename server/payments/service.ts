@@ -15,7 +15,7 @@ import { isRedirectBrand } from '../domain/redirectBrands.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { GatewayError, invalidParameters, withReason } from '../http/errors.ts';
 import { toNested } from '../http/form.ts';
-import { findSpec, validateParameters } from '../params/validate.ts';
+import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
 import type { Operation, ParameterError } from '../params/types.ts';
 import { withQuery } from '../jobs/outbound.ts';
 import { findEntityName } from '../merchants/repository.ts';
@@ -49,14 +49,18 @@ export interface PaymentContext {
 /** Parameters the response shows in its own fields (or never: card data, credentials). */
 const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$|registrationId$)/;
 
-/** The request structures a payment response echoes: every known parameter but those above, nested. */
+/**
+ * The request structures a payment response echoes (and the payment row keeps): every known parameter but those
+ * above, nested, with account numbers masked and secrets left out (echoedValue).
+ */
 function requestEcho(params: ReadonlyMap<string, string>): Record<string, unknown> {
   const echoed: [string, string][] = [];
   const templates = new Map<string, string>();
   for (const [name, value] of params) {
     const match = NOT_ECHOED.test(name) ? undefined : findSpec(name);
-    if (!match) continue;
-    echoed.push([name, value]);
+    const shown = match ? echoedValue(match.spec, value) : undefined;
+    if (!match || shown === undefined) continue;
+    echoed.push([name, shown]);
     templates.set(name, match.spec.name);
   }
   return toNested(echoed, (name) => templates.get(name));

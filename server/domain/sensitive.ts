@@ -1,0 +1,57 @@
+import { passesLuhn } from './cards.ts';
+
+/**
+ * What counts as secret wherever it turns up, whatever name it was sent under: the logger redacts it, and
+ * parameterErrors mask it. (The parameter catalogue marks the spec's own sensitive parameters; these rules catch
+ * the same data under other names.)
+ */
+
+/** Names whose values are secret wherever they appear (compared case-insensitively, by last segment). */
+const SECRET_NAMES = new Set([
+  'number',
+  'cvv',
+  'cvv2',
+  'cvc',
+  'pan',
+  'iban',
+  'authorization',
+  'accesstoken',
+  'token',
+  'password',
+  'paymenttoken',
+  'cryptogram',
+  'dtvc',
+  'pin',
+  'secret',
+]);
+
+/** The last segment of a parameter or field name: `card.cvv` → `cvv`, `customParameters[pin]` → `pin`. */
+function lastSegment(name: string): string {
+  const segments = name.split(/[.[\]]+/).filter((segment) => segment !== '');
+  return (segments[segments.length - 1] ?? '').toLowerCase();
+}
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAMES.has(lastSegment(name));
+}
+
+/**
+ * An account number shown back: the first six and last four characters, the rest hidden; a value too short to
+ * keep anything of is hidden entirely. Spaces are dropped first (numbers are often typed in groups).
+ */
+export function maskAccountNumber(value: string): string {
+  const compact = value.replace(/\s/g, '');
+  if (compact.length < 12) return '*'.repeat(Math.min(compact.length, 8));
+  return `${compact.slice(0, 6)}${'*'.repeat(compact.length - 10)}${compact.slice(-4)}`;
+}
+
+/** 12 to 19 digits, optionally grouped by single spaces or hyphens. */
+const DIGIT_RUN = /(?<![0-9])[0-9](?:[ -]?[0-9]){11,18}(?![0-9])/g;
+
+/** `text` with every run of 12 to 19 digits that passes the Luhn check (a card number, whatever it was sent as) masked. */
+export function maskCardNumbersIn(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return passesLuhn(digits) ? maskAccountNumber(digits) : run;
+  });
+}
