@@ -5,7 +5,7 @@ import { RESULTS } from './domain/resultCodes.ts';
 import type { AppDependencies, AppEnv } from './http/context.ts';
 import { envelope } from './http/envelope.ts';
 import { GatewayError, withReason } from './http/errors.ts';
-import { CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
+import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
 import { createPaymentContext, paymentRoutes } from './payments/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
@@ -20,6 +20,7 @@ import { widgetRoutes } from './widget/routes.ts';
 export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { logger } = deps;
+  const baseHeaders = baseHeadersFor(deps.config.publicUrl);
 
   app.use('*', async (c, next) => {
     const requestId = newRequestId();
@@ -27,6 +28,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     c.set('requestId', requestId);
     c.set('log', log);
     c.set('bodyConsumed', false);
+    c.set('baseHeaders', baseHeaders);
     const started = performance.now();
     await next();
     log.info('request', {
@@ -37,7 +39,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     });
   });
 
-  app.options('*', () => new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS }));
+  app.options('*', () => new Response(null, { status: 204, headers: { ...CORS_PREFLIGHT_HEADERS, ...baseHeaders } }));
 
   // One payment context (and so one group-committing writer) for every route that makes payments.
   const payments = createPaymentContext(deps);

@@ -32,9 +32,20 @@ export interface GatewayConfig {
   readonly cardDataKey: Buffer | undefined;
   /** CARD_DATA_KEY_FILE: a file holding the key, as an alternative to CARD_DATA_KEY. */
   readonly cardDataKeyFile: string | undefined;
+  readonly http: HttpLimits;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** How long the HTTP server waits for clients, and how many connections it holds (http/listener.ts). */
+export interface HttpLimits {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxConnections: number;
+  /** 0: no cap per client address (behind a reverse proxy, where every client has the proxy's address). */
+  readonly maxConnectionsPerClient: number;
+}
 
 /**
  * Well-known demo credentials for test mode. They are printed at start and written in the README, so a live
@@ -65,6 +76,30 @@ function parseTokenCacheSeconds(raw: string | undefined): number {
     throw new ConfigError(`TOKEN_CACHE_SECONDS must be an integer between 0 and 3600, got "${raw}"`);
   }
   return seconds;
+}
+
+function parseInteger(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
+  const headersSeconds = parseInteger('HTTP_HEADERS_TIMEOUT_SECONDS', env.HTTP_HEADERS_TIMEOUT_SECONDS, 10, 1, 600);
+  const requestSeconds = parseInteger('HTTP_REQUEST_TIMEOUT_SECONDS', env.HTTP_REQUEST_TIMEOUT_SECONDS, 30, 1, 3600);
+  if (requestSeconds < headersSeconds) {
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_SECONDS must not be smaller than HTTP_HEADERS_TIMEOUT_SECONDS');
+  }
+  return {
+    headersTimeoutMs: headersSeconds * 1000,
+    requestTimeoutMs: requestSeconds * 1000,
+    keepAliveTimeoutMs: parseInteger('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, 5, 1, 600) * 1000,
+    maxConnections: parseInteger('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS, 10_000, 1, 1_000_000),
+    maxConnectionsPerClient: parseInteger('HTTP_MAX_CONNECTIONS_PER_CLIENT', env.HTTP_MAX_CONNECTIONS_PER_CLIENT, 500, 0, 1_000_000),
+  };
 }
 
 function parseCardDataKey(raw: string | undefined): Buffer | undefined {
@@ -146,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     tokenCacheSeconds: parseTokenCacheSeconds(env.TOKEN_CACHE_SECONDS),
     cardDataKey: parseCardDataKey(env.CARD_DATA_KEY),
     cardDataKeyFile: emptyToUndefined(env.CARD_DATA_KEY_FILE),
+    http: parseHttpLimits(env),
   };
 }

@@ -1,5 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { protectServer, serverOptions } from './http/listener.ts';
 import { createSimulatedAcquirer } from './acquirers/simulator.ts';
 import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
@@ -78,8 +80,12 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     now,
   });
   const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(started));
+    const started = serve(
+      { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) },
+      () => resolve(started),
+    );
   });
+  protectServer(server as Server, config.http);
   const jobs = startJobWorker({
     store,
     logger,

@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { randomBytes } from 'node:crypto';
+import { Hono, type Context } from 'hono';
 import type { DemoMerchant } from '../config.ts';
 import type { AppEnv } from '../http/context.ts';
 
@@ -8,17 +9,41 @@ import type { AppEnv } from '../http/context.ts';
  * through the public API with the demo merchant's token, over HTTP.
  */
 
-const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
-
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+/**
+ * The demo shop is a merchant page and locks itself down the way the README tells merchants to: a nonce for its
+ * own style and the widget's script tag (the widget copies it onto what it adds), the gateway for everything else.
+ */
+function htmlHeaders(c: Context<AppEnv>, publicUrl: string, nonce: string): Record<string, string> {
+  const gateway = new URL(publicUrl).origin;
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    ...c.get('baseHeaders'),
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'content-security-policy':
+      `default-src 'none'; script-src 'nonce-${nonce}' ${gateway}; style-src 'nonce-${nonce}' ${gateway}; ` +
+      `frame-src ${gateway}; connect-src ${gateway}; img-src ${gateway} data:; form-action 'self' ${gateway}; ` +
+      "base-uri 'none'; frame-ancestors 'none'",
+  };
+}
+
+function page(title: string, body: string, nonce: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:640px;margin:2rem auto;padding:0 1rem;color:#1f2937}
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:640px;margin:2rem auto;padding:0 1rem;color:#1f2937}
 code{background:#f3f4f6;padding:0 .25rem}pre{background:#f3f4f6;padding:1rem;overflow:auto}table{border-collapse:collapse}td{padding:.25rem .75rem .25rem 0}</style>
 </head><body>${body}</body></html>`;
+}
+
+/** A page of the demo shop: its nonce, and how to answer with it. */
+function demoPage(c: Context<AppEnv>, publicUrl: string) {
+  const nonce = randomBytes(16).toString('base64');
+  const respond = (status: number, title: string, body: string) =>
+    new Response(page(title, body, nonce), { status, headers: htmlHeaders(c, publicUrl, nonce) });
+  return { nonce, respond };
 }
 
 export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant }): Hono<AppEnv> {
@@ -26,7 +51,8 @@ export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant 
   const authorization = { Authorization: `Bearer ${merchant.accessToken}` };
   const router = new Hono<AppEnv>();
 
-  router.get('/', async () => {
+  router.get('/', async (c) => {
+    const { nonce, respond } = demoPage(c, publicUrl);
     const created = await fetch(`${publicUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { ...authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -42,13 +68,10 @@ export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant 
     });
     const checkout = (await created.json()) as { id?: string; result: { description: string } };
     if (!checkout.id) {
-      return new Response(page('Demo shop', `<p>Could not create a checkout: ${escapeHtml(checkout.result.description)}</p>`), {
-        status: 502,
-        headers: HTML,
-      });
+      return respond(502, 'Demo shop', `<p>Could not create a checkout: ${escapeHtml(checkout.result.description)}</p>`);
     }
     const body = `<h1>Demo shop</h1><p>2 × wool socks — <strong>92.00 EUR</strong></p>
-<script src="${publicUrl}/v1/paymentWidgets.js?checkoutId=${encodeURIComponent(checkout.id)}"></script>
+<script nonce="${nonce}" src="${publicUrl}/v1/paymentWidgets.js?checkoutId=${encodeURIComponent(checkout.id)}"></script>
 <form action="${publicUrl}/demo/result" class="paymentWidgets" data-brands="VISA MASTER AMEX PAYPAL SOFORTUEBERWEISUNG"></form>
 <h2>Test cards</h2><table>
 <tr><td><code>4200 0000 0000 0000</code></td><td>VISA, approved</td></tr>
@@ -59,13 +82,14 @@ export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant 
 <tr><td><code>4200 0000 0000 0042</code></td><td>3-D Secure challenge: the code <code>1234</code> succeeds</td></tr></table>
 <p>Any future expiry date and any CVV. A card holder of <code>800.100.203</code> makes the bank decline (insufficient funds).
 PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
-    return new Response(page('Demo shop', body), { status: 200, headers: HTML });
+    return respond(200, 'Demo shop', body);
   });
 
   router.get('/result', async (c) => {
+    const { respond } = demoPage(c, publicUrl);
     const resourcePath = c.req.query('resourcePath') ?? '';
     if (!/^\/v1\/checkouts\/[A-Za-z0-9.-]+\/payment$/.test(resourcePath)) {
-      return new Response(page('Demo shop', '<p>No payment to show.</p>'), { status: 400, headers: HTML });
+      return respond(400, 'Demo shop', '<p>No payment to show.</p>');
     }
     const answer = await fetch(`${publicUrl}${resourcePath}?entityId=${merchant.entityId}`, { headers: authorization });
     const payment = (await answer.json()) as { result: { code: string; description: string } };
@@ -73,7 +97,7 @@ PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
     const body = `<h1>${paid ? 'Thank you for your order' : 'The payment did not go through'}</h1>
 <p>${escapeHtml(payment.result.description)} (<code>${escapeHtml(payment.result.code)}</code>)</p>
 <p><a href="${publicUrl}/demo">Back to the shop</a></p><h2>What the merchant's server received</h2><pre>${escapeHtml(JSON.stringify(payment, null, 2))}</pre>`;
-    return new Response(page('Demo shop', body), { status: 200, headers: HTML });
+    return respond(200, 'Demo shop', body);
   });
 
   return router;

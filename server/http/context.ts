@@ -37,5 +37,7 @@ export interface AppEnv {
     ndc: string;
     /** Whether a handler read the request body (an unread body means the connection must close). */
     bodyConsumed: boolean;
+    /** Headers every answer carries (respond.ts baseHeadersFor). */
+    baseHeaders: Readonly<Record<string, string>>;
   };
 }

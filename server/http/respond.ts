@@ -21,6 +21,17 @@ export const CORS_PREFLIGHT_HEADERS = {
 } as const;
 
 /**
+ * Headers every answer of the gateway carries, JSON or not: no MIME sniffing, and HSTS when the gateway is
+ * reached over https (PUBLIC_URL), so a browser never falls back to plain http for it.
+ */
+export function baseHeadersFor(publicUrl: string): Readonly<Record<string, string>> {
+  return {
+    'x-content-type-options': 'nosniff',
+    ...(new URL(publicUrl).protocol === 'https:' ? { 'strict-transport-security': 'max-age=31536000' } : {}),
+  };
+}
+
+/**
  * A request whose body was never read (refused before parsing: 404, 405, 401, 413, wrong Content-Type)
  * leaves the body on the connection, where it would be taken for the next request: such answers close it.
  */
@@ -40,7 +51,7 @@ export function jsonResponse(
     'content-type': 'application/json',
     ...CORS_HEADERS,
     'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
+    ...c.get('baseHeaders'),
     'x-request-id': c.get('requestId'),
     ...extraHeaders,
   };

@@ -14,8 +14,8 @@ import { languageFromHeader, pageTexts, type PageTexts } from './texts.ts';
  * is the shopper's answer.
  */
 
-function htmlResponse(page: Page): Response {
-  return new Response(page.html, { status: page.status, headers: page.headers });
+function htmlResponse(c: Context<AppEnv>, page: Page): Response {
+  return new Response(page.html, { status: page.status, headers: { ...page.headers, ...c.get('baseHeaders') } });
 }
 
 const unknownPage = (texts: PageTexts) => messagePage(texts, 404, texts.text('threeDSecure.unknown'));
@@ -41,17 +41,17 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
   const show = async (c: Context<AppEnv>) => {
     const texts = textsOf(c);
     const id = c.req.param('id') ?? '';
-    if (!RESOURCE_ID.test(id)) return htmlResponse(unknownPage(texts));
+    if (!RESOURCE_ID.test(id)) return htmlResponse(c, unknownPage(texts));
     const view = await viewRedirect(context, id, c.get('params').get('paymentId'));
     switch (view.kind) {
       case 'unknown':
-        return htmlResponse(unknownPage(texts));
+        return htmlResponse(c, unknownPage(texts));
       case 'otherPayment':
-        return htmlResponse(otherPaymentPage(texts));
+        return htmlResponse(c, otherPaymentPage(texts));
       case 'finished':
-        return htmlResponse(finishedPage(texts, view.redirect));
+        return htmlResponse(c, finishedPage(texts, view.redirect));
       case 'open':
-        return htmlResponse(view.redirect.kind === 'threeDSecure' ? challengePage(texts, view.redirect, view.payment) : providerPage(texts, view.redirect, view.payment));
+        return htmlResponse(c, view.redirect.kind === 'threeDSecure' ? challengePage(texts, view.redirect, view.payment) : providerPage(texts, view.redirect, view.payment));
     }
   };
   router.get('/:id', requestParams, show);
@@ -64,21 +64,21 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
     const texts = textsOf(c);
     const id = c.req.param('id');
     const answer = answerOf(c.get('params'));
-    if (!RESOURCE_ID.test(id)) return htmlResponse(unknownPage(texts));
+    if (!RESOURCE_ID.test(id)) return htmlResponse(c, unknownPage(texts));
     // A form this page never renders (no action, or another one): malformed, nothing to decide.
-    if (!answer) return htmlResponse(messagePage(texts, 400, texts.text('threeDSecure.unknown')));
+    if (!answer) return htmlResponse(c, messagePage(texts, 400, texts.text('threeDSecure.unknown')));
     const result = await answerRedirect(context, id, answer);
     switch (result.kind) {
       case 'unknown':
-        return htmlResponse(unknownPage(texts));
+        return htmlResponse(c, unknownPage(texts));
       case 'otherPayment':
-        return htmlResponse(otherPaymentPage(texts));
+        return htmlResponse(c, otherPaymentPage(texts));
       case 'alreadyFinished':
-        return htmlResponse(finishedPage(texts, result.redirect));
+        return htmlResponse(c, finishedPage(texts, result.redirect));
       case 'answered': {
         const outcome = result.redirect.outcome;
         const message = outcome === 'failure' ? 'threeDSecure.wrongCode' : outcome === 'timeout' ? 'threeDSecure.timedOut' : 'threeDSecure.done';
-        return htmlResponse(completionPage(texts, result.redirect, texts.text(message), outcome === 'timeout' ? 410 : 200));
+        return htmlResponse(c, completionPage(texts, result.redirect, texts.text(message), outcome === 'timeout' ? 410 : 200));
       }
     }
   });

@@ -12,7 +12,6 @@ import type { WidgetBuild } from './build.ts';
 const CROSS_ORIGIN_ASSET = {
   ...CORS_HEADERS,
   'cross-origin-resource-policy': 'cross-origin',
-  'x-content-type-options': 'nosniff',
 } as const;
 
 /**
@@ -43,6 +42,7 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
       status: 200,
       headers: {
         ...CROSS_ORIGIN_ASSET,
+        ...c.get('baseHeaders'),
         'content-type': 'text/javascript; charset=utf-8',
         // Stable bytes per checkout, but a checkout expires: browsers revalidate every time.
         'cache-control': 'no-cache',
@@ -55,15 +55,22 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
     const path = c.req.path.slice(`/v1/static/${c.req.param('version')}/`.length);
     const file = build && c.req.param('version') === build.version ? build.files.get(path) : undefined;
     if (!file) {
-      return new Response('not found\n', { status: 404, headers: { ...CROSS_ORIGIN_ASSET, 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response('not found\n', {
+        status: 404,
+        headers: { ...CROSS_ORIGIN_ASSET, ...c.get('baseHeaders'), 'content-type': 'text/plain; charset=utf-8' },
+      });
     }
     const headers: Record<string, string> = {
       ...CROSS_ORIGIN_ASSET,
+      ...c.get('baseHeaders'),
       'content-type': file.contentType,
       // The version in the path is the content hash of the build: these bytes never change.
       'cache-control': 'public, max-age=31536000, immutable',
     };
-    if (path.endsWith('.html')) headers['content-security-policy'] = HOSTED_FIELD_CSP;
+    if (path.endsWith('.html')) {
+      headers['content-security-policy'] = HOSTED_FIELD_CSP;
+      headers['referrer-policy'] = 'no-referrer';
+    }
     return new Response(file.bytes, { status: 200, headers });
   });
 

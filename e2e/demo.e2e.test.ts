@@ -1,0 +1,38 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DEMO_MERCHANT } from '../server/config.ts';
+import { startTestGateway, type TestGateway } from '../server/testing/harness.ts';
+import { launchBrowser } from './support/browser.ts';
+import { fillCard } from './support/shopper.ts';
+
+/** The demo shop of `npm start` pays end to end under its own strict Content-Security-Policy. */
+
+let gateway: TestGateway;
+let browser: Browser;
+beforeAll(async () => {
+  [gateway, browser] = await Promise.all([startTestGateway('PGlite', { demoMerchant: DEFAULT_DEMO_MERCHANT }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+});
+
+describe('the demo shop', () => {
+  it('shows the widget, pays with the test card and shows the result, with no policy violation', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto(`${gateway.url}/demo`);
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+    await page.locator('.wpwl-form-card').waitFor();
+    await fillCard(page);
+    await page.locator('.wpwl-form-card button.wpwl-button-pay').click();
+    await page.waitForURL(/\/demo\/result\?id=/);
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Thank you for your order');
+    expect(await page.locator('pre').innerText()).toContain('"code": "000.100.110"');
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+});
