@@ -33,6 +33,11 @@ export interface GatewayConfig {
   /** CARD_DATA_KEY_FILE: a file holding the key, as an alternative to CARD_DATA_KEY. */
   readonly cardDataKeyFile: string | undefined;
   readonly http: HttpLimits;
+  /**
+   * OUTBOUND_ALLOW_PRIVATE: whether the gateway's outbound calls may reach loopback, private and link-local
+   * addresses (outbound/http.ts). On by default in test (merchants test against local servers), off in live.
+   */
+  readonly outboundAllowPrivate: boolean;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -100,6 +105,12 @@ function parseHttpLimits(env: NodeJS.ProcessEnv): HttpLimits {
     maxConnections: parseInteger('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS, 10_000, 1, 1_000_000),
     maxConnectionsPerClient: parseInteger('HTTP_MAX_CONNECTIONS_PER_CLIENT', env.HTTP_MAX_CONNECTIONS_PER_CLIENT, 500, 0, 1_000_000),
   };
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
 }
 
 function parseCardDataKey(raw: string | undefined): Buffer | undefined {
@@ -182,5 +193,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     cardDataKey: parseCardDataKey(env.CARD_DATA_KEY),
     cardDataKeyFile: emptyToUndefined(env.CARD_DATA_KEY_FILE),
     http: parseHttpLimits(env),
+    outboundAllowPrivate: parseBoolean('OUTBOUND_ALLOW_PRIVATE', env.OUTBOUND_ALLOW_PRIVATE, environment === 'test'),
   };
 }

@@ -2,12 +2,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { protectServer, serverOptions } from './http/listener.ts';
+import { DEFAULT_OUTBOUND_TIMEOUT_MS, type OutboundPolicy } from './outbound/http.ts';
 import { createSimulatedAcquirer } from './acquirers/simulator.ts';
 import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
 import { checkoutJobHandlers } from './checkouts/callbacks.ts';
 import type { GatewayConfig } from './config.ts';
-import { DEFAULT_OUTBOUND_TIMEOUT_MS } from './jobs/outbound.ts';
 import { createJobRegistry } from './jobs/registry.ts';
 import { createCardVault } from './vault/cardVault.ts';
 import { loadCardDataKey } from './vault/key.ts';
@@ -42,6 +42,8 @@ export interface GatewayOptions {
   readonly acquirer?: Acquirer;
   /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
   readonly outboundTimeoutMs?: number;
+  /** How outbound calls resolve host names: DNS, unless a test resolves names of its own (outbound/http.ts). */
+  readonly resolve?: OutboundPolicy['resolve'];
 }
 
 const DEFAULT_JOB_POLL_MS = 1000;
@@ -91,7 +93,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     logger,
     now,
     handlers: createJobRegistry([
-      ...checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS }),
+      ...checkoutJobHandlers({
+        outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
+        outbound: { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) },
+      }),
       ...redirectJobHandlers({ acquirer, vault }),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway.ts';
 import { findJobByKey } from '../jobs/repository.ts';
+import { setShopperResultUrlBase } from '../merchants/repository.ts';
 import {
   createTestClock,
   STORE_KINDS,
@@ -40,6 +41,8 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
     receiver = await startReceiver();
     clock = createTestClock();
     t = await startTestGateway(kind, {}, { now: clock.now, outboundTimeoutMs: 500 });
+    // The merchant's registered return address: result URLs the page posts under it get the 29-minute call.
+    await setShopperResultUrlBase(t.gateway.store, t.entityId, `${receiver.url}/`);
   });
   afterAll(async () => {
     await t?.close();
@@ -121,6 +124,7 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
     it('survives a restart: scheduled by one gateway, sent by the next one on the same store', async () => {
       const restartClock = createTestClock();
       const first = await startTestGateway(kind, {}, { now: restartClock.now });
+      await setShopperResultUrlBase(first.gateway.store, first.entityId, `${receiver.url}/restart/`);
       let second: Awaited<ReturnType<typeof startGateway>> | undefined;
       try {
         const created = await first.post('/v1/checkouts', { entityId: first.entityId, amount: '3.00', currency: 'EUR', paymentType: 'DB' });

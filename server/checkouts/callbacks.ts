@@ -1,5 +1,6 @@
-import { describeUrl, parseCallbackUrl, sendGet, withQuery } from '../jobs/outbound.ts';
+import { checkHttpUrl, describeUrl, isUnderBase, withQuery } from '../domain/urls.ts';
 import { exponentialBackoff, PermanentJobError, type JobContext, type JobHandler } from '../jobs/registry.ts';
+import { RefusedDestination, sendOutbound, type OutboundPolicy } from '../outbound/http.ts';
 import { scheduleJob, type ClaimedJob } from '../jobs/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import { findCheckout, findCheckoutIdOfPayment, type CheckoutRecord } from './repository.ts';
@@ -11,7 +12,9 @@ import { resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
  *
  * - The 29-minute call (doc 1 §3 rule 3, COMPAT §2): scheduled when the pay button is first used, due 29 minutes
  *   after the checkout's creation, sent only if the merchant has not read a final result by then. The URL is
- *   the shopperResultUrl the widget posted (the form action), else the checkout's own.
+ *   the checkout's own shopperResultUrl (the merchant's server set it), else the one the widget posted (the form
+ *   action) if it lies under the base address the merchant registered for its returns: the page is the
+ *   shopper's, and the gateway does not call whatever address a shopper names.
  * - notificationUrl (deprecated, doc 1 §6, its behaviour otherwise unspecified): sent once per final payment
  *   result (approved or declined), retried with backoff until the merchant answers 2xx.
  *
@@ -33,6 +36,17 @@ type CallbackPayload = {
   readonly checkoutId: string;
   readonly url: string;
 };
+
+/** Where the 29-minute call goes (see above), or undefined when there is no address the gateway may call. */
+export function shopperResultCallTarget(
+  checkoutUrl: string | undefined,
+  pageUrl: string | undefined,
+  registeredBase: string | null,
+): string | undefined {
+  if (checkoutUrl !== undefined) return checkoutUrl;
+  if (pageUrl !== undefined && registeredBase !== null && isUnderBase(pageUrl, registeredBase)) return pageUrl;
+  return undefined;
+}
 
 /** Idempotent per checkout: a retried submit does not schedule a second call. */
 export async function scheduleShopperResultCall(db: Queryable, checkout: CheckoutRecord, url: string, now: Date): Promise<boolean> {
@@ -86,7 +100,42 @@ function skipReason(checkout: CheckoutRecord | undefined, kind: string, now: Dat
   return undefined;
 }
 
-async function callMerchant(job: ClaimedJob, context: JobContext, timeoutMs: number): Promise<void> {
+/** Parses a callback URL; a URL no retry could fix is a PermanentJobError. */
+function parseCallbackUrl(raw: string): URL {
+  const checked = checkHttpUrl(raw);
+  if (checked.ok) return checked.url;
+  switch (checked.problem) {
+    case 'notAbsolute':
+      throw new PermanentJobError('the callback URL is not an absolute URL');
+    case 'scheme':
+      throw new PermanentJobError(`the callback URL must be http or https, not ${checked.scheme}`);
+    case 'credentials':
+      throw new PermanentJobError('the callback URL must not contain credentials');
+  }
+}
+
+export interface CallbackOptions {
+  readonly outboundTimeoutMs: number;
+  readonly outbound: OutboundPolicy;
+}
+
+/** GETs the merchant's URL; anything but a 2xx (a redirect too: it is not followed) is a failed attempt. */
+async function getMerchantUrl(target: URL, options: CallbackOptions, signal: AbortSignal): Promise<number> {
+  let status: number;
+  try {
+    status = await sendOutbound(target, { method: 'GET', headers: { accept: '*/*' }, timeoutMs: options.outboundTimeoutMs, signal }, options.outbound);
+  } catch (error) {
+    if (error instanceof RefusedDestination) throw new PermanentJobError(error.message);
+    throw error;
+  }
+  if (status < 200 || status > 299) {
+    const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+    throw new Error(`GET ${describeUrl(target)} answered HTTP ${status}${redirect}`);
+  }
+  return status;
+}
+
+async function callMerchant(job: ClaimedJob, context: JobContext, options: CallbackOptions): Promise<void> {
   const { checkoutId, url } = payloadOf(job);
   const checkout = await findCheckout(context.store, checkoutId);
   const skipped = skipReason(checkout, job.kind, context.now());
@@ -95,23 +144,23 @@ async function callMerchant(job: ClaimedJob, context: JobContext, timeoutMs: num
     return;
   }
   const target = withQuery(parseCallbackUrl(url), { id: checkoutId, resourcePath: resultPathOf(checkoutId) });
-  const status = await sendGet(target, { timeoutMs, signal: context.signal });
+  const status = await getMerchantUrl(target, options, context.signal);
   context.logger.info('checkout callback sent', { kind: job.kind, checkoutId, target: describeUrl(target), status });
 }
 
-export function checkoutJobHandlers(options: { readonly outboundTimeoutMs: number }): JobHandler[] {
+export function checkoutJobHandlers(options: CallbackOptions): JobHandler[] {
   return [
     {
       kind: SHOPPER_RESULT_CALL,
       maxAttempts: SHOPPER_RESULT_CALL_ATTEMPTS,
       retryDelayMs: SHOPPER_RESULT_CALL_BACKOFF,
-      run: (job, context) => callMerchant(job, context, options.outboundTimeoutMs),
+      run: (job, context) => callMerchant(job, context, options),
     },
     {
       kind: CHECKOUT_NOTIFICATION,
       maxAttempts: NOTIFICATION_ATTEMPTS,
       retryDelayMs: NOTIFICATION_BACKOFF,
-      run: (job, context) => callMerchant(job, context, options.outboundTimeoutMs),
+      run: (job, context) => callMerchant(job, context, options),
     },
   ];
 }

@@ -4,13 +4,14 @@ import { invalidParameters } from '../http/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import type { PaymentRecord } from '../payments/repository.ts';
 import { createPayment } from '../payments/service.ts';
-import { scheduleNotification, scheduleShopperResultCall } from './callbacks.ts';
+import { findEntity } from '../merchants/repository.ts';
+import { scheduleNotification, scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
 import { mergeShopperSubmit } from './parameters.ts';
 import { deleteAttempt, findCheckout, insertAttempt, listAttempts, type CheckoutRecord } from './repository.ts';
 import { noSession, registrationOnly } from './results.ts';
 import { refuseUnlessOpen, type CheckoutContext } from './service.ts';
 import { checkoutState, resultPathOf } from './state.ts';
-import { withQuery } from '../jobs/outbound.ts';
+import { withQuery } from '../domain/urls.ts';
 
 /**
  * POST /v1/checkouts/{id}/payment: the shopper's submit from the widget. No credentials: the checkout id is
@@ -59,8 +60,11 @@ export async function submitCheckoutPayment(
     if (allErrors.length > 0) throw invalidParameters(allErrors);
 
     await insertAttempt(tx, { checkoutId: id, attempt: (attempts[0]?.attempt ?? 0) + 1, paymentId, startedAt: now });
-    const resultUrl = submitted.get('shopperResultUrl') ?? checkout.parameters.get('shopperResultUrl');
-    if (resultUrl !== undefined) await scheduleShopperResultCall(tx, checkout, resultUrl, now);
+    const pageUrl = submitted.get('shopperResultUrl');
+    const checkoutUrl = checkout.parameters.get('shopperResultUrl');
+    const base = checkoutUrl === undefined && pageUrl !== undefined ? ((await findEntity(tx, checkout.entityId))?.shopperResultUrlBase ?? null) : null;
+    const callTarget = shopperResultCallTarget(checkoutUrl, pageUrl, base);
+    if (callTarget !== undefined) await scheduleShopperResultCall(tx, checkout, callTarget, now);
     return { checkout, merged };
   });
 

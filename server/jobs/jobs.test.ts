@@ -9,7 +9,6 @@ import {
   type StoreLocation,
   type TestClock,
 } from '../testing/harness.ts';
-import { describeUrl, parseCallbackUrl, withQuery } from './outbound.ts';
 import { createJobRegistry, exponentialBackoff, PermanentJobError, type JobHandler } from './registry.ts';
 import { claimDueJobs, findJobByKey, findJobsOfKind, markJobDone, scheduleJob, type ClaimedJob } from './repository.ts';
 import { startJobWorker, type JobWorker } from './worker.ts';
@@ -38,25 +37,6 @@ function recordingHandler(
     },
   };
 }
-
-describe('outbound callback URLs', () => {
-  it('accepts only absolute http(s) URLs without credentials', () => {
-    expect(parseCallbackUrl('https://shop.example/result').hostname).toBe('shop.example');
-    for (const bad of ['ftp://shop.example/x', 'javascript:alert(1)', '/relative', 'not a url', 'https://user:pw@shop.example/']) {
-      expect(() => parseCallbackUrl(bad)).toThrow(PermanentJobError);
-    }
-  });
-
-  it("appends parameters after the merchant's own query, as sent, and drops a fragment", () => {
-    const url = withQuery(new URL('https://shop.example/r?a=1%202&b=x+y#frag'), { id: 'ID.x', resourcePath: '/v1/checkouts/ID.x/payment' });
-    expect(url.href).toBe('https://shop.example/r?a=1%202&b=x+y&id=ID.x&resourcePath=%2Fv1%2Fcheckouts%2FID.x%2Fpayment');
-    expect(withQuery(new URL('https://shop.example/r'), { id: '1' }).href).toBe('https://shop.example/r?id=1');
-  });
-
-  it('describes a URL for logs by scheme, host and path only', () => {
-    expect(describeUrl(new URL('https://shop.example:8443/result?token=secret#x'))).toBe('https://shop.example:8443/result');
-  });
-});
 
 describe.each(STORE_KINDS)('jobs on %s', (kind) => {
   let location: StoreLocation;

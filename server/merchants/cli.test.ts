@@ -44,8 +44,12 @@ describe('the operator command line', () => {
     const secondTokenId = field(second.stdout, 'token id');
     expect((await gateway('token', 'revoke', secondTokenId)).stdout).toContain(`revoked ${secondTokenId}`);
 
+    expect((await gateway('entity', 'update', entityId, '--result-url-base', 'https://shop.example/checkout')).stderr).toContain(
+      '--result-url-base must end with a slash',
+    );
+    expect((await gateway('entity', 'update', entityId, '--result-url-base', 'https://shop.example/checkout/')).code).toBe(0);
     const listed = await gateway('entity', 'list');
-    expect(listed.stdout).toContain(`${entityId}  Corner shop`);
+    expect(listed.stdout).toContain(`${entityId}  Corner shop  returns under https://shop.example/checkout/`);
 
     const running = await startGateway({
       ...loadConfig({}),
@@ -74,6 +78,9 @@ describe('the operator command line', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('unknown command: entity destroy');
     expect(wrong.stderr).toContain('Usage: npm run gateway');
+    const key = await gateway('key', 'generate');
+    expect(key.code).toBe(0);
+    expect(key.stdout).toMatch(/^[0-9a-f]{64}\n/);
     const badId = await gateway('entity', 'create', '--id', 'XYZ');
     expect(badId.code).toBe(1);
     expect(badId.stderr).toContain('--id must be 32 lowercase hexadecimal characters');

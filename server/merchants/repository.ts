@@ -16,12 +16,29 @@ export function newAccessToken(): string {
 export interface Entity {
   readonly id: string;
   readonly name: string;
+  /** Where the merchant's shoppers return (doc 1 §3 rule 3), a base ending with a slash, or null. */
+  readonly shopperResultUrlBase: string | null;
 }
 
 export async function createEntity(db: Queryable, name: string, id: string = newResourceId()): Promise<Entity> {
   if (!ENTITY_ID.test(id)) throw new Error('an entity id is 32 lowercase hexadecimal characters');
   await db.query('INSERT INTO entities (id, name) VALUES ($1, $2)', [id, name]);
-  return { id, name };
+  return { id, name, shopperResultUrlBase: null };
+}
+
+/** Sets (or with null, removes) the entity's return address base; the caller has checked it (resultUrlBaseProblem). */
+export async function setShopperResultUrlBase(db: Queryable, id: string, base: string | null): Promise<boolean> {
+  const updated = await db.query('UPDATE entities SET shopper_result_url_base = $2 WHERE id = $1', [id, base]);
+  return updated.rowCount > 0;
+}
+
+export async function findEntity(db: Queryable, id: string): Promise<Entity | undefined> {
+  const found = await db.query<{ id: string; name: string; shopper_result_url_base: string | null }>(
+    'SELECT id, name, shopper_result_url_base FROM entities WHERE id = $1',
+    [id],
+  );
+  const row = found.rows[0];
+  return row ? { id: row.id, name: row.name, shopperResultUrlBase: row.shopper_result_url_base } : undefined;
 }
 
 export async function entityExists(db: Queryable, id: string): Promise<boolean> {
@@ -36,8 +53,10 @@ export async function findEntityName(db: Queryable, id: string): Promise<string 
 }
 
 export async function listEntities(db: Queryable): Promise<Entity[]> {
-  const found = await db.query<Entity>('SELECT id, name FROM entities ORDER BY created_at, id');
-  return found.rows;
+  const found = await db.query<{ id: string; name: string; shopper_result_url_base: string | null }>(
+    'SELECT id, name, shopper_result_url_base FROM entities ORDER BY created_at, id',
+  );
+  return found.rows.map((row) => ({ id: row.id, name: row.name, shopperResultUrlBase: row.shopper_result_url_base }));
 }
 
 /**

@@ -17,7 +17,7 @@ import { GatewayError, invalidParameters, withReason } from '../http/errors.ts';
 import { toNested } from '../http/form.ts';
 import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
 import type { Operation, ParameterError } from '../params/types.ts';
-import { withQuery } from '../jobs/outbound.ts';
+import { withQuery } from '../domain/urls.ts';
 import { findEntityName } from '../merchants/repository.ts';
 import type { NewRedirect } from '../redirects/repository.ts';
 import { recordRedirect, redirectUrl } from '../redirects/service.ts';

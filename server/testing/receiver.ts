@@ -15,8 +15,8 @@ export interface ReceivedRequest {
   readonly headers: IncomingHttpHeaders;
 }
 
-/** An HTTP status, or 'hang': never answer (until the receiver closes). */
-export type ReceiverAnswer = number | 'hang';
+/** An HTTP status, 'hang': never answer (until the receiver closes), or a redirect elsewhere. */
+export type ReceiverAnswer = number | 'hang' | { readonly redirectTo: string };
 
 export interface Receiver {
   /** `http://127.0.0.1:<port>` */
@@ -41,6 +41,10 @@ export async function startReceiver(): Promise<Receiver> {
     request.resume();
     if (answer === 'hang') {
       hanging.add(response);
+      return;
+    }
+    if (typeof answer === 'object') {
+      response.writeHead(302, { location: answer.redirectTo }).end();
       return;
     }
     response.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');

@@ -1,0 +1,105 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { describeUrl } from '../domain/urls.ts';
+import { isPublicAddress } from './addresses.ts';
+
+/**
+ * The gateway's outbound HTTP (merchant callbacks now; webhooks later). The destinations come from merchants and
+ * shoppers, so every call:
+ * - goes only to http(s) URLs (the caller has parsed them),
+ * - resolves the host itself and refuses loopback, private, link-local and metadata addresses unless the gateway
+ *   allows them (the test environment does by default: OUTBOUND_ALLOW_PRIVATE),
+ * - connects to exactly the address it checked (no second lookup a DNS answer could change in between),
+ * - never follows a redirect (a 3xx is an answer like any other non-2xx),
+ * - gives up after a timeout, and shows only scheme, host and path in its errors (a query may carry secrets).
+ */
+
+export const DEFAULT_OUTBOUND_TIMEOUT_MS = 30_000;
+
+export interface OutboundPolicy {
+  /** Loopback, private and link-local destinations allowed (test environment, or an operator's choice). */
+  readonly allowPrivateAddresses: boolean;
+  /** How host names are resolved: DNS, unless a test resolves names of its own. */
+  readonly resolve?: (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+}
+
+export interface OutboundRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs: number;
+  /** Aborts the call early (the worker is stopping). */
+  readonly signal?: AbortSignal;
+}
+
+/** The destination is one the policy refuses: no retry can change that, only the merchant's URL or the setting. */
+export class RefusedDestination extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedDestination';
+  }
+}
+
+const resolveWithDns = (hostname: string) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** The address the call goes to: the host itself when it is an IP, else the first resolved address the policy allows. */
+async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<{ address: string; family: 4 | 6 }> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const literal = isIP(host);
+  const candidates = literal !== 0 ? [{ address: host, family: literal }] : await (policy.resolve ?? resolveWithDns)(host);
+  if (candidates.length === 0) throw new Error(`${host} has no address`);
+  const allowed = policy.allowPrivateAddresses ? candidates : candidates.filter((candidate) => isPublicAddress(candidate.address));
+  const chosen = allowed[0];
+  if (!chosen) {
+    throw new RefusedDestination(
+      `${describeUrl(url)} refused: ${host} is ${literal !== 0 ? '' : `resolved to ${candidates[0]?.address}, `}a loopback, private or link-local address (OUTBOUND_ALLOW_PRIVATE is off)`,
+    );
+  }
+  return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/** Sends the request and resolves with the answer's status, whatever it is; the body is read and dropped. */
+export async function sendOutbound(url: URL, request: OutboundRequest, policy: OutboundPolicy): Promise<number> {
+  const { address, family } = await checkedAddress(url, policy);
+  // The socket connects to the checked address whatever the name would resolve to now.
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const outgoing = send(
+        url,
+        {
+          method: request.method,
+          headers: { 'user-agent': 'payment-gateway', ...request.headers },
+          lookup: pinned,
+          signal,
+          // One connection per call: a pooled socket could have been opened to another address.
+          agent: false,
+        },
+        (response: IncomingMessage) => {
+          response.resume();
+          response.once('end', () => resolve(response.statusCode ?? 0));
+          response.once('error', reject);
+        },
+      );
+      outgoing.once('error', reject);
+      outgoing.end(request.body);
+    });
+  } catch (error) {
+    const reason = timeout.aborted
+      ? `no answer within ${request.timeoutMs} ms`
+      : request.signal?.aborted
+        ? 'the worker stopped'
+        : // A network error names the host at most; the full URL is cut back anyway, in case one ever quotes it.
+          (error as Error).message.split(url.href).join(describeUrl(url));
+    throw new Error(`${request.method} ${describeUrl(url)} failed: ${reason}`);
+  }
+}
