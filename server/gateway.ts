@@ -10,6 +10,7 @@ import { checkoutJobHandlers } from './checkouts/callbacks.ts';
 import type { GatewayConfig } from './config.ts';
 import { createJobRegistry } from './jobs/registry.ts';
 import { createCardVault } from './vault/cardVault.ts';
+import { vaultJobHandlers } from './vault/compaction.ts';
 import { loadCardDataKey } from './vault/key.ts';
 import { redirectJobHandlers } from './redirects/jobs.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
@@ -98,6 +99,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         outbound: { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) },
       }),
       ...redirectJobHandlers({ acquirer, vault }),
+      ...vaultJobHandlers(),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });

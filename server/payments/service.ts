@@ -22,7 +22,8 @@ import { findEntityName } from '../merchants/repository.ts';
 import type { NewRedirect } from '../redirects/repository.ts';
 import { recordRedirect, redirectUrl } from '../redirects/service.ts';
 import type { Store } from '../store/index.ts';
-import type { CardVault, HeldCard, SealedValue } from '../vault/cardVault.ts';
+import type { CardVault, HeldCard } from '../vault/cardVault.ts';
+import { keepSealed } from '../vault/repository.ts';
 import { insertRegistration } from '../registrations/repository.ts';
 import { newRegistration, withRegisteredCard } from '../registrations/service.ts';
 import type { PaymentWriter } from './paymentWriter.ts';
@@ -246,7 +247,7 @@ export async function createPayment(
       merchantName: undefined,
       returnUrl: returnUrl(shopperResultUrl),
       authentication: null,
-      sealedCard: null,
+      heldCard: null,
     });
   }
 
@@ -273,7 +274,7 @@ export async function createPayment(
     const answer = await context.acquirer.authorize({ paymentId: id, paymentType, amountMinor, currency, testMode, card: details, threeDSecure });
     const payment = record({ ...answer, acquirer: context.acquirer.name }, { ...cardFields, threeDSecure: shown });
     if (!register || !payment.approved) return write(context, payment);
-    return writeWithRegistration(context, payment, context.vault.seal(held));
+    return writeWithRegistration(context, payment, held);
   };
 
   if (hasExternalAuthentication(params)) {
@@ -304,7 +305,7 @@ export async function createPayment(
         merchantName: params.get('threeDSecure.merchant.name'),
         returnUrl: returnUrl(shopperResultUrl),
         authentication: ids,
-        sealedCard: context.vault.seal(held),
+        heldCard: held,
       });
   }
 }
@@ -322,31 +323,36 @@ async function write(context: PaymentContext, payment: PaymentRecord): Promise<P
 }
 
 /** An approved payment and the registration it created, in one transaction: neither exists without the other. */
-async function writeWithRegistration(context: PaymentContext, payment: PaymentRecord, sealedCard: SealedValue): Promise<PaymentRecord> {
-  const registration = newRegistration(payment.entityId, payment.card as CardSummary, payment.paymentBrand ?? '', sealedCard, payment.createdAt);
-  const registered: PaymentRecord = { ...payment, registrationId: registration.id };
-  await context.store.transaction(async (tx) => {
+async function writeWithRegistration(context: PaymentContext, payment: PaymentRecord, card: HeldCard): Promise<PaymentRecord> {
+  return context.store.transaction(async (tx) => {
+    const sealedCardId = await keepSealed(tx, context.vault.seal(card), payment.createdAt);
+    const registration = newRegistration(payment.entityId, payment.card as CardSummary, payment.paymentBrand ?? '', sealedCardId, payment.createdAt);
+    const registered: PaymentRecord = { ...payment, registrationId: registration.id };
     await insertRegistration(tx, registration);
     await insertPayments(tx, [registered]);
+    return registered;
   });
-  return registered;
 }
 
 /** A pending payment and its redirect, in one transaction: a redirect never points at a payment that was not recorded. */
 async function recordPending(
   context: PaymentContext,
   payment: PaymentRecord,
-  redirect: Pick<NewRedirect, 'kind' | 'returnUrl' | 'authentication' | 'sealedCard'> & {
+  redirect: Pick<NewRedirect, 'kind' | 'returnUrl' | 'authentication'> & {
     /** What the page calls the merchant; the entity's name unless given. */
     readonly merchantName: string | undefined;
+    /** The card the authorization after a challenge needs: kept sealed while the shopper answers. */
+    readonly heldCard: HeldCard | null;
   },
 ): Promise<PaymentRecord> {
   const redirectId = newResourceId();
   const withRedirect: PaymentRecord = { ...payment, redirect: redirectUrl(context.publicUrl, redirectId, payment.id) };
+  const { heldCard, ...page } = redirect;
   await context.store.transaction(async (tx) => {
     const merchantName = redirect.merchantName ?? (await findEntityName(tx, payment.entityId)) ?? payment.entityId;
+    const sealedCardId = heldCard ? await keepSealed(tx, context.vault.seal(heldCard), payment.createdAt) : null;
     await insertPayments(tx, [withRedirect]);
-    await recordRedirect(tx, { ...redirect, merchantName, id: redirectId, paymentId: payment.id, createdAt: payment.createdAt });
+    await recordRedirect(tx, { ...page, merchantName, sealedCardId, id: redirectId, paymentId: payment.id, createdAt: payment.createdAt });
   });
   return withRedirect;
 }

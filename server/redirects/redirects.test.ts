@@ -298,20 +298,23 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
 
     it('holds the card only sealed, and only until the payment is final', async () => {
       const pending = await challenge();
-      const held = await t.gateway.store.query<{ sealed_card: unknown }>(
-        'SELECT sealed_card FROM payment_redirects WHERE payment_id = $1',
+      const held = await t.gateway.store.query<{ id: string; sealed: unknown }>(
+        `SELECT v.id, row_to_json(v) AS sealed FROM payment_redirects r JOIN vault_items v ON v.id = r.sealed_card_id
+          WHERE r.payment_id = $1`,
         [pending.body.id],
       );
-      const sealed = JSON.stringify(held.rows[0]?.sealed_card);
+      const sealed = JSON.stringify(held.rows[0]?.sealed);
       expect(sealed).toMatch(/"iv"/);
       expect(sealed).not.toContain('4200000000000042');
       expect(sealed).not.toContain('Jane Jones');
       await answer(pending, { action: 'submit', otp: '1234' });
-      const after = await t.gateway.store.query<{ sealed_card: unknown; outcome: string }>(
-        'SELECT sealed_card, outcome FROM payment_redirects WHERE payment_id = $1',
+      const after = await t.gateway.store.query<{ sealed_card_id: unknown; outcome: string }>(
+        'SELECT sealed_card_id, outcome FROM payment_redirects WHERE payment_id = $1',
         [pending.body.id],
       );
-      expect(after.rows[0]).toEqual({ sealed_card: null, outcome: 'success' });
+      expect(after.rows[0]).toEqual({ sealed_card_id: null, outcome: 'success' });
+      const left = await t.gateway.store.query('SELECT 1 FROM vault_items WHERE id = $1', [held.rows[0]?.id]);
+      expect(left.rows).toEqual([]);
       for (const line of t.logLines) expect(line).not.toContain('4200000000000042');
     });
 

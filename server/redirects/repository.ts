@@ -1,5 +1,4 @@
 import type { AuthenticationIds } from '../acquirers/threeDSecure.ts';
-import type { SealedValue } from '../vault/cardVault.ts';
 import type { Queryable } from '../store/index.ts';
 
 /** SQL for payment_redirects: the pages a shopper must visit before a pending payment can become final. */
@@ -15,7 +14,8 @@ export interface RedirectRecord {
   readonly merchantName: string;
   readonly returnUrl: string;
   readonly authentication: AuthenticationIds | null;
-  readonly sealedCard: SealedValue | null;
+  /** The card the authorization after a challenge needs, sealed in the vault; null once the redirect ended. */
+  readonly sealedCardId: string | null;
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly outcome: RedirectOutcome | null;
@@ -32,7 +32,7 @@ interface RedirectRow {
   merchant_name: string;
   return_url: string;
   authentication: AuthenticationIds | null;
-  sealed_card: SealedValue | null;
+  sealed_card_id: string | null;
   created_at: Date;
   expires_at: Date;
   outcome: RedirectOutcome | null;
@@ -48,7 +48,7 @@ function toRecord(row: RedirectRow): RedirectRecord {
     merchantName: row.merchant_name,
     returnUrl: row.return_url,
     authentication: row.authentication,
-    sealedCard: row.sealed_card,
+    sealedCardId: row.sealed_card_id,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     outcome: row.outcome,
@@ -58,8 +58,8 @@ function toRecord(row: RedirectRow): RedirectRecord {
 
 export async function insertRedirect(db: Queryable, redirect: NewRedirect): Promise<void> {
   await db.query(
-    `INSERT INTO payment_redirects (id, payment_id, kind, merchant_name, return_url, authentication, sealed_card, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz)`,
+    `INSERT INTO payment_redirects (id, payment_id, kind, merchant_name, return_url, authentication, sealed_card_id, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::timestamptz, $9::timestamptz)`,
     [
       redirect.id,
       redirect.paymentId,
@@ -67,7 +67,7 @@ export async function insertRedirect(db: Queryable, redirect: NewRedirect): Prom
       redirect.merchantName,
       redirect.returnUrl,
       redirect.authentication === null ? null : JSON.stringify(redirect.authentication),
-      redirect.sealedCard === null ? null : JSON.stringify(redirect.sealedCard),
+      redirect.sealedCardId,
       redirect.createdAt.toISOString(),
       redirect.expiresAt.toISOString(),
     ],
@@ -77,7 +77,7 @@ export async function insertRedirect(db: Queryable, redirect: NewRedirect): Prom
 /** The redirect, with its payment's entity; `forUpdate` locks it until the transaction ends. */
 export async function findRedirect(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<RedirectRecord | undefined> {
   const found = await db.query<RedirectRow>(
-    `SELECT r.id, r.payment_id, p.entity_id, r.kind, r.merchant_name, r.return_url, r.authentication, r.sealed_card,
+    `SELECT r.id, r.payment_id, p.entity_id, r.kind, r.merchant_name, r.return_url, r.authentication, r.sealed_card_id,
             r.created_at, r.expires_at, r.outcome, r.finished_at
        FROM payment_redirects r JOIN payments p ON p.id = r.payment_id
       WHERE r.id = $1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
@@ -87,10 +87,10 @@ export async function findRedirect(db: Queryable, id: string, options: { forUpda
   return row ? toRecord(row) : undefined;
 }
 
-/** Records how the page ended and erases the sealed card: nothing about the card outlives the wait. */
+/** Records how the page ended, and drops the redirect's link to its card (the caller erases it or hands it on). */
 export async function finishRedirect(db: Queryable, id: string, outcome: RedirectOutcome, now: Date): Promise<void> {
   await db.query(
-    `UPDATE payment_redirects SET outcome = $2, finished_at = $3::timestamptz, sealed_card = NULL WHERE id = $1 AND outcome IS NULL`,
+    `UPDATE payment_redirects SET outcome = $2, finished_at = $3::timestamptz, sealed_card_id = NULL WHERE id = $1 AND outcome IS NULL`,
     [id, outcome, now.toISOString()],
   );
 }

@@ -10,7 +10,8 @@ import type { InitialPaymentType } from '../domain/backOffice.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import type { Logger } from '../logger.ts';
-import type { CardVault, HeldCard, SealedValue } from '../vault/cardVault.ts';
+import type { CardVault, HeldCard } from '../vault/cardVault.ts';
+import { eraseSealed, findSealed } from '../vault/repository.ts';
 import {
   findPayment,
   finishPendingPayment,
@@ -18,6 +19,7 @@ import {
   type FinalResult,
   type PaymentRecord,
   type PaymentRedirect,
+  type CardSummary,
 } from '../payments/repository.ts';
 import { insertRegistration } from '../registrations/repository.ts';
 import { newRegistration } from '../registrations/service.ts';
@@ -79,6 +81,7 @@ const FAILED_AUTHENTICATION: AuthenticationStatus = 'N';
 
 /** The final result for an outcome: the acquirer decides a success, the gateway everything else. */
 async function finalResult(
+  tx: Queryable,
   context: RedirectContext,
   redirect: RedirectRecord,
   payment: PaymentRecord,
@@ -123,7 +126,7 @@ async function finalResult(
         };
       }
       const threeDSecure = authentication('Y');
-      const card = openCard(context, redirect.sealedCard);
+      const card = await openHeldCard(tx, context, redirect.sealedCardId);
       if (!card || !threeDSecure) return refused(RESULTS.threeDSecureTechnicalError, threeDSecure);
       const answer = await context.acquirer.authorize({ ...common, card: { ...card, cvv: undefined }, threeDSecure });
       return {
@@ -139,7 +142,8 @@ async function finalResult(
 }
 
 /** The held card, or undefined when it cannot be opened (another key, or altered): the payment then fails cleanly. */
-function openCard(context: RedirectContext, sealed: SealedValue | null): HeldCard | undefined {
+async function openHeldCard(tx: Queryable, context: RedirectContext, sealedCardId: string | null): Promise<HeldCard | undefined> {
+  const sealed = sealedCardId === null ? undefined : await findSealed(tx, sealedCardId);
   if (!sealed) return undefined;
   try {
     return context.vault.open<HeldCard>(sealed);
@@ -153,17 +157,20 @@ function openCard(context: RedirectContext, sealed: SealedValue | null): HeldCar
 async function finish(tx: Queryable, context: RedirectContext, redirect: RedirectRecord, outcome: RedirectOutcome): Promise<RedirectRecord> {
   const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
   if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
-  let result = await finalResult(context, redirect, payment, outcome);
-  // createRegistration=true on a challenged card: stored now that the payment is approved (doc 3 §2.5).
-  if (result.approved && redirect.sealedCard && payment.card && payment.requestEcho.createRegistration === 'true') {
-    const registration = newRegistration(payment.entityId, payment.card, payment.paymentBrand ?? '', redirect.sealedCard, context.now());
+  let result = await finalResult(tx, context, redirect, payment, outcome);
+  const finishedAt = context.now();
+  // createRegistration=true on a challenged card: stored now that the payment is approved (doc 3 §2.5), the
+  // registration taking over the card the challenge held. Otherwise nothing of the card outlives the wait.
+  const registers = result.approved && redirect.sealedCardId !== null && payment.card !== null && payment.requestEcho.createRegistration === 'true';
+  if (registers) {
+    const registration = newRegistration(payment.entityId, payment.card as CardSummary, payment.paymentBrand ?? '', redirect.sealedCardId as string, finishedAt);
     await insertRegistration(tx, registration);
     result = { ...result, registrationId: registration.id };
   }
   await finishPendingPayment(tx, payment.id, result);
-  const finishedAt = context.now();
   await finishRedirect(tx, redirect.id, outcome, finishedAt);
-  return { ...redirect, outcome, finishedAt, sealedCard: null };
+  if (redirect.sealedCardId !== null && !registers) await eraseSealed(tx, redirect.sealedCardId, finishedAt);
+  return { ...redirect, outcome, finishedAt, sealedCardId: null };
 }
 
 async function afterFinish(context: RedirectContext, redirect: RedirectRecord): Promise<void> {

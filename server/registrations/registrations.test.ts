@@ -34,10 +34,12 @@ describe.each(STORE_KINDS)('registrations on %s', (kind) => {
     const paid = await register({ 'card.number': '5454545454545454', paymentBrand: 'MASTER' });
     expect(paid.status).toBe(200);
     expect(paid.body.registrationId).toMatch(/^[0-9a-f]{32}$/);
-    const rows = await t.gateway.store.query<{ payment_brand: string; card: unknown; sealed_card: unknown }>(
-      'SELECT payment_brand, card, sealed_card FROM registrations WHERE id = $1',
+    const rows = await t.gateway.store.query<{ payment_brand: string; card: unknown; sealed: unknown }>(
+      `SELECT r.payment_brand, r.card, row_to_json(v) AS sealed FROM registrations r JOIN vault_items v ON v.id = r.sealed_card_id
+        WHERE r.id = $1`,
       [paid.body.registrationId],
     );
+    expect(rows.rows[0]?.sealed).toMatchObject({ iv: expect.any(String), data: expect.any(String) });
     expect(rows.rows[0]?.payment_brand).toBe('MASTER');
     expect(rows.rows[0]?.card).toEqual({ bin: '545454', last4Digits: '5454', holder: 'Jane Jones', expiryMonth: '05', expiryYear: '2034' });
     expect(JSON.stringify(rows.rows[0])).not.toContain('5454545454545454');
@@ -125,7 +127,9 @@ describe.each(STORE_KINDS)('registrations on %s', (kind) => {
         { token: null },
       );
       expect(paid.status).toBe(200);
-      expect(paid.body).toMatchObject({ result: { code: '000.100.110' }, amount: '9.00', registrationId, card: { last4Digits: '0000' } });
+      expect(paid.body.result.code).toBe('000.100.110');
+      const payment = await t.get(`/v1/payments/${paid.body.id}`, { entityId: t.entityId });
+      expect(payment.body).toMatchObject({ result: { code: '000.100.110' }, amount: '9.00', registrationId, card: { last4Digits: '0000' } });
     });
   });
 });

@@ -1,4 +1,3 @@
-import type { SealedValue } from '../vault/cardVault.ts';
 import type { CardSummary } from '../payments/repository.ts';
 import type { Queryable } from '../store/index.ts';
 
@@ -9,7 +8,8 @@ export interface RegistrationRecord {
   readonly entityId: string;
   readonly paymentBrand: string;
   readonly card: CardSummary;
-  readonly sealedCard: SealedValue;
+  /** The card, sealed in the vault (vault_items). */
+  readonly sealedCardId: string;
   readonly createdAt: Date;
 }
 
@@ -18,7 +18,7 @@ interface RegistrationRow {
   entity_id: string;
   payment_brand: string;
   card: CardSummary;
-  sealed_card: SealedValue;
+  sealed_card_id: string;
   created_at: Date;
 }
 
@@ -28,21 +28,21 @@ function toRecord(row: RegistrationRow): RegistrationRecord {
     entityId: row.entity_id,
     paymentBrand: row.payment_brand,
     card: row.card,
-    sealedCard: row.sealed_card,
+    sealedCardId: row.sealed_card_id,
     createdAt: row.created_at,
   };
 }
 
 export async function insertRegistration(db: Queryable, registration: RegistrationRecord): Promise<void> {
   await db.query(
-    `INSERT INTO registrations (id, entity_id, payment_brand, card, sealed_card, created_at)
-     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::timestamptz)`,
+    `INSERT INTO registrations (id, entity_id, payment_brand, card, sealed_card_id, created_at)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6::timestamptz)`,
     [
       registration.id,
       registration.entityId,
       registration.paymentBrand,
       JSON.stringify(registration.card),
-      JSON.stringify(registration.sealedCard),
+      registration.sealedCardId,
       registration.createdAt.toISOString(),
     ],
   );
@@ -52,7 +52,7 @@ export async function insertRegistration(db: Queryable, registration: Registrati
 export async function findRegistrations(db: Queryable, entityId: string, ids: readonly string[]): Promise<RegistrationRecord[]> {
   if (ids.length === 0) return [];
   const found = await db.query<RegistrationRow>(
-    `SELECT id, entity_id, payment_brand, card, sealed_card, created_at
+    `SELECT id, entity_id, payment_brand, card, sealed_card_id, created_at
        FROM registrations WHERE entity_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`,
     [entityId, ids],
   );

@@ -1,7 +1,8 @@
 import { newResourceId } from '../domain/ids.ts';
 import { invalidParameters } from '../http/errors.ts';
 import type { ParameterError } from '../params/types.ts';
-import type { CardVault, HeldCard, SealedValue } from '../vault/cardVault.ts';
+import type { CardVault, HeldCard } from '../vault/cardVault.ts';
+import { findSealed } from '../vault/repository.ts';
 import type { CardSummary } from '../payments/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import { findRegistrations, type RegistrationRecord } from './repository.ts';
@@ -11,8 +12,9 @@ import { findRegistrations, type RegistrationRecord } from './repository.ts';
  * registrationId (server to server, or one-click in the widget). Only the merchant that stored it can use it.
  */
 
-export function newRegistration(entityId: string, card: CardSummary, brand: string, sealedCard: SealedValue, now: Date): RegistrationRecord {
-  return { id: newResourceId(), entityId, paymentBrand: brand, card, sealedCard, createdAt: now };
+/** A registration of a card already sealed in the vault (`sealedCardId`). */
+export function newRegistration(entityId: string, card: CardSummary, brand: string, sealedCardId: string, now: Date): RegistrationRecord {
+  return { id: newResourceId(), entityId, paymentBrand: brand, card, sealedCardId, createdAt: now };
 }
 
 function unknownRegistration(name: string, value: string): ParameterError {
@@ -33,9 +35,12 @@ export async function withRegisteredCard(
   const registrationId = params.get('registrationId') ?? '';
   const [registration] = await findRegistrations(db, entityId, [registrationId]);
   if (!registration) throw invalidParameters([unknownRegistration('registrationId', registrationId)]);
+  // The foreign key keeps a live registration's card in the vault.
+  const sealed = await findSealed(db, registration.sealedCardId);
+  if (!sealed) throw new Error(`the card of registration ${registration.id} is not in the vault`);
   let card: HeldCard;
   try {
-    card = vault.open<HeldCard>(registration.sealedCard);
+    card = vault.open<HeldCard>(sealed);
   } catch {
     throw invalidParameters([{ name: 'registrationId', value: registrationId, message: 'cannot be used: its card was sealed with another card-data key' }]);
   }

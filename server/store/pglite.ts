@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Queryable, QueryResult, Store } from './types.ts';
 
@@ -34,7 +34,7 @@ const heldByThisProcess = new Set<string>();
  * A pid file guards the directory; a stale one (its process gone, e.g. after a crash) is taken over.
  */
 function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lockFile = join(dataDir, 'gateway.pid');
   const key = resolve(dataDir);
   try {
@@ -57,27 +57,104 @@ function lockDataDir(dataDir: string): () => void {
 }
 
 /**
+ * PGlite starts PostgreSQL with fsync off (`-F`), and the fsync of its WebAssembly file layer does nothing. Writing
+ * the WAL with O_DSYNC (open_datasync) is what reaches the disk: a commit returns only once its WAL is on stable
+ * storage. Data files are written at checkpoints without a sync of their own, so the store syncs them itself
+ * after each checkpoint it runs (syncFiles below) and at close.
+ */
+const DURABLE_START_PARAMS = [
+  ...PGlite.defaultStartParams.filter((parameter) => parameter !== '-F'),
+  '-c',
+  'fsync=on',
+  '-c',
+  'wal_sync_method=open_datasync',
+];
+
+/** How often the store checkpoints and syncs its data files, bounding what a checkpoint PGlite ran itself could leave unsynced. */
+const CHECKPOINT_INTERVAL_MS = 5 * 60_000;
+
+function walk(dir: string, visit: (path: string, isDirectory: boolean) => void): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, visit);
+    visit(path, entry.isDirectory());
+  }
+}
+
+/** The data directory is the gateway user's alone: PGlite creates its files 0666 whatever the umask. */
+function restrictToOwner(dataDir: string): void {
+  chmodSync(dataDir, 0o700);
+  walk(dataDir, (path, isDirectory) => chmodSync(path, isDirectory ? 0o700 : 0o600));
+}
+
+/** fsync of every file and directory below `dataDir`, from outside the WebAssembly layer whose own fsync does nothing. */
+function syncFiles(dataDir: string): void {
+  const sync = (path: string) => {
+    const fd = openSync(path, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  walk(dataDir, (path) => sync(path));
+  sync(dataDir);
+}
+
+const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
  * The embedded store: PostgreSQL compiled to WebAssembly, persisted in `dataDir` (or in memory for
  * `memory://`). It is a single connection, so transactions run one after another; row locks still
  * behave as in PostgreSQL.
  */
 export async function openPGliteStore(dataDir: string): Promise<Store> {
-  const unlock = dataDir.startsWith('memory://') ? () => undefined : lockDataDir(dataDir);
+  const inMemory = dataDir.startsWith('memory://');
+  const unlock = inMemory ? () => undefined : lockDataDir(dataDir);
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir);
+    db = await PGlite.create({ dataDir, startParams: DURABLE_START_PARAMS });
+    // A checkpoint then removes WAL segments it no longer needs instead of renaming them for reuse with their
+    // old contents (data deleted from the tables must not live on in a recycled segment; see reclaimSpace).
+    await db.exec('SET wal_recycle = off');
   } catch (error) {
     unlock();
     throw error;
   }
+  const onDisk = (work: () => void) => {
+    if (!inMemory) work();
+  };
+  onDisk(() => restrictToOwner(dataDir));
+  const checkpoint = async () => {
+    await db.exec('CHECKPOINT');
+    onDisk(() => syncFiles(dataDir));
+  };
+  const timer = setInterval(() => {
+    checkpoint().catch(() => undefined);
+  }, CHECKPOINT_INTERVAL_MS);
+  timer.unref();
   const root = adapt(db);
   return {
     kind: 'pglite',
     query: root.query,
     exec: root.exec,
     transaction: (work) => db.transaction((tx) => work(adapt(tx))),
+    async reclaimSpace(tables) {
+      for (const table of tables) {
+        if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`);
+        await db.exec(`VACUUM FULL ${table}`);
+      }
+      // The WAL still holds the deleted rows as they were written: close its segment, and the checkpoint removes it.
+      await db.query('SELECT pg_switch_wal()');
+      await checkpoint();
+    },
     async close() {
+      clearInterval(timer);
       await db.close();
+      onDisk(() => {
+        syncFiles(dataDir);
+        restrictToOwner(dataDir);
+      });
       unlock();
     },
   };

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreLocation } from '../testing/harness.ts';
@@ -68,6 +68,45 @@ describe('the embedded store directory', () => {
       await first.close();
       const second = await openPGliteStore(location.dataDir);
       await second.close();
+    } finally {
+      await location.dispose();
+    }
+  });
+
+  it('is readable by the gateway user only: the directory 0700, every file in it 0600', async () => {
+    const location = await freshStoreLocation('PGlite');
+    try {
+      const store = await openPGliteStore(location.dataDir);
+      expect(statSync(location.dataDir).mode & 0o777).toBe(0o700);
+      await store.query('CREATE TABLE modes (x int)');
+      await store.close();
+      const modes = new Map<string, number>();
+      const visit = (dir: string) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          modes.set(path, statSync(path).mode & 0o777);
+          if (entry.isDirectory()) visit(path);
+        }
+      };
+      visit(location.dataDir);
+      expect(modes.size).toBeGreaterThan(100);
+      const open = [...modes].filter(([, mode]) => (mode & 0o077) !== 0).map(([path, mode]) => `${path} ${mode.toString(8)}`);
+      expect(open).toEqual([]);
+    } finally {
+      await location.dispose();
+    }
+  });
+
+  it('commits durably: the WAL is written synchronously (fsync on, open_datasync), and recycles no segment', async () => {
+    const location = await freshStoreLocation('PGlite');
+    try {
+      const store = await openPGliteStore(location.dataDir);
+      const setting = async (name: string) => (await store.query<{ value: string }>(`SELECT current_setting('${name}') AS value`)).rows[0]?.value;
+      expect(await setting('fsync')).toBe('on');
+      expect(await setting('wal_sync_method')).toBe('open_datasync');
+      expect(await setting('synchronous_commit')).toBe('on');
+      expect(await setting('wal_recycle')).toBe('off');
+      await store.close();
     } finally {
       await location.dispose();
     }

@@ -35,5 +35,11 @@ export interface Store extends Queryable {
    * (SELECT ... FOR UPDATE) hold until it ends.
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Rewrites `tables` (VACUUM FULL) so that rows deleted or overwritten in them are gone from the data files, not
+   * just marked dead, then checkpoints; the embedded store also drops the WAL segments that held them. Outside any
+   * transaction; locks each table exclusively while it is rewritten.
+   */
+  reclaimSpace(tables: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import {
+  BROWSER_DATA,
+  cardPayment,
+  createTestClock,
+  STORE_KINDS,
+  startTestGateway,
+  TEST_DATABASE_URL,
+  warnIfPostgresSkipped,
+  type TestGateway,
+} from '../testing/harness.ts';
+import { VAULT_COMPACTION_INTERVAL_MS } from './repository.ts';
+
+/**
+ * Erasing a card is real: after the vault's compaction, its sealed bytes are in no data file (and on the embedded
+ * store in no WAL segment either), so not even someone holding the data files and the key could open it.
+ */
+
+warnIfPostgresSkipped('vault erasure');
+
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? filesBelow(path) : [path];
+  });
+}
+
+/** The files a value could be read back from: PGlite's whole directory, or the vault table's files on the server. */
+async function dataFiles(t: TestGateway): Promise<Buffer[]> {
+  if (t.kind === 'PGlite') return filesBelow(t.location.dataDir).map((file) => readFileSync(file));
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query('CHECKPOINT');
+    const found = await admin.query<{ dir: string; path: string }>(
+      `SELECT current_setting('data_directory') AS dir, pg_relation_filepath(c.oid) AS path
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relname IN ('vault_items', 'payment_redirects', 'registrations')`,
+      [t.location.schema],
+    );
+    return found.rows.map(({ dir, path }) => join(dir, path)).filter((file) => existsSync(file)).map((file) => readFileSync(file));
+  } finally {
+    await admin.end();
+  }
+}
+
+const containsAny = (files: readonly Buffer[], values: readonly string[]) => files.some((file) => values.some((value) => file.includes(value)));
+
+describe.each(STORE_KINDS)('erasing sealed cards on %s', (kind) => {
+  it('leaves nothing of an erased card in the data files after the compaction', async () => {
+    const clock = createTestClock();
+    const t = await startTestGateway(kind, {}, { now: clock.now });
+    /** The ciphertexts and IVs of the cards the challenges held. */
+    const challenged: string[] = [];
+    try {
+      for (const action of ['submit', 'cancel']) {
+        const pending = await t.post(
+          '/v1/payments',
+          cardPayment(t.entityId, { 'card.number': '4200000000000042', shopperResultUrl: 'https://shop.example/r', ...BROWSER_DATA }),
+        );
+        const redirectPath = new URL(pending.body.redirect.url as string).pathname;
+        const held = await t.gateway.store.query<{ data: string; iv: string }>(
+          'SELECT v.data, v.iv FROM payment_redirects r JOIN vault_items v ON v.id = r.sealed_card_id WHERE r.payment_id = $1',
+          [pending.body.id],
+        );
+        challenged.push(held.rows[0]?.data as string, held.rows[0]?.iv as string);
+        const answered = await fetch(`${t.url}${redirectPath}/answer`, {
+          method: 'POST',
+          body: new URLSearchParams({ paymentId: pending.body.id, action, otp: '1234' }),
+        });
+        expect(answered.status).toBe(200);
+      }
+      expect(challenged.every((value) => value.length >= 16)).toBe(true);
+      expect((await t.gateway.store.query('SELECT 1 FROM vault_items')).rows).toEqual([]);
+      // Deleted is not gone: the rows are dead but their bytes are still in the files (this is what the test guards).
+      expect(containsAny(await dataFiles(t), challenged)).toBe(true);
+
+      clock.advance(VAULT_COMPACTION_INTERVAL_MS);
+      expect(await t.gateway.jobs.runDueJobs()).toBeGreaterThanOrEqual(1);
+      if (kind === 'PostgreSQL') expect(containsAny(await dataFiles(t), challenged)).toBe(false);
+    } finally {
+      await t.gateway.close();
+    }
+    try {
+      if (kind === 'PGlite') expect(containsAny(await dataFiles(t), challenged)).toBe(false);
+    } finally {
+      await t.location.dispose();
+    }
+  });
+});
