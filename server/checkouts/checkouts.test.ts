@@ -13,6 +13,7 @@ import {
   liveApp,
   testCard,
 } from '../testing/harness.ts';
+import { setShopperResultUrlBase } from '../merchants/repository.ts';
 import { renderBootstrap } from '../widget/bootstrap.ts';
 import { findBootstrapSnapshot } from './repository.ts';
 
@@ -65,6 +66,8 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
   beforeAll(async () => {
     clock = createTestClock();
     t = await startTestGateway(kind, {}, { now: clock.now });
+    // Where this merchant's shoppers return: the 29-minute call goes to result URLs under it.
+    await setShopperResultUrlBase(t.gateway.store, t.entityId, 'https://shop.example/');
   });
   afterAll(async () => {
     await t?.close();

@@ -7,8 +7,12 @@ const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
  * Applies every migrations/*.sql file not applied yet, in file-name order, each in its own transaction.
  * An advisory lock makes concurrent start-ups of several instances apply each migration once.
  */
-export async function migrate(store: Store): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+export async function migrate(store: Store, options: { readonly stopBefore?: string } = {}): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR))
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    // Tests of a migration bring a store to the schema before it.
+    .filter((file) => options.stopBefore === undefined || file < options.stopBefore);
   const applied: string[] = [];
   for (const file of files) {
     const sql = await readFile(new URL(file, MIGRATIONS_DIR), 'utf8');

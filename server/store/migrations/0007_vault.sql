@@ -30,6 +30,8 @@ ALTER TABLE payment_redirects ADD CHECK (outcome IS NULL OR sealed_card_id IS NU
 ALTER TABLE registrations DROP COLUMN sealed_card;
 ALTER TABLE registrations ALTER COLUMN sealed_card_id SET NOT NULL;
 
--- The dropped columns' bytes stay in those tables' files until they are rewritten: the first compaction does it.
+-- The dropped columns' bytes stay in those tables' files until they are rewritten: a compaction does it, for a
+-- store that had any.
 INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
-  VALUES (md5('vault.compact:0007'), 'vault.compact', 'vault.compact:0007', '{"tables":["payment_redirects","registrations"]}', now(), now());
+  SELECT md5('vault.compact:0007'), 'vault.compact', 'vault.compact:0007', '{"tables":["payment_redirects","registrations"]}', now(), now()
+   WHERE EXISTS (SELECT 1 FROM payment_redirects) OR EXISTS (SELECT 1 FROM registrations);
