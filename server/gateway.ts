@@ -43,6 +43,8 @@ export interface GatewayOptions {
   readonly acquirer?: Acquirer;
   /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
   readonly outboundTimeoutMs?: number;
+  /** Called when the gateway can no longer run safely (the process entry then stops it). */
+  readonly onFatal?: (error: Error) => void;
   /** How outbound calls resolve host names: DNS, unless a test resolves names of its own (outbound/http.ts). */
   readonly resolve?: OutboundPolicy['resolve'];
 }
@@ -54,7 +56,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const logger = createLogger({ level: config.logLevel, ...(options.logSink ? { sink: options.logSink } : {}) });
   // Before the store opens: a gateway that would seal cards with the wrong key does not start at all.
   const cardDataKey = loadCardDataKey(config);
-  const store = await openStore(config);
+  const store = await openStore({
+    ...config,
+    onInstanceLockLost: (error) => {
+      logger.error('lost the database session that marks this gateway instance alive; it must stop, as others may take over its work', { error });
+      options.onFatal?.(error);
+    },
+  });
   const notices: string[] = [];
   const demo = config.demoMerchant;
   if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo.entityId, demo.accessToken));

@@ -1,10 +1,18 @@
 import { ConfigError, loadConfig } from './config.ts';
-import { startGateway } from './gateway.ts';
+import { startGateway, type RunningGateway } from './gateway.ts';
 
 /** Process entry: configuration → store → app → listen. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const gateway = await startGateway(config);
+  // The data is the gateway user's alone (files PGlite creates, the generated card-data key).
+  process.umask(0o077);
+  let running: RunningGateway | undefined;
+  const gateway = await startGateway(config, {
+    onFatal: () => {
+      void (running?.close() ?? Promise.resolve()).finally(() => process.exit(1));
+    },
+  });
+  running = gateway;
   const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const lines = [
     `Gateway listening on ${gateway.url} (public URL ${config.publicUrl}), ${config.environment} environment, ${store}`,

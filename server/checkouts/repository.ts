@@ -114,11 +114,12 @@ export async function listAttempts(db: Queryable, checkoutId: string): Promise<A
     attempt: number;
     payment_id: string;
     started_at: Date;
+    instance_id: string | null;
     recorded: boolean;
     approved: boolean | null;
     result_code: string | null;
   }>(
-    `SELECT a.attempt, a.payment_id, a.started_at, p.id IS NOT NULL AS recorded, p.approved, p.result_code
+    `SELECT a.attempt, a.payment_id, a.started_at, a.instance_id, p.id IS NOT NULL AS recorded, p.approved, p.result_code
        FROM checkout_payments a LEFT JOIN payments p ON p.id = a.payment_id
       WHERE a.checkout_id = $1
       ORDER BY a.attempt DESC`,
@@ -128,6 +129,7 @@ export async function listAttempts(db: Queryable, checkoutId: string): Promise<A
     attempt: Number(row.attempt),
     paymentId: row.payment_id,
     startedAt: row.started_at,
+    instanceId: row.instance_id,
     recorded: row.recorded,
     approved: row.approved ?? false,
     resultCode: row.result_code,
@@ -136,21 +138,27 @@ export async function listAttempts(db: Queryable, checkoutId: string): Promise<A
 
 export async function insertAttempt(
   db: Queryable,
-  attempt: { readonly checkoutId: string; readonly attempt: number; readonly paymentId: string; readonly startedAt: Date },
+  attempt: {
+    readonly checkoutId: string;
+    readonly attempt: number;
+    readonly paymentId: string;
+    readonly startedAt: Date;
+    readonly instanceId: string;
+  },
 ): Promise<void> {
   await db.query(
-    'INSERT INTO checkout_payments (checkout_id, attempt, payment_id, started_at) VALUES ($1, $2, $3, $4::timestamptz)',
-    [attempt.checkoutId, attempt.attempt, attempt.paymentId, attempt.startedAt.toISOString()],
+    'INSERT INTO checkout_payments (checkout_id, attempt, payment_id, started_at, instance_id) VALUES ($1, $2, $3, $4::timestamptz, $5)',
+    [attempt.checkoutId, attempt.attempt, attempt.paymentId, attempt.startedAt.toISOString(), attempt.instanceId],
   );
 }
 
-/** Removes an attempt that made no payment (refused by the payment checks), so it blocks nothing. */
 /** The checkout a payment was made for, if it was made through one. */
 export async function findCheckoutIdOfPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
   const found = await db.query<{ checkout_id: string }>('SELECT checkout_id FROM checkout_payments WHERE payment_id = $1', [paymentId]);
   return found.rows[0]?.checkout_id;
 }
 
+/** Removes an attempt that made no payment (refused by the payment checks, or its instance died), so it blocks nothing. */
 export async function deleteAttempt(db: Queryable, paymentId: string): Promise<void> {
   await db.query('DELETE FROM checkout_payments WHERE payment_id = $1', [paymentId]);
 }

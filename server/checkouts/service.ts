@@ -6,13 +6,14 @@ import type { Logger } from '../logger.ts';
 import { validateParameters } from '../params/validate.ts';
 import { findPayment, type PaymentRecord } from '../payments/repository.ts';
 import { resolveTestMode, type PaymentContext } from '../payments/service.ts';
-import type { Store } from '../store/index.ts';
+import type { Queryable, Store } from '../store/index.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';
 import { storedCardsFor, type StoredCardView } from '../registrations/service.ts';
 import { offeredRegistrationsOf, shopperOnlyErrors, storedParameters } from './parameters.ts';
 import {
   findCheckout,
   insertCheckout,
+  deleteAttempt,
   listAttempts,
   markCheckoutDeleted,
   markResultRead,
@@ -21,7 +22,7 @@ import {
   type CheckoutRecord,
 } from './repository.ts';
 import { alreadyPaid, noSession, paymentInProgress, REASONS } from './results.ts';
-import { CHECKOUT_LIFETIME_MS, checkoutState, newCheckoutId, resultPathOf, type CheckoutState } from './state.ts';
+import { CHECKOUT_LIFETIME_MS, checkoutState, newCheckoutId, resultPathOf, type Attempt, type CheckoutState } from './state.ts';
 
 /** Checkout use-cases of the merchant's server: create, update, delete, read the result. HTTP-free. */
 
@@ -96,6 +97,25 @@ export async function createCheckout(
   return { checkout, integrity };
 }
 
+/**
+ * The checkout's attempts (newest first), after releasing any whose payment was being made by a gateway instance
+ * that has died since (a crash mid-submit): its payment was never recorded, and the shopper may pay again at once.
+ * Call it with the checkout row locked.
+ */
+export async function currentAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<Attempt[]> {
+  const attempts = await listAttempts(tx, checkoutId);
+  const current: Attempt[] = [];
+  for (const attempt of attempts) {
+    if (!attempt.recorded && attempt.instanceId !== null && !(await context.store.isInstanceAlive(attempt.instanceId))) {
+      await deleteAttempt(tx, attempt.paymentId);
+      context.logger.warn('checkout attempt released: its gateway instance is gone', { checkoutId, paymentId: attempt.paymentId });
+    } else {
+      current.push(attempt);
+    }
+  }
+  return current;
+}
+
 /** Throws the refusal for a checkout that cannot be changed or paid any more. */
 export function refuseUnlessOpen(state: CheckoutState): void {
   switch (state.kind) {
@@ -126,7 +146,7 @@ export async function updateCheckout(
     const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
     if (!checkout) throw noSession();
     const now = context.now();
-    refuseUnlessOpen(checkoutState(checkout, await listAttempts(tx, id), now));
+    refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now));
     const combined = new Map([...checkout.parameters, ...params]);
     const errors = [...validateParameters(combined, 'checkout'), ...shopperOnlyErrors(params)];
     if (errors.length > 0) throw invalidParameters(errors);
@@ -142,7 +162,7 @@ export async function deleteCheckout(context: CheckoutContext, entityId: string,
     const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
     if (!checkout) throw noSession();
     const now = context.now();
-    refuseUnlessOpen(checkoutState(checkout, await listAttempts(tx, id), now));
+    refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now));
     await markCheckoutDeleted(tx, id, now);
     return checkout;
   });
@@ -166,7 +186,7 @@ export async function readCheckoutPayment(context: CheckoutContext, entityId: st
     const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
     if (!checkout) return { kind: 'noSession' };
     const now = context.now();
-    const state = checkoutState(checkout, await listAttempts(tx, id), now);
+    const state = checkoutState(checkout, await currentAttempts(context, tx, id), now);
     // A closed session keeps answering the same, however often it is asked: only live sessions count reads.
     if (state.kind === 'gone' || state.kind === 'expired' || state.kind === 'resultRead') return { kind: 'noSession' };
     const window = { since: new Date(now.getTime() - MINUTE_MS), now, limit: context.statusReadsPerMinute };

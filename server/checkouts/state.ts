@@ -15,8 +15,9 @@ export const CHECKOUT_LIFETIME_MS = 30 * 60_000;
 /** Doc 1 §3 rule 3: the gateway's own call to shopperResultUrl, counted from creation. */
 export const SHOPPER_RESULT_CALL_AFTER_MS = 29 * 60_000;
 /**
- * How long a submit whose payment is not recorded yet counts as in progress. Past it (the instance died
- * mid-payment) the attempt is ignored, so the shopper is not locked out for the checkout's whole life.
+ * How long a submit whose payment is not recorded yet counts as in progress, when nothing says whether the
+ * instance making it is still alive (service.ts releases the attempt of a dead instance at once). Past it the
+ * attempt is ignored, so the shopper is not locked out for the checkout's whole life.
  */
 export const ATTEMPT_LEASE_MS = 2 * 60_000;
 
@@ -48,6 +49,8 @@ export interface Attempt {
   readonly attempt: number;
   readonly paymentId: string;
   readonly startedAt: Date;
+  /** The gateway instance making the payment (null for attempts recorded before instances were). */
+  readonly instanceId: string | null;
   readonly recorded: boolean;
   readonly approved: boolean;
   readonly resultCode: string | null;

@@ -7,9 +7,9 @@ import { createPayment } from '../payments/service.ts';
 import { findEntity } from '../merchants/repository.ts';
 import { scheduleNotification, scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
 import { mergeShopperSubmit } from './parameters.ts';
-import { deleteAttempt, findCheckout, insertAttempt, listAttempts, type CheckoutRecord } from './repository.ts';
+import { deleteAttempt, findCheckout, insertAttempt, type CheckoutRecord } from './repository.ts';
 import { noSession, registrationOnly } from './results.ts';
-import { refuseUnlessOpen, type CheckoutContext } from './service.ts';
+import { currentAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
 import { checkoutState, resultPathOf } from './state.ts';
 import { withQuery } from '../domain/urls.ts';
 
@@ -50,7 +50,7 @@ export async function submitCheckoutPayment(
     const checkout = await findCheckout(tx, id, { forUpdate: true });
     if (!checkout) throw noSession();
     const now = context.now();
-    const attempts = await listAttempts(tx, id);
+    const attempts = await currentAttempts(context, tx, id);
     refuseUnlessOpen(checkoutState(checkout, attempts, now));
     if (!checkout.parameters.has('paymentType')) throw registrationOnly();
 
@@ -59,7 +59,13 @@ export async function submitCheckoutPayment(
     const allErrors = errors.length > 0 ? errors : validateParameters(merged, 'payment');
     if (allErrors.length > 0) throw invalidParameters(allErrors);
 
-    await insertAttempt(tx, { checkoutId: id, attempt: (attempts[0]?.attempt ?? 0) + 1, paymentId, startedAt: now });
+    await insertAttempt(tx, {
+      checkoutId: id,
+      attempt: (attempts[0]?.attempt ?? 0) + 1,
+      paymentId,
+      startedAt: now,
+      instanceId: context.store.instanceId,
+    });
     const pageUrl = submitted.get('shopperResultUrl');
     const checkoutUrl = checkout.parameters.get('shopperResultUrl');
     const base = checkoutUrl === undefined && pageUrl !== undefined ? ((await findEntity(tx, checkout.entityId))?.shopperResultUrlBase ?? null) : null;

@@ -6,9 +6,14 @@ import type { Store } from './types.ts';
 export type { Queryable, QueryResult, Store } from './types.ts';
 
 /** Opens the configured store (PostgreSQL when a URL is given, else PGlite in `dataDir`) and migrates it. */
-export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
+export async function openStore(options: {
+  readonly databaseUrl?: string | undefined;
+  readonly dataDir: string;
+  /** PostgreSQL: the session marking this instance alive was lost (see openPostgresStore). */
+  readonly onInstanceLockLost?: (error: Error) => void;
+}): Promise<Store> {
   const store = options.databaseUrl
-    ? await openPostgresStore(options.databaseUrl)
+    ? await openPostgresStore(options.databaseUrl, options.onInstanceLockLost ? { onInstanceLockLost: options.onInstanceLockLost } : {})
     : await openPGliteStore(options.dataDir);
   try {
     await migrate(store);

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Queryable, QueryResult, Store } from './types.ts';
@@ -134,8 +135,12 @@ export async function openPGliteStore(dataDir: string): Promise<Store> {
   }, CHECKPOINT_INTERVAL_MS);
   timer.unref();
   const root = adapt(db);
+  // One process at a time opens the directory (the pid file): any other instance that recorded work here is gone.
+  const instanceId = randomUUID().replace(/-/g, '');
   return {
     kind: 'pglite',
+    instanceId,
+    isInstanceAlive: async (id) => id === instanceId,
     query: root.query,
     exec: root.exec,
     transaction: (work) => db.transaction((tx) => work(adapt(tx))),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Queryable, QueryOptions, QueryResult, Store } from './types.ts';
 
@@ -34,17 +35,52 @@ function adapt(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-/** A PostgreSQL server shared by any number of gateway instances. */
-export async function openPostgresStore(connectionString: string, poolSize = 10): Promise<Store> {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+/** The name an instance's liveness lock is derived from (advisory lock keys are numbers: hashtextextended). */
+const livenessLockName = (instanceId: string) => `gateway-instance:${instanceId}`;
+
+export interface PostgresStoreOptions {
+  readonly poolSize?: number;
+  /** Called when the connection holding this instance's liveness lock is lost: other instances may now take over its work. */
+  readonly onInstanceLockLost?: (error: Error) => void;
+}
+
+/**
+ * A PostgreSQL server shared by any number of gateway instances. Each instance holds a session-level advisory
+ * lock named after its id on a connection of its own for as long as it runs: when the process dies, the server
+ * closes that session and the lock is free, which is how another instance knows the work it left is orphaned.
+ */
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
   // An idle client that loses its connection emits 'error' on the pool; without a listener that kills the process.
   pool.on('error', () => undefined);
   // Fail at start-up, not at the first request, when the server cannot be reached.
   const probe = await pool.connect();
   probe.release();
+  const instanceId = randomUUID().replace(/-/g, '');
+  const liveness = new pg.Client({ connectionString });
+  let closing = false;
+  liveness.on('error', (error: Error) => {
+    if (!closing) options.onInstanceLockLost?.(error);
+  });
+  await liveness.connect();
+  await liveness.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [livenessLockName(instanceId)]);
   const root = adapt(pool);
   return {
     kind: 'postgres',
+    instanceId,
+    async isInstanceAlive(id) {
+      if (id === instanceId) return true;
+      const client = await pool.connect();
+      try {
+        const name = livenessLockName(id);
+        const tried = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free', [name]);
+        if (!tried.rows[0]?.free) return true;
+        await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+        return false;
+      } finally {
+        client.release();
+      }
+    },
     query: root.query,
     exec: root.exec,
     async transaction(work) {
@@ -74,6 +110,10 @@ export async function openPostgresStore(connectionString: string, poolSize = 10)
       // the WAL moves on (README, "Card data at rest"). A user without the right to checkpoint leaves it to the server.
       await pool.query('CHECKPOINT').catch(() => undefined);
     },
-    close: () => pool.end(),
+    async close() {
+      closing = true;
+      await liveness.end().catch(() => undefined);
+      await pool.end();
+    },
   };
 }

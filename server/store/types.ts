@@ -30,6 +30,13 @@ export interface Queryable {
 
 export interface Store extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** This process among the gateways sharing the store: recorded on work it starts and may not finish (a crash). */
+  readonly instanceId: string;
+  /**
+   * Whether the gateway process that recorded `instanceId` is still running. False means it is gone for good (it
+   * crashed or stopped), so work it left unfinished may be taken over.
+   */
+  isInstanceAlive(instanceId: string): Promise<boolean>;
   /**
    * Runs `work` in one transaction (BEGIN ... COMMIT, ROLLBACK when it throws). Row locks taken inside
    * (SELECT ... FOR UPDATE) hold until it ends.

@@ -11,14 +11,17 @@ export interface GatewayProcess {
   stderr(): string;
   /** Resolves with the banner once the gateway listens; rejects if the process exits first. */
   readonly listening: Promise<string>;
+  /** Resolves once the process has printed a line matching `pattern` (rejects if it exits first). */
+  printed(pattern: RegExp): Promise<string>;
   /** Resolves with the exit code (null after a signal) once the process has ended. */
   readonly exited: Promise<number | null>;
   /** SIGKILL, then waits for the exit. */
   kill(): Promise<void>;
 }
 
-export function startGatewayProcess(env: Readonly<Record<string, string>>): GatewayProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** `entry`: the process's script; `server/testing/hangingAcquirerGateway.ts` for crash tests. */
+export function startGatewayProcess(env: Readonly<Record<string, string>>, entry = 'server/main.ts'): GatewayProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -34,10 +37,24 @@ export function startGatewayProcess(env: Readonly<Record<string, string>>): Gate
   });
   // A test that only waits for the exit must not see an unhandled rejection.
   listening.catch(() => undefined);
+  const printed = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(stderr);
+        if (!match) return false;
+        child.stderr?.off('data', check);
+        resolve(match[0]);
+        return true;
+      };
+      if (check()) return;
+      child.stderr?.on('data', check);
+      void exited.then((code) => reject(new Error(`the gateway exited (${code}) before printing ${pattern}:\n${stderr}`)));
+    });
   return {
     child,
     stderr: () => stderr,
     listening,
+    printed,
     exited,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
