@@ -38,9 +38,29 @@ export interface GatewayConfig {
    * addresses (outbound/http.ts). On by default in test (merchants test against local servers), off in live.
    */
   readonly outboundAllowPrivate: boolean;
+  readonly limits: RequestLimits;
+  /**
+   * CLIENT_ADDRESS_HEADER: behind a reverse proxy, the request header naming the client's address (its last
+   * entry, the one the proxy added, e.g. X-Forwarded-For). Unset: the connection's own address.
+   */
+  readonly clientAddressHeader: string | undefined;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** Limits on what clients may ask, counted in the store so every instance shares them (throttling/). 0: no limit. */
+export interface RequestLimits {
+  /** Failed authentications per minute from one client address; beyond, the address is refused for the minute. */
+  readonly authFailuresPerMinute: number;
+  /** GET /v1/payments/{id}, per payment (COMPAT §8). */
+  readonly paymentReadsPerMinute: number;
+  /** POST /v1/payments/{id} (captures, refunds, reversals), per entity (COMPAT §8). */
+  readonly backOfficePerMinute: number;
+  /** GET /v1/checkouts/{id}/payment, per checkout (COMPAT §8). */
+  readonly checkoutReadsPerMinute: number;
+  /** Declined payments a checkout takes before it refuses further submits (card testing). */
+  readonly checkoutMaxDeclines: number;
+}
 
 /** How long the HTTP server waits for clients, and how many connections it holds (http/listener.ts). */
 export interface HttpLimits {
@@ -111,6 +131,23 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   if (raw === undefined || raw === '') return fallback;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
+}
+
+function parseRequestLimits(env: NodeJS.ProcessEnv): RequestLimits {
+  const limit = (name: string, fallback: number) => parseInteger(name, env[name], fallback, 0, 1_000_000);
+  return {
+    authFailuresPerMinute: limit('THROTTLE_AUTH_FAILURES_PER_MINUTE', 20),
+    paymentReadsPerMinute: limit('THROTTLE_PAYMENT_READS_PER_MINUTE', 2),
+    backOfficePerMinute: limit('THROTTLE_BACK_OFFICE_PER_MINUTE', 200),
+    checkoutReadsPerMinute: limit('THROTTLE_CHECKOUT_READS_PER_MINUTE', 2),
+    checkoutMaxDeclines: limit('CHECKOUT_MAX_DECLINED_PAYMENTS', 10),
+  };
+}
+
+function parseHeaderName(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(raw)) throw new ConfigError(`${name} must be an HTTP header name, got "${raw}"`);
+  return raw.toLowerCase();
 }
 
 function parseCardDataKey(raw: string | undefined): Buffer | undefined {
@@ -194,5 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     cardDataKeyFile: emptyToUndefined(env.CARD_DATA_KEY_FILE),
     http: parseHttpLimits(env),
     outboundAllowPrivate: parseBoolean('OUTBOUND_ALLOW_PRIVATE', env.OUTBOUND_ALLOW_PRIVATE, environment === 'test'),
+    limits: parseRequestLimits(env),
+    clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
   };
 }

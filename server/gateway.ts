@@ -17,6 +17,8 @@ import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
 import { disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
+import { createAuthFailureGuard } from './throttling/authFailures.ts';
+import { throttlingJobHandlers } from './throttling/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
 import { loadWidgetBuild } from './widget/build.ts';
 
@@ -86,6 +88,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     acquirer,
     vault,
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
+    authFailures: createAuthFailureGuard(store, config.limits.authFailuresPerMinute, now),
     widgetBuild,
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
@@ -108,9 +111,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       }),
       ...redirectJobHandlers({ acquirer, vault }),
       ...vaultJobHandlers(),
+      ...throttlingJobHandlers(),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });
+  await jobs.scheduleRecurring();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

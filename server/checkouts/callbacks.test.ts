@@ -139,7 +139,9 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
 
         second = await startGateway(first.gateway.config, { now: restartClock.now, jobPollMs: 0, logSink: () => undefined });
         restartClock.advance(29 * MINUTE);
-        expect(await second.jobs.runDueJobs()).toBe(1);
+        // The scheduled call, and the gateway's own housekeeping that may fall due within the same 29 minutes.
+        expect(await second.jobs.runDueJobs()).toBeGreaterThanOrEqual(1);
+        expect((await findJobByKey(second.store, `${SHOPPER_RESULT_CALL}:${id}`))?.doneAt).not.toBeNull();
         const calls = receiver.requestsFor(id);
         expect(calls).toHaveLength(1);
         expectResultCall(calls[0], '/restart/result', id);

@@ -164,32 +164,6 @@ export async function deleteAttempt(db: Queryable, paymentId: string): Promise<v
 }
 
 /**
- * Counts the status reads since `since` after pruning older ones, and records this read when the count is
- * below `limit`. Call it with the checkout row locked, so concurrent readers on any instance are counted
- * one after another. Returns whether the read is allowed.
- */
-export async function takeStatusRead(
-  db: Queryable,
-  checkoutId: string,
-  window: { readonly since: Date; readonly now: Date; readonly limit: number },
-): Promise<boolean> {
-  await db.query('DELETE FROM checkout_status_reads WHERE checkout_id = $1 AND read_at <= $2::timestamptz', [
-    checkoutId,
-    window.since.toISOString(),
-  ]);
-  const counted = await db.query<{ reads: number }>(
-    'SELECT count(*)::integer AS reads FROM checkout_status_reads WHERE checkout_id = $1',
-    [checkoutId],
-  );
-  if (Number(counted.rows[0]?.reads ?? 0) >= window.limit) return false;
-  await db.query('INSERT INTO checkout_status_reads (checkout_id, read_at) VALUES ($1, $2::timestamptz)', [
-    checkoutId,
-    window.now.toISOString(),
-  ]);
-  return true;
-}
-
-/**
  * For GET /v1/paymentWidgets.js: the snapshot the checkout's script is rendered from, or undefined when the
  * checkout is unknown, deleted or expired (the script then reports InvalidCheckoutIdError). Any string may
  * be passed: ids of the wrong shape are unknown without a query.

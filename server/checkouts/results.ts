@@ -44,6 +44,6 @@ export function registrationOnly(): GatewayError {
   return refusal('this checkout is registration-only (no paymentType); it takes no payment');
 }
 
-export function throttled(): GatewayError {
-  return new GatewayError(RESULTS.throttled, 400);
+export function tooManyDeclines(count: number): GatewayError {
+  return refusal(`this checkout has had ${count} declined payments and takes no more; the merchant can start a new one`);
 }

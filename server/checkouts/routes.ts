@@ -3,13 +3,13 @@ import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
 import type { AppDependencies, AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed, throttledError } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { PaymentContext } from '../payments/service.ts';
 import type { PaymentRecord } from '../payments/repository.ts';
 import { paymentBody, paymentHttpStatus } from '../payments/view.ts';
-import { noSession, throttled, CHECKOUT_RESULTS } from './results.ts';
+import { noSession, CHECKOUT_RESULTS } from './results.ts';
 import { createCheckout, deleteCheckout, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
 import { isCheckoutId } from './state.ts';
 import { submitCheckoutPayment } from './submit.ts';
@@ -18,9 +18,6 @@ const BROWSER_HEADERS = [
   ['customer.browser.acceptHeader', 'accept'],
   ['customer.browser.userAgent', 'user-agent'],
 ] as const;
-
-/** Status reads per checkout per minute (COMPAT §8 default). */
-const STATUS_READS_PER_MINUTE = 2;
 
 /**
  * Every answer about a checkout, errors included, carries the checkout id as its ndc (COMPAT §1). Only an
@@ -63,11 +60,11 @@ export function checkoutRoutes(deps: AppDependencies, payments: PaymentContext):
     staticBaseUrl: deps.staticBaseUrl,
     now: deps.now,
     logger: deps.logger,
-    statusReadsPerMinute: STATUS_READS_PER_MINUTE,
+    limits: deps.config.limits,
   };
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
-  const merchantRequest = [requestParams, requireMerchant(deps.tokenAccess)] as const;
+  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
 
   router.post('/', ...merchantRequest, async (c) => {
     const { checkout, integrity } = await createCheckout(context, c.get('entityId'), c.get('params'));
@@ -95,7 +92,7 @@ export function checkoutRoutes(deps: AppDependencies, payments: PaymentContext):
       case 'noSession':
         throw noSession();
       case 'throttled':
-        throw throttled();
+        throw throttledError();
       case 'pending':
         return jsonResponse(c, envelope(RESULTS.pending, id), 200);
       case 'payment':

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { GatewayEnvironment } from '../config.ts';
+import type { GatewayEnvironment, RequestLimits } from '../config.ts';
+import { perMinute, takeFromLimit } from '../throttling/limiter.ts';
 import { formatAmount, parseAmount } from '../domain/money.ts';
 import { invalidParameters } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -17,7 +18,6 @@ import {
   listAttempts,
   markCheckoutDeleted,
   markResultRead,
-  takeStatusRead,
   updateCheckoutParameters,
   type CheckoutRecord,
 } from './repository.ts';
@@ -35,11 +35,9 @@ export interface CheckoutContext {
   readonly staticBaseUrl: string;
   readonly now: () => Date;
   readonly logger: Logger;
-  /** COMPAT §8: status reads allowed per checkout per minute. */
-  readonly statusReadsPerMinute: number;
+  /** Status reads per checkout per minute (COMPAT §8), declined payments per checkout. */
+  readonly limits: Pick<RequestLimits, 'checkoutReadsPerMinute' | 'checkoutMaxDeclines'>;
 }
-
-const MINUTE_MS = 60_000;
 
 /** The SRI value of the exact bytes paymentWidgets.js serves for the snapshot (UTF-8). */
 export function integrityOf(snapshot: BootstrapSnapshot): string {
@@ -189,8 +187,8 @@ export async function readCheckoutPayment(context: CheckoutContext, entityId: st
     const state = checkoutState(checkout, await currentAttempts(context, tx, id), now);
     // A closed session keeps answering the same, however often it is asked: only live sessions count reads.
     if (state.kind === 'gone' || state.kind === 'expired' || state.kind === 'resultRead') return { kind: 'noSession' };
-    const window = { since: new Date(now.getTime() - MINUTE_MS), now, limit: context.statusReadsPerMinute };
-    if (!(await takeStatusRead(tx, id, window))) return { kind: 'throttled' };
+    const read = await takeFromLimit(tx, `checkout-read:${id}`, perMinute(context.limits.checkoutReadsPerMinute), now);
+    if (!read.allowed) return { kind: 'throttled' };
 
     let paymentId: string | undefined;
     let closes = true;

@@ -63,8 +63,8 @@ export type CheckoutState =
   | { readonly kind: 'paid'; readonly paymentId: string }
   /** A submit is being processed, or its payment is pending (e.g. awaiting 3-D Secure). */
   | { readonly kind: 'inProgress'; readonly pendingPaymentId: string | undefined }
-  /** Payable; `lastResultPaymentId` is the latest declined attempt, if any. */
-  | { readonly kind: 'open'; readonly lastResultPaymentId: string | undefined };
+  /** Payable; `lastResultPaymentId` is the latest declined attempt, if any, of `declinedPayments` so far. */
+  | { readonly kind: 'open'; readonly lastResultPaymentId: string | undefined; readonly declinedPayments: number };
 
 /** `attempts` newest first. */
 export function checkoutState(checkout: CheckoutTimes, attempts: readonly Attempt[], now: Date): CheckoutState {
@@ -79,5 +79,6 @@ export function checkoutState(checkout: CheckoutTimes, attempts: readonly Attemp
   if (latest && latest.resultCode !== null && isPendingCode(latest.resultCode)) {
     return { kind: 'inProgress', pendingPaymentId: latest.paymentId };
   }
-  return { kind: 'open', lastResultPaymentId: latest?.paymentId };
+  const declinedPayments = attempts.filter((attempt) => attempt.recorded && attempt.resultCode !== null && !isPendingCode(attempt.resultCode)).length;
+  return { kind: 'open', lastResultPaymentId: latest?.paymentId, declinedPayments };
 }

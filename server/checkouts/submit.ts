@@ -8,7 +8,7 @@ import { findEntity } from '../merchants/repository.ts';
 import { scheduleNotification, scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
 import { mergeShopperSubmit } from './parameters.ts';
 import { deleteAttempt, findCheckout, insertAttempt, type CheckoutRecord } from './repository.ts';
-import { noSession, registrationOnly } from './results.ts';
+import { noSession, registrationOnly, tooManyDeclines } from './results.ts';
 import { currentAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
 import { checkoutState, resultPathOf } from './state.ts';
 import { withQuery } from '../domain/urls.ts';
@@ -51,7 +51,11 @@ export async function submitCheckoutPayment(
     if (!checkout) throw noSession();
     const now = context.now();
     const attempts = await currentAttempts(context, tx, id);
-    refuseUnlessOpen(checkoutState(checkout, attempts, now));
+    const state = checkoutState(checkout, attempts, now);
+    refuseUnlessOpen(state);
+    // A card tester tries card after card on one checkout: past the cap, the checkout takes no more submits.
+    const maxDeclines = context.limits.checkoutMaxDeclines;
+    if (state.kind === 'open' && maxDeclines > 0 && state.declinedPayments >= maxDeclines) throw tooManyDeclines(state.declinedPayments);
     if (!checkout.parameters.has('paymentType')) throw registrationOnly();
 
     const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, submitted);

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
-import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
-import type { AppEnv } from './context.ts';
-import { GatewayError, invalidParameters, withReason } from './errors.ts';
+import { clientAddressOf } from './clientAddress.ts';
+import type { AppDependencies, AppEnv } from './context.ts';
+import { GatewayError, invalidParameters, throttledError, withReason } from './errors.ts';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -19,19 +19,26 @@ function unauthorized(result: Result): GatewayError {
  * `Authorization: Bearer <token>` on every API call (spec doc 1 §5): a missing or malformed header is
  * 401; an unknown token, or one not allowed for the entityId, is 403 with 800.900.300.
  * `authentication.entityId` is accepted as an alias of `entityId` (legacy servers, COMPAT §1).
+ * Every such failure counts against the client's address; an address over its limit is refused with 800.120.100
+ * before its token is looked at (throttling/authFailures.ts).
  */
-export function requireMerchant(lookupToken: TokenAccessLookup): MiddlewareHandler<AppEnv> {
+export function requireMerchant(deps: Pick<AppDependencies, 'tokenAccess' | 'authFailures' | 'config'>): MiddlewareHandler<AppEnv> {
+  const { tokenAccess, authFailures } = deps;
   return async (c, next) => {
+    const address = clientAddressOf(c, deps.config.clientAddressHeader);
+    if (authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
+    const failed = async (error: GatewayError) =>
+      (await authFailures.recordFailure(address)) ? throttledError('too many failed authentications from this address') : error;
+
     const header = c.req.header('authorization');
     const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
     if (!token) {
-      throw unauthorized(
-        withReason(RESULTS.invalidAuthentication, header ? 'malformed Authorization header' : 'missing Authorization header'),
+      throw await failed(
+        unauthorized(withReason(RESULTS.invalidAuthentication, header ? 'malformed Authorization header' : 'missing Authorization header')),
       );
     }
-    const access = await lookupToken(token);
-    if (!access.known) throw forbidden('unknown access token');
-
+    const access = await tokenAccess(token);
+    if (!access.known) throw await failed(forbidden('unknown access token'));
     const params = c.get('params');
     const entityId = params.get('entityId') ?? params.get('authentication.entityId');
     const entityParam = params.has('entityId') ? 'entityId' : 'authentication.entityId';
@@ -49,7 +56,7 @@ export function requireMerchant(lookupToken: TokenAccessLookup): MiddlewareHandl
         { name: entityParam, value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' },
       ]);
     }
-    if (!access.entityIds.has(entityId)) throw forbidden('the access token is not allowed for this entityId');
+    if (!access.entityIds.has(entityId)) throw await failed(forbidden('the access token is not allowed for this entityId'));
     c.set('entityId', entityId);
     await next();
   };

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import type { Acquirer } from '../acquirers/types.ts';
 import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
+import type { AuthFailureGuard } from '../throttling/authFailures.ts';
 import type { WidgetBuild } from '../widget/build.ts';
 import type { CardVault } from '../vault/cardVault.ts';
 
@@ -16,6 +17,8 @@ export interface AppDependencies {
   readonly vault: CardVault;
   /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
   readonly tokenAccess: TokenAccessLookup;
+  /** Failed authentications per client address (throttling/authFailures.ts). */
+  readonly authFailures: AuthFailureGuard;
   /** The built widget files, or undefined when the widget was not built (npm run build). */
   readonly widgetBuild: WidgetBuild | undefined;
   /** `<PUBLIC_URL>/v1/static/<version>`: where this build's widget files are served. */

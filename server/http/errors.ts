@@ -38,3 +38,8 @@ export function methodNotAllowed(allowed: readonly string[]): GatewayError {
     { Allow: [...allowed, 'OPTIONS'].join(', ') },
   );
 }
+
+/** COMPAT §8: a request over one of its limits (HTTP 400, never 429). */
+export function throttledError(reason?: string): GatewayError {
+  return new GatewayError(reason ? withReason(RESULTS.throttled, reason) : RESULTS.throttled, 400);
+}

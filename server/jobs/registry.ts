@@ -19,6 +19,11 @@ export interface JobContext {
  */
 export interface JobHandler {
   readonly kind: string;
+  /**
+   * For housekeeping that recurs: the job runs at every multiple of this interval. One run per interval is
+   * scheduled (by a unique key) whichever instances schedule it, at start-up and after each run.
+   */
+  readonly everyMs?: number;
   readonly maxAttempts: number;
   /** Delay before the next attempt, given the number of attempts made so far (1 after the first). */
   retryDelayMs(attempts: number): number;

@@ -50,6 +50,12 @@ export async function scheduleJob(db: Queryable, job: NewJob, now: Date): Promis
   return inserted.rowCount > 0;
 }
 
+/** Schedules the run of a recurring job (JobHandler.everyMs) at the next multiple of its interval, once. */
+export async function scheduleNextRun(db: Queryable, kind: string, everyMs: number, now: Date): Promise<void> {
+  const next = Math.floor(now.getTime() / everyMs) + 1;
+  await scheduleJob(db, { kind, uniqueKey: `${kind}:${next}`, runAt: new Date(next * everyMs), payload: {} }, now);
+}
+
 export interface ClaimOptions {
   /** Only jobs this worker has handlers for: instances running different versions never steal work. */
   readonly kinds: readonly string[];

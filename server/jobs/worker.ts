@@ -1,7 +1,7 @@
 import { redactText, type Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import { PermanentJobError, type JobContext, type JobRegistry } from './registry.ts';
-import { claimDueJobs, markJobDone, markJobFailed, type ClaimedJob } from './repository.ts';
+import { claimDueJobs, markJobDone, markJobFailed, scheduleNextRun, type ClaimedJob } from './repository.ts';
 
 /**
  * The claim loop: every `pollMs` it claims due jobs of the kinds it has handlers for, runs them, and
@@ -26,6 +26,8 @@ export interface JobWorker {
   stop(): Promise<void>;
   /** Claims and runs the jobs due now; resolves with how many ran. */
   runDueJobs(): Promise<number>;
+  /** Makes sure every recurring job (JobHandler.everyMs) has its next run scheduled; called at start-up. */
+  scheduleRecurring(): Promise<void>;
 }
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -60,6 +62,7 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       failure = error;
     }
     try {
+      if (handler.everyMs !== undefined) await scheduleNextRun(store, handler.kind, handler.everyMs, now());
       if (failure === undefined) {
         await markJobDone(store, job, now());
         logger.info('job done', fields);
@@ -110,6 +113,11 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
   scheduleTick();
 
   return {
+    async scheduleRecurring() {
+      for (const handler of handlers.values()) {
+        if (handler.everyMs !== undefined) await scheduleNextRun(store, handler.kind, handler.everyMs, now());
+      }
+    },
     runDueJobs,
     async stop() {
       stopping.abort();

@@ -2,10 +2,11 @@ import { Hono, type Context } from 'hono';
 import type { AppDependencies, AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed, throttledError } from '../http/errors.ts';
 import { requireMerchant } from '../http/auth.ts';
 import { requestParams } from '../http/requestParams.ts';
-import { newNdc } from '../domain/ids.ts';
+import { newNdc, RESOURCE_ID } from '../domain/ids.ts';
+import { perMinute, throttle } from '../throttling/limiter.ts';
 import { createPayment, getPayment, processBackOffice, type PaymentContext } from './service.ts';
 import { paymentBody, paymentHttpStatus } from './view.ts';
 import type { PaymentRecord } from './repository.ts';
@@ -34,7 +35,13 @@ export function createPaymentContext(deps: AppDependencies): PaymentContext {
 export function paymentRoutes(deps: AppDependencies, context: PaymentContext): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
-  const merchantRequest = [requestParams, requireMerchant(deps.tokenAccess)] as const;
+  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
+  const { limits } = deps.config;
+  /** COMPAT §8: reads per payment, back-office calls per entity, counted in the store (every instance shares them). */
+  const withinLimit = async (bucket: string, perMinuteCount: number) => {
+    const decision = await throttle(deps.store, bucket, perMinute(perMinuteCount), deps.now());
+    if (!decision.allowed) throw throttledError();
+  };
 
   router.post('/', ...merchantRequest, async (c) => {
     return paymentResponse(c, await createPayment(context, c.get('entityId'), c.get('params')));
@@ -44,11 +51,16 @@ export function paymentRoutes(deps: AppDependencies, context: PaymentContext): H
   });
 
   router.post('/:id', ...merchantRequest, async (c) => {
-    return paymentResponse(c, await processBackOffice(context, c.get('entityId'), c.req.param('id'), c.get('params')));
+    const entityId = c.get('entityId');
+    await withinLimit(`back-office:${entityId}`, limits.backOfficePerMinute);
+    return paymentResponse(c, await processBackOffice(context, entityId, c.req.param('id'), c.get('params')));
   });
   router.get('/:id', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
-    return paymentResponse(c, await getPayment(context, entityId, c.req.param('id')), newNdc(entityId));
+    const id = c.req.param('id');
+    // Only ids of the right shape are counted: anything else is unknown without a look at the store.
+    if (RESOURCE_ID.test(id)) await withinLimit(`payment-read:${entityId}:${id}`, limits.paymentReadsPerMinute);
+    return paymentResponse(c, await getPayment(context, entityId, id), newNdc(entityId));
   });
   router.all('/:id', () => {
     throw methodNotAllowed(['GET', 'POST']);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import type { Acquirer, AuthorizationRequest } from '../acquirers/types.ts';
 import { CHECKOUT_NOTIFICATION } from '../checkouts/callbacks.ts';
-import type { GatewayConfig } from '../config.ts';
+import { loadConfig, type GatewayConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 import { findJobByKey } from '../jobs/repository.ts';
 import {
@@ -57,7 +57,9 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
   beforeAll(async () => {
     receiver = await startReceiver();
     clock = createTestClock();
-    t = await startTestGateway(kind, {}, { now: clock.now, acquirer: recordingAcquirer(authorizations) });
+    // These tests read a payment as often as they need to see its state change: no per-payment read limit here.
+    const limits = { ...loadConfig({}).limits, paymentReadsPerMinute: 0 };
+    t = await startTestGateway(kind, { limits }, { now: clock.now, acquirer: recordingAcquirer(authorizations) });
   });
   afterAll(async () => {
     await t?.close();

@@ -15,6 +15,7 @@ import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
 import { createCardVault } from '../vault/cardVault.ts';
 import { createEntity, findTokenAccess, grantToken, newAccessToken } from '../merchants/repository.ts';
+import { createAuthFailureGuard } from '../throttling/authFailures.ts';
 
 /**
  * Test support: real gateways on loopback ports, over PGlite in a temporary directory and, when
@@ -272,6 +273,7 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
     acquirer: createSimulatedAcquirer(),
     vault: createCardVault(randomBytes(32)),
     tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
+    authFailures: createAuthFailureGuard(t.gateway.store, 0, now),
     widgetBuild: undefined,
     staticBaseUrl: `${t.url}/v1/static/unbuilt`,
     now,
