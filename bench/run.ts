@@ -3,7 +3,8 @@
  * way in one run, on loopback only.
  *
  *   A  a trivial Hono JSON route on @hono/node-server (the HTTP stack's ceiling on this machine);
- *   B  per store, the raw single-row insert+commit rate through the Store interface;
+ *   B  per store, the raw single-row insert+commit rate through the Store interface (and B0: PGlite as it
+ *      starts by default, with fsync off, to show what the gateway's durable commits cost);
  *   C  per store, POST /v1/payments (DB, test card) on a real gateway.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
@@ -28,7 +29,7 @@ import { measureHttp } from './http-load.ts';
 import { hasFailures, type LoadResult, type LoadSpec, type Outcome } from './load-protocol.ts';
 import { displayUrl, freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import { formatMs, formatRate, type Summary } from './stats.ts';
-import { measureStoreInserts, RAW_TABLE } from './store-load.ts';
+import { measureStoreInserts, openNonDurablePGlite, RAW_TABLE } from './store-load.ts';
 import { measureWidget } from './widget.ts';
 
 const TARGET_RATIO = 0.6;
@@ -214,6 +215,33 @@ async function baselineHono(): Promise<Summary | undefined> {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// B0: what the embedded store's durable commits cost
+
+/** The raw insert rate of PGlite as it starts by default (fsync off), beside B's durable store. */
+async function durabilityBaseline(entityId: string): Promise<void> {
+  const label = 'B0 raw insert+commit, PGlite fsync off (not durable)';
+  try {
+    await withScope(async (scope) => {
+      const location = await freshLocation('PGlite', undefined);
+      scope.defer(`remove the fsync-off PGlite at ${location.where}`, () => location.dispose());
+      const store = await openNonDurablePGlite(location.dataDir);
+      scope.defer('close the fsync-off PGlite', () => store.close());
+      const result = await measureStoreInserts(store, {
+        concurrency: CONNECTIONS,
+        warmupSeconds: WARMUP_SECONDS,
+        durationSeconds: DURATION_SECONDS,
+        entityId,
+      });
+      printMeasurement('raw insert+commit, fsync off', 'ops/s', result.measured, '0 errors');
+      rows.push({ label, unit: 'ops/s', summary: result.measured, check: '0 errors' });
+    });
+  } catch (error) {
+    fail(`${label}: ${messageOf(error)}`, `!!! ${label} FAILED: ${messageOf(error)}`);
+    rows.push({ label, unit: 'ops/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // B + C for one store
 
 async function benchStore(kind: StoreKind, honoRate: number | undefined): Promise<void> {
@@ -279,6 +307,7 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
         fail(`${rawLabel}: ${messageOf(error)}`, `!!! ${rawLabel} FAILED: ${messageOf(error)}`);
         rows.push({ label: rawLabel, unit: 'ops/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
       }
+      if (kind === 'PGlite') await durabilityBaseline(entity.id);
 
       // C: payments over HTTP. One request first, so a broken gateway is reported as such, not as a figure.
       const url = `${gateway.url}/v1/payments`;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../server/store/index.ts';
+import { PGlite } from '@electric-sql/pglite';
+import type { Queryable, Store } from '../server/store/index.ts';
 import { summarize, type Summary } from './stats.ts';
 
 /**
@@ -49,7 +50,10 @@ export interface StoreLoadResult {
   readonly rowsInTable: number;
 }
 
-async function phase(store: Store, spec: StoreLoadSpec, seconds: number, latencies: number[] | undefined) {
+/** What the loops need of a store: the gateway's, or a PGlite as it starts by default (durabilityBaseline). */
+export type InsertTarget = Pick<Store, 'exec' | 'query' | 'transaction'>;
+
+async function phase(store: InsertTarget, spec: StoreLoadSpec, seconds: number, latencies: number[] | undefined) {
   const started = performance.now();
   let deadline = started + seconds * 1000;
   let ops = 0;
@@ -73,7 +77,7 @@ async function phase(store: Store, spec: StoreLoadSpec, seconds: number, latenci
   return { ops, seconds: (performance.now() - started) / 1000 };
 }
 
-export async function measureStoreInserts(store: Store, spec: StoreLoadSpec): Promise<StoreLoadResult> {
+export async function measureStoreInserts(store: InsertTarget, spec: StoreLoadSpec): Promise<StoreLoadResult> {
   await store.exec(CREATE_TABLE);
   const warmup = await phase(store, spec, spec.warmupSeconds, undefined);
   const latencies: number[] = [];
@@ -83,5 +87,32 @@ export async function measureStoreInserts(store: Store, spec: StoreLoadSpec): Pr
     warmupOps: warmup.ops,
     measured: summarize(latencies, measured.ops, measured.seconds),
     rowsInTable: counted.rows[0]?.n ?? 0,
+  };
+}
+
+function adaptPGlite(db: Pick<PGlite, 'query' | 'exec'>): Queryable {
+  return {
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      const result = await db.query<Row>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+  };
+}
+
+/**
+ * PGlite as it starts by default, with fsync off (its `-F` start parameter): commits are not durable. Measured
+ * beside the gateway's store, which writes its WAL synchronously, this shows what durable commits cost.
+ */
+export async function openNonDurablePGlite(dataDir: string): Promise<InsertTarget & { close(): Promise<void> }> {
+  const db = await PGlite.create(dataDir);
+  const root = adaptPGlite(db);
+  return {
+    query: root.query,
+    exec: root.exec,
+    transaction: (work) => db.transaction((tx) => work(adaptPGlite(tx))),
+    close: () => db.close(),
   };
 }
