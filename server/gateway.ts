@@ -1,6 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { currentBuildNumber } from './http/envelope.ts';
 import { protectServer, serverOptions } from './http/listener.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, type OutboundPolicy } from './outbound/http.ts';
 import { createSimulatedAcquirer } from './acquirers/simulator.ts';
@@ -56,6 +57,7 @@ const DEFAULT_JOB_POLL_MS = 1000;
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger({ level: config.logLevel, ...(options.logSink ? { sink: options.logSink } : {}) });
+  currentBuildNumber();
   // Before the store opens: a gateway that would seal cards with the wrong key does not start at all.
   const cardDataKey = loadCardDataKey(config);
   const store = await openStore({

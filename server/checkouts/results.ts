@@ -1,5 +1,5 @@
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
-import { GatewayError } from '../http/errors.ts';
+import { GatewayError } from '../domain/errors.ts';
 
 /**
  * The answers of the checkout endpoints (COMPAT §2, §8). Every refusal of a checkout that cannot be used is

@@ -1,9 +1,11 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
-import type { AppDependencies, AppEnv } from '../http/context.ts';
+import type { AppDependencies } from '../deps.ts';
+import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
-import { methodNotAllowed, throttledError } from '../http/errors.ts';
+import { throttledError } from '../domain/errors.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { PaymentContext } from '../payments/service.ts';

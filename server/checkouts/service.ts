@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { GatewayEnvironment, RequestLimits } from '../config.ts';
 import { perMinute, takeFromLimit } from '../throttling/limiter.ts';
 import { formatAmount, parseAmount } from '../domain/money.ts';
-import { invalidParameters } from '../http/errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { validateParameters } from '../params/validate.ts';
 import { findPayment, type PaymentRecord } from '../payments/repository.ts';

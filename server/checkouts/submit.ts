@@ -1,6 +1,6 @@
 import { newResourceId } from '../domain/ids.ts';
 import { isPendingCode } from '../domain/resultCodes.ts';
-import { invalidParameters } from '../http/errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import type { PaymentRecord } from '../payments/repository.ts';
 import { createPayment } from '../payments/service.ts';

@@ -2,8 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { clientAddressOf } from './clientAddress.ts';
-import type { AppDependencies, AppEnv } from './context.ts';
-import { GatewayError, invalidParameters, throttledError, withReason } from './errors.ts';
+import type { AppDependencies } from '../deps.ts';
+import type { AppEnv } from './context.ts';
+import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 

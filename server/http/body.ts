@@ -2,7 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { AppEnv } from './context.ts';
-import { GatewayError, withReason } from './errors.ts';
+import { GatewayError, withReason } from '../domain/errors.ts';
 
 /** Largest accepted body: a full cart of 1000 items with every field fits with room to spare. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;

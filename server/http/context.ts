@@ -1,31 +1,4 @@
-import type { GatewayConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { Store } from '../store/index.ts';
-import type { Acquirer } from '../acquirers/types.ts';
-import type { TokenAccessLookup } from '../merchants/tokenAccessCache.ts';
-import type { AuthFailureGuard } from '../throttling/authFailures.ts';
-import type { WidgetBuild } from '../widget/build.ts';
-import type { CardVault } from '../vault/cardVault.ts';
-
-/** What the app is built from: no module-level state, so tests build as many apps as they like. */
-export interface AppDependencies {
-  readonly config: GatewayConfig;
-  readonly store: Store;
-  readonly logger: Logger;
-  readonly acquirer: Acquirer;
-  /** Seals card data the gateway holds while a payment waits (3-D Secure). */
-  readonly vault: CardVault;
-  /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
-  readonly tokenAccess: TokenAccessLookup;
-  /** Failed authentications per client address (throttling/authFailures.ts). */
-  readonly authFailures: AuthFailureGuard;
-  /** The built widget files, or undefined when the widget was not built (npm run build). */
-  readonly widgetBuild: WidgetBuild | undefined;
-  /** `<PUBLIC_URL>/v1/static/<version>`: where this build's widget files are served. */
-  readonly staticBaseUrl: string;
-  /** The clock used for expiry checks; tests may pin it. */
-  readonly now: () => Date;
-}
 
 export interface AppEnv {
   Variables: {

@@ -31,17 +31,25 @@ function sourceRevision(): string {
   }
 }
 
-/** `<40 hex>@<yyyy-MM-dd HH:mm:ss +0000>`: the source revision and the time this process started. */
-export const BUILD_NUMBER = (() => {
-  const revision = sourceRevision();
-  const started = formatTimestamp(new Date()).slice(0, 19);
-  return `${/^[0-9a-f]{40}$/.test(revision) ? revision : createHash('sha1').update(revision).digest('hex')}@${started} +0000`;
-})();
+let buildNumber: string | undefined;
+
+/**
+ * `<40 hex>@<yyyy-MM-dd HH:mm:ss +0000>`: the source revision and the time it was first asked for. Found once, on
+ * first use (the gateway asks at start-up, so no request waits for git), never at import.
+ */
+export function currentBuildNumber(): string {
+  if (buildNumber === undefined) {
+    const revision = sourceRevision();
+    const started = formatTimestamp(new Date()).slice(0, 19);
+    buildNumber = `${/^[0-9a-f]{40}$/.test(revision) ? revision : createHash('sha1').update(revision).digest('hex')}@${started} +0000`;
+  }
+  return buildNumber;
+}
 
 export interface EnvelopeResult extends Result {
   readonly parameterErrors?: readonly ParameterError[];
 }
 
 export function envelope(result: EnvelopeResult, ndc: string, body: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...body, result, buildNumber: BUILD_NUMBER, timestamp: formatTimestamp(new Date()), ndc };
+  return { ...body, result, buildNumber: currentBuildNumber(), timestamp: formatTimestamp(new Date()), ndc };
 }

@@ -5,7 +5,7 @@ import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { newRequestId } from '../domain/ids.ts';
 import { envelope } from './envelope.ts';
 import { CORS_HEADERS } from './respond.ts';
-import { withReason } from './errors.ts';
+import { withReason } from '../domain/errors.ts';
 
 /**
  * What keeps slow, idle and flooding clients from holding the server (the Node HTTP server under Hono):

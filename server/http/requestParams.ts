@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { invalidParameters } from './errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { mergeForms, parseForm, type ParsedForm } from './form.ts';
 import type { AppEnv } from './context.ts';
 import { readBody } from './body.ts';

@@ -1,8 +1,10 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies, AppEnv } from '../http/context.ts';
+import type { AppDependencies } from '../deps.ts';
+import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { methodNotAllowed, throttledError } from '../http/errors.ts';
+import { throttledError } from '../domain/errors.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 import { requireMerchant } from '../http/auth.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { newNdc, RESOURCE_ID } from '../domain/ids.ts';

@@ -13,7 +13,7 @@ import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { parseAmount } from '../domain/money.ts';
 import { isRedirectBrand } from '../domain/redirectBrands.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
-import { GatewayError, invalidParameters, withReason } from '../http/errors.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { toNested } from '../http/form.ts';
 import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
 import type { Operation, ParameterError } from '../params/types.ts';

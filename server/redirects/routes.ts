@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { RESOURCE_ID } from '../domain/ids.ts';
-import type { AppDependencies, AppEnv } from '../http/context.ts';
+import type { AppDependencies } from '../deps.ts';
+import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { challengePage, completionPage, messagePage, providerPage, type Page } from './pages.ts';

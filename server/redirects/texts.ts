@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isRightToLeft, languageOf, LANGUAGES, type Language } from '../../widget/i18n/index.ts';
+import { isRightToLeft, languageOf, type Language } from '../../widget/i18n/index.ts';
 
 /**
  * The gateway's own pages speak the shopper's language, from the same locales/<code>.json files as the
@@ -9,12 +9,17 @@ import { isRightToLeft, languageOf, LANGUAGES, type Language } from '../../widge
 
 type LocaleFile = Record<string, Record<string, string>>;
 
-const LOCALES: ReadonlyMap<Language, LocaleFile> = new Map(
-  LANGUAGES.map((language) => [
-    language,
-    JSON.parse(readFileSync(new URL(`../../locales/${language}.json`, import.meta.url), 'utf8')) as LocaleFile,
-  ]),
-);
+const locales = new Map<Language, LocaleFile>();
+
+/** A language's texts, read from its file the first time a page needs them (never at import). */
+function localeOf(language: Language): LocaleFile {
+  let file = locales.get(language);
+  if (!file) {
+    file = JSON.parse(readFileSync(new URL(`../../locales/${language}.json`, import.meta.url), 'utf8')) as LocaleFile;
+    locales.set(language, file);
+  }
+  return file;
+}
 
 export interface PageTexts {
   readonly language: Language;
@@ -42,7 +47,7 @@ export function pageTexts(language: Language): PageTexts {
     language,
     rightToLeft: isRightToLeft(language),
     text(key, values = {}) {
-      const template = lookup(LOCALES.get(language), key) ?? lookup(LOCALES.get('en'), key) ?? key;
+      const template = lookup(localeOf(language), key) ?? lookup(localeOf('en'), key) ?? key;
       return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
     },
   };

@@ -1,5 +1,5 @@
 import { newResourceId } from '../domain/ids.ts';
-import { invalidParameters } from '../http/errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
 import { findSealed } from '../vault/repository.ts';

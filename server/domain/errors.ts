@@ -1,0 +1,35 @@
+import { maskedParameterError } from '../params/validate.ts';
+import type { ParameterError } from '../params/types.ts';
+import { RESULTS, type Result } from './resultCodes.ts';
+
+/**
+ * The errors use-cases throw: a result code and the HTTP status the answer takes (COMPAT §1), never a bare string.
+ * The app's error handler (app.ts) turns them into the JSON envelope; nothing here knows about HTTP libraries.
+ */
+export class GatewayError extends Error {
+  constructor(
+    readonly result: Result,
+    readonly status: number,
+    readonly parameterErrors?: readonly ParameterError[],
+    /** Headers the answer must carry, e.g. Allow on 405. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(`${result.code} ${result.description}`);
+    this.name = 'GatewayError';
+  }
+}
+
+/** 400 with 200.300.404; card numbers and secrets are masked here, whoever found the problem. */
+export function invalidParameters(parameterErrors: readonly ParameterError[]): GatewayError {
+  return new GatewayError(RESULTS.invalidParameter, 400, parameterErrors.map(maskedParameterError));
+}
+
+/** A result whose description carries a specific reason: "cannot capture (...): amount exceeds ...". */
+export function withReason(result: Result, reason: string): Result {
+  return { code: result.code, description: `${result.description}: ${reason}` };
+}
+
+/** COMPAT §8: a request over one of its limits (HTTP 400, never 429). */
+export function throttledError(reason?: string): GatewayError {
+  return new GatewayError(reason ? withReason(RESULTS.throttled, reason) : RESULTS.throttled, 400);
+}
