@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { DemoMerchant } from '../config.ts';
 import type { AppEnv } from '../http/context.ts';
+import { isSuccessfulCode } from '../domain/resultCodes.ts';
 
 /**
  * The demo shop `npm start` serves at /demo: a merchant page with the card widget, and a result page.
@@ -93,7 +94,7 @@ PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
     }
     const answer = await fetch(`${publicUrl}${resourcePath}?entityId=${merchant.entityId}`, { headers: authorization });
     const payment = (await answer.json()) as { result: { code: string; description: string } };
-    const paid = /^(000\.000\.|000\.100\.1|000\.[36])/.test(payment.result.code);
+    const paid = isSuccessfulCode(payment.result.code);
     const body = `<h1>${paid ? 'Thank you for your order' : 'The payment did not go through'}</h1>
 <p>${escapeHtml(payment.result.description)} (<code>${escapeHtml(payment.result.code)}</code>)</p>
 <p><a href="${publicUrl}/demo">Back to the shop</a></p><h2>What the merchant's server received</h2><pre>${escapeHtml(JSON.stringify(payment, null, 2))}</pre>`;

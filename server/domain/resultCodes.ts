@@ -1,6 +1,8 @@
+import { isPendingCode, isSuccessfulCode } from '../../widget/shared/resultCodes.ts';
+
 /**
- * Result codes the gateway answers with. Codes and their classes follow COMPAT §8, so merchant code
- * that classifies results with the published patterns keeps working.
+ * Result codes the gateway answers with. Codes and their classes (widget/shared/resultCodes.ts) follow COMPAT §8,
+ * so merchant code that classifies results with the published patterns keeps working.
  */
 
 export interface Result {
@@ -75,17 +77,4 @@ export function describeResultCode(code: string): string {
   return 'transaction declined';
 }
 
-const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0)/;
-const SUCCESS_WITH_REVIEW = /^(000\.400\.0[^3]|000\.400\.100)/;
-const PENDING = /^(000\.200)/;
-
-/** Successful, including "success, but review manually" (COMPAT §8). */
-export function isSuccessfulCode(code: string): boolean {
-  return SUCCESS.test(code) || SUCCESS_WITH_REVIEW.test(code);
-}
-
-export function isPendingCode(code: string): boolean {
-  return PENDING.test(code);
-}
-
-export const RESULT_CODE_FORMAT = /^[0-9]{3}\.[0-9]{3}\.[0-9]{3}$/;
+export { isPendingCode, isSuccessfulCode, RESULT_CODE_FORMAT } from '../../widget/shared/resultCodes.ts';

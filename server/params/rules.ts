@@ -3,7 +3,7 @@
  * Each rule reports the parameters it finds at fault with the value as sent (the validator masks sensitive
  * values). A rule does not re-check formats: the catalogue has done that.
  */
-import { isRedirectBrand } from '../domain/redirectBrands.ts';
+import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
 

@@ -11,7 +11,7 @@ import { checkBackOffice, type BackOfficeType, type InitialPaymentType } from '.
 import { cvvLengthOf, detectBrand, isExpired, passesLuhn } from '../domain/cards.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { parseAmount } from '../domain/money.ts';
-import { isRedirectBrand } from '../domain/redirectBrands.ts';
+import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
 import { isSuccessfulCode, RESULTS, type Result } from '../domain/resultCodes.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { toNested } from '../http/form.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_CHALLENGE_CODE } from '../acquirers/threeDSecure.ts';
 import { formatAmount } from '../domain/money.ts';
-import { REDIRECT_BRANDS } from '../domain/redirectBrands.ts';
+import { REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
+import { REDIRECT_COMPLETE } from '../../widget/shared/protocol.ts';
 import type { PaymentRecord } from '../payments/repository.ts';
 import type { RedirectRecord } from './repository.ts';
 import type { PageTexts } from './texts.ts';
@@ -19,8 +20,6 @@ export interface Page {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** What the framed page tells the page around it when it is done (the widget listens for it). */
-export const COMPLETION_MESSAGE = { source: 'wpwl-gateway', type: 'redirect-complete' } as const;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -129,7 +128,7 @@ export function completionPage(texts: PageTexts, redirect: RedirectRecord, messa
 <p id="status" class="status" role="status">${escapeHtml(message)}</p>
 <p><a id="continue" class="continue" href="${escapeHtml(redirect.returnUrl)}" target="_top">${escapeHtml(texts.text('threeDSecure.continue'))}</a></p>`;
   const returnUrl = JSON.stringify(redirect.returnUrl).replace(/</g, '\\u003c');
-  const script = `(function(){var m=${JSON.stringify(COMPLETION_MESSAGE)};` +
+  const script = `(function(){var m=${JSON.stringify(REDIRECT_COMPLETE)};` +
     `if(window.parent!==window){window.parent.postMessage(m,'*');}else{window.location.replace(${returnUrl});}})();`;
   return page(texts, status, title, body, script);
 }

@@ -15,6 +15,7 @@ import {
   type SiblingMessage,
   type StyleMap,
 } from '../shared/protocol.ts';
+import { brandOfNumber, passesLuhn } from '../shared/cards.ts';
 
 /**
  * The hosted-field page: one card-number or CVV input living on the gateway's origin. The merchant page
@@ -23,16 +24,6 @@ import {
  * BroadcastChannel; in the one-click form (stored cards) the CVV frame is alone and posts the payment itself.
  * Message schema: ../shared/protocol.ts.
  */
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
 
 /** Groups of four, or 4-6-5 for 15-digit American Express numbers. */
 function formatNumber(digits: string, brand: string): string {
@@ -84,7 +75,8 @@ function start(launch: Required<FieldLaunch>): void {
   const state = (showErrors: boolean) => {
     const value = digits();
     const valid = isNumber
-      ? value.length >= 12 && value.length <= 19 && luhn(value)
+      ? // The gateway's own checks: a number of a known brand and length that passes Luhn.
+        passesLuhn(value) && brandOfNumber(value) !== undefined
       : value.length === cvvLength || (value.length === 0 && config?.required === false);
     send({ type: 'state', field, empty: value.length === 0, valid, length: value.length, bin: isNumber && value.length >= 6 ? value.slice(0, 6) : '', showErrors });
   };

@@ -187,3 +187,20 @@ export function filterStyles(styles: unknown): StyleMap {
   }
   return result;
 }
+
+/**
+ * What the gateway's own pages (3-D Secure challenge, provider page) post to the page around them when the shopper
+ * is done (server/redirects/pages.ts). The widget accepts it only from the gateway's origin and from the window it
+ * opened the redirect in (widget/app/redirect/target.ts). `v` is its own version, apart from the hosted fields'.
+ */
+export const REDIRECT_COMPLETE = { source: 'wpwl-gateway', type: 'redirect-complete', v: 1 } as const;
+
+export function isRedirectComplete(data: unknown): boolean {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as { source?: unknown }).source === REDIRECT_COMPLETE.source &&
+    (data as { type?: unknown }).type === REDIRECT_COMPLETE.type &&
+    (data as { v?: unknown }).v === REDIRECT_COMPLETE.v
+  );
+}

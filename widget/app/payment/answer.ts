@@ -1,5 +1,6 @@
 import type { ErrorKey, Texts } from '../messages.ts';
 import type { CheckoutInfo } from '../types.ts';
+import { isPendingCode, isSuccessfulCode, RESULT_CLASSES } from '../../shared/resultCodes.ts';
 
 /**
  * Reading the gateway's answer to a submitted payment (the same for every payment method): approved,
@@ -17,17 +18,19 @@ export interface Redirect {
   readonly parameters: readonly { readonly name: string; readonly value: string }[];
 }
 
-const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0|000\.400\.0[^3]|000\.400\.100)/;
-const PENDING = /^000\.200/;
-
-/** Which of the shopper's texts explains a refused payment (COMPAT §8 classes); the gateway's own description is English. */
+/**
+ * Which of the shopper's texts explains a refused payment: a few codes of their own, then the COMPAT §8 classes
+ * (shared/resultCodes.ts). The gateway's own description is English.
+ */
 const DECLINE_MESSAGES: readonly (readonly [RegExp, ErrorKey])[] = [
   [/^800\.100\.(203|155)/, 'insufficientFunds'],
   [/^100\.100\.303/, 'cardExpired'],
   [/^(100\.100\.|800\.100\.15[137]|800\.100\.1[67])/, 'invalidCard'],
-  [/^(100\.39[765])/, 'cancelled'],
-  [/^(000\.400\.[1][0-9][1-9]|000\.400\.2|100\.380|100\.390)/, 'authenticationFailed'],
-  [/^(900\.[1234]00|000\.400\.030)/, 'communication'],
+  [RESULT_CLASSES.rejectedAsync, 'cancelled'],
+  [RESULT_CLASSES.rejectedThreeDSecureOrRisk, 'authenticationFailed'],
+  // Failed or impossible 3-D Secure authentication (100.380.x, 100.390.x).
+  [/^(100\.380|100\.390)/, 'authenticationFailed'],
+  [RESULT_CLASSES.rejectedCommunication, 'communication'],
 ];
 
 export function declineMessage(code: string, description: string | undefined, texts: Texts): string {
@@ -66,8 +69,8 @@ export function outcomeOf(answer: PaymentAnswer): Outcome {
   const result = (answer.body as { result?: { code?: unknown; description?: unknown } } | null)?.result;
   const code = typeof result?.code === 'string' ? result.code : '';
   const description = typeof result?.description === 'string' ? result.description : undefined;
-  if (answer.status === 200 && SUCCESS.test(code)) return { kind: 'final' };
-  if (answer.status === 200 && PENDING.test(code)) {
+  if (answer.status === 200 && isSuccessfulCode(code)) return { kind: 'final' };
+  if (answer.status === 200 && isPendingCode(code)) {
     const redirect = redirectOf(answer.body);
     // Pending without a redirect: the result page tells the shopper (and the merchant reads it later).
     return redirect ? { kind: 'redirect', redirect } : { kind: 'final' };

@@ -5,6 +5,7 @@ import type { WidgetOptions } from '../options.ts';
 import type { Redirect } from '../payment/answer.ts';
 import type { PaymentState } from '../payment/flow.ts';
 import type { CheckoutInfo } from '../types.ts';
+import { isRedirectComplete } from '../../shared/protocol.ts';
 
 /**
  * Following a pending payment's redirect (3-D Secure challenge, a redirect brand's provider page): its
@@ -13,8 +14,8 @@ import type { CheckoutInfo } from '../types.ts';
  *   - `_top` (also `_self`, `_parent`): that window leaves the merchant page; the gateway's completion page
  *     then goes to the result URL itself;
  *   - any other name: the merchant's iframe of that name (COMPAT §5: a frame name).
- * When the shopper is done, the gateway's completion page, framed, posts {source: 'wpwl-gateway', type:
- * 'redirect-complete'} to its parent; the widget accepts it only from the gateway's origin and from the
+ * When the shopper is done, the gateway's completion page, framed, posts REDIRECT_COMPLETE (shared/protocol.ts)
+ * to its parent; the widget accepts it only from the gateway's origin and from the
  * window the redirect was opened in, then goes to the result URL in shopperResultTarget. (A window of that
  * name, at the top, goes to the result URL itself.)
  */
@@ -37,16 +38,6 @@ export interface RedirectContext {
   readonly state: PaymentState;
 }
 
-const COMPLETION = { source: 'wpwl-gateway', type: 'redirect-complete' } as const;
-
-function isCompletion(data: unknown): boolean {
-  return (
-    typeof data === 'object' &&
-    data !== null &&
-    (data as { source?: unknown }).source === COMPLETION.source &&
-    (data as { type?: unknown }).type === COMPLETION.type
-  );
-}
 
 /** Posts the redirect's parameters to its URL in `target`, as a form (one hidden input each, in order). */
 function postRedirectForm(state: PaymentState, redirect: Redirect, target: string): void {
@@ -80,7 +71,7 @@ function awaitCompletion(context: RedirectContext, source: () => Window | null |
   const gatewayOrigin = new URL(base, location.href).origin;
   const onMessage = (event: MessageEvent) => {
     const expected = source();
-    if (!expected || event.source !== expected || event.origin !== gatewayOrigin || !isCompletion(event.data)) return;
+    if (!expected || event.source !== expected || event.origin !== gatewayOrigin || !isRedirectComplete(event.data)) return;
     context.state.dispose();
     done();
   };
