@@ -8,7 +8,7 @@ import { envelope } from './http/envelope.ts';
 import { GatewayError, withReason } from './domain/errors.ts';
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
-import { createPaymentContext, paymentRoutes } from './payments/routes.ts';
+import { paymentRoutes } from './payments/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
@@ -42,10 +42,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 
   app.options('*', () => new Response(null, { status: 204, headers: { ...CORS_PREFLIGHT_HEADERS, ...baseHeaders } }));
 
-  // One payment context (and so one group-committing writer) for every route that makes payments.
-  const payments = createPaymentContext(deps);
-  app.route('/v1/payments', paymentRoutes(deps, payments));
-  app.route('/v1/checkouts', checkoutRoutes(deps, payments));
+  app.route('/v1/payments', paymentRoutes(deps));
+  app.route('/v1/checkouts', checkoutRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
   app.route(
     '/v1',

@@ -44,6 +44,13 @@ export interface GatewayConfig {
    * entry, the one the proxy added, e.g. X-Forwarded-For). Unset: the connection's own address.
    */
   readonly clientAddressHeader: string | undefined;
+  /**
+   * ACQUIRERS: the acquirers payments can go to, by name (each one a simulator in this version: a second one stands
+   * in for a fallback acquirer). New payments go to DEFAULT_ACQUIRER; every later operation on a payment goes to
+   * the acquirer recorded with it (acquirers/registry.ts).
+   */
+  readonly acquirers: readonly string[];
+  readonly defaultAcquirer: string;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -150,6 +157,21 @@ function parseHeaderName(name: string, raw: string | undefined): string | undefi
   return raw.toLowerCase();
 }
 
+const ACQUIRER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+function parseAcquirers(raw: string | undefined, defaultRaw: string | undefined): { acquirers: string[]; defaultAcquirer: string } {
+  const acquirers = raw === undefined || raw.trim() === '' ? ['simulator'] : raw.split(',').map((name) => name.trim());
+  for (const name of acquirers) {
+    if (!ACQUIRER_NAME.test(name)) {
+      throw new ConfigError(`ACQUIRERS must be a comma-separated list of names (lowercase letters, digits, hyphens), got "${name}"`);
+    }
+  }
+  if (new Set(acquirers).size !== acquirers.length) throw new ConfigError('ACQUIRERS names an acquirer twice');
+  const defaultAcquirer = defaultRaw === undefined || defaultRaw === '' ? (acquirers[0] as string) : defaultRaw;
+  if (!acquirers.includes(defaultAcquirer)) throw new ConfigError(`DEFAULT_ACQUIRER must be one of ACQUIRERS (${acquirers.join(', ')}), got "${defaultAcquirer}"`);
+  return { acquirers, defaultAcquirer };
+}
+
 function parseCardDataKey(raw: string | undefined): Buffer | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError('CARD_DATA_KEY must be 64 hexadecimal characters (32 bytes)');
@@ -233,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     outboundAllowPrivate: parseBoolean('OUTBOUND_ALLOW_PRIVATE', env.OUTBOUND_ALLOW_PRIVATE, environment === 'test'),
     limits: parseRequestLimits(env),
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
+    ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
   };
 }

@@ -1,10 +1,9 @@
-import type { Acquirer } from './acquirers/types.ts';
 import type { GatewayConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { TokenAccessLookup } from './merchants/tokenAccessCache.ts';
+import type { PaymentServices } from './payments/services.ts';
 import type { Store } from './store/index.ts';
 import type { AuthFailureGuard } from './throttling/authFailures.ts';
-import type { CardVault } from './vault/cardVault.ts';
 import type { WidgetBuild } from './widget/build.ts';
 
 /** What the app is built from: no module-level state, so tests build as many apps as they like. */
@@ -12,9 +11,8 @@ export interface AppDependencies {
   readonly config: GatewayConfig;
   readonly store: Store;
   readonly logger: Logger;
-  readonly acquirer: Acquirer;
-  /** Seals card data the gateway holds while a payment waits (3-D Secure). */
-  readonly vault: CardVault;
+  /** The payment core (ledger, acquirers, vault): one per process, shared with the jobs. */
+  readonly payments: PaymentServices;
   /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
   readonly tokenAccess: TokenAccessLookup;
   /** Failed authentications per client address (throttling/authFailures.ts). */
@@ -26,4 +24,3 @@ export interface AppDependencies {
   /** The clock used for expiry checks; tests may pin it. */
   readonly now: () => Date;
 }
-

@@ -4,10 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { currentBuildNumber } from './http/envelope.ts';
 import { protectServer, serverOptions } from './http/listener.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, type OutboundPolicy } from './outbound/http.ts';
-import { createSimulatedAcquirer } from './acquirers/simulator.ts';
+import { createAcquirerRegistry } from './acquirers/registry.ts';
+import { simulatedDirectory } from './acquirers/threeDSecure.ts';
 import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
-import { checkoutJobHandlers } from './checkouts/callbacks.ts';
+import { checkoutJobHandlers, checkoutNotifications } from './checkouts/callbacks.ts';
+import { createOutbox } from './events/outbox.ts';
+import { captureAtOnceJobHandlers } from './payments/captureAtOnce.ts';
+import { recoveryJobHandlers } from './payments/recovery.ts';
+import { createPaymentServices, type PaymentServices } from './payments/services.ts';
 import type { GatewayConfig } from './config.ts';
 import { createJobRegistry } from './jobs/registry.ts';
 import { createCardVault } from './vault/cardVault.ts';
@@ -31,6 +36,8 @@ export interface RunningGateway {
   readonly logger: Logger;
   /** The job worker (29-minute calls, notifications); `runDueJobs()` runs what is due now. */
   readonly jobs: JobWorker;
+  /** The payment core this gateway runs (tests look at its acquirers). */
+  readonly payments: PaymentServices;
   /** What the operator must hear about at start (the start banner prints them; they are logged too). */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -42,8 +49,8 @@ export interface GatewayOptions {
   readonly now?: () => Date;
   /** How often the job worker looks for due jobs (0: only when runDueJobs() is called). Default 1 s. */
   readonly jobPollMs?: number;
-  /** The acquirer payments go to; the simulator unless a test wraps it to see what reaches it. */
-  readonly acquirer?: Acquirer;
+  /** Wraps each configured acquirer: tests observe (or stop) what reaches an acquirer. */
+  readonly wrapAcquirer?: (acquirer: Acquirer) => Acquirer;
   /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
   readonly outboundTimeoutMs?: number;
   /** Called when the gateway can no longer run safely (the process entry then stops it). */
@@ -79,16 +86,25 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   for (const notice of notices) logger.warn(notice);
 
   const now = options.now ?? (() => new Date());
-  const acquirer = options.acquirer ?? createSimulatedAcquirer();
-  const vault = createCardVault(cardDataKey);
+  const payments = createPaymentServices({
+    store,
+    outbox: createOutbox([checkoutNotifications]),
+    acquirers: createAcquirerRegistry(store, config, options.wrapAcquirer),
+    // The simulated directory server is a test fixture: a live gateway authenticates nothing itself.
+    directory: config.environment === 'test' ? simulatedDirectory : undefined,
+    vault: createCardVault(cardDataKey),
+    environment: config.environment,
+    now,
+    publicUrl: config.publicUrl,
+    logger,
+  });
   const widgetBuild = loadWidgetBuild();
   if (!widgetBuild) logger.warn('the widget is not built: run `npm run build` (npm start does it) to serve paymentWidgets.js');
   const app = createApp({
     config,
     store,
     logger,
-    acquirer,
-    vault,
+    payments,
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
     authFailures: createAuthFailureGuard(store, config.limits.authFailuresPerMinute, now),
     widgetBuild,
@@ -111,7 +127,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
         outbound: { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) },
       }),
-      ...redirectJobHandlers({ acquirer, vault }),
+      ...redirectJobHandlers(payments),
+      ...recoveryJobHandlers(payments),
+      ...captureAtOnceJobHandlers(payments),
       ...vaultJobHandlers(),
       ...throttlingJobHandlers(),
     ]),
@@ -126,6 +144,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     store,
     logger,
     jobs,
+    payments,
     notices,
     async close() {
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.

@@ -1,42 +1,94 @@
-import { RESULTS, describeResultCode, RESULT_CODE_FORMAT } from '../domain/resultCodes.ts';
-import type { Acquirer, AcquirerAnswer, AuthorizationRequest, BackOfficeRequest, RedirectPaymentRequest, TestMode } from './types.ts';
+import { randomUUID } from 'node:crypto';
+import { describeResultCode, RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
+import type { TestMode } from '../domain/payment.ts';
+import { createGroupCommit } from '../store/groupCommit.ts';
+import type { Store } from '../store/index.ts';
+import type { Acquirer, AcquirerAnswer } from './types.ts';
+
+/**
+ * The test-mode acquirer. Deterministic: the card number and `card.holder` decide the answer, so merchants can test
+ * declines by sending a result code as the holder name (COMPAT §7). Several may run side by side under different
+ * names (a fallback acquirer for smart retry), each with references of its own.
+ *
+ * Like a real acquirer it keeps its own record of every operation, under the gateway's attempt id, before it
+ * answers: asked twice for one attempt, it answers the first answer again, and `inquire` tells what became of an
+ * attempt whose answer the gateway lost in a crash. The record lives in the gateway's store (simulator_operations),
+ * group-committed, standing in for the acquirer's own systems.
+ */
 
 /** Cards the simulator declines whatever else the request says (COMPAT §7). */
 const DECLINED_CARDS: ReadonlyMap<string, string> = new Map([['4444444444444444', RESULTS.invalidCard.code]]);
 
-function success(testMode: TestMode | undefined): AcquirerAnswer {
-  const result =
-    testMode === 'EXTERNAL'
-      ? RESULTS.testModeExternalSuccess
-      : testMode === 'INTERNAL'
-        ? RESULTS.testModeInternalSuccess
-        : RESULTS.succeeded;
-  return answer(result.code, result.description);
+function successCode(testMode: TestMode | undefined): { code: string; description: string } {
+  return testMode === 'EXTERNAL' ? RESULTS.testModeExternalSuccess : testMode === 'INTERNAL' ? RESULTS.testModeInternalSuccess : RESULTS.succeeded;
 }
 
-function answer(code: string, description = describeResultCode(code)): AcquirerAnswer {
-  return { code, description, details: { AcquirerResponse: code.replace(/\./g, ''), ConnectorTxID1: 'SIMULATOR' } };
+interface Operation {
+  readonly attemptId: string;
+  readonly operation: string;
+  readonly code: string;
+  readonly description?: string;
 }
 
-/**
- * The test-mode acquirer. Deterministic: the card number and `card.holder` decide the answer, so
- * merchants can test declines by sending a result code as the holder name (COMPAT §7).
- */
-export function createSimulatedAcquirer(name = 'simulator'): Acquirer {
+interface OperationRow {
+  readonly answer: AcquirerAnswer;
+}
+
+export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
+  // References name the acquirer, as a real one's transaction ids are its own.
+  const referencePrefix = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12) || 'SIMULATOR';
+  const answerFor = (code: string, description = describeResultCode(code)): AcquirerAnswer => {
+    const reference = `${referencePrefix}-${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    return { code, description, reference, details: { AcquirerResponse: code.replace(/\./g, ''), ConnectorTxID1: reference } };
+  };
+
+  /** Records each operation once, in a batch with concurrent ones; returns what was answered the first time. */
+  const record = createGroupCommit<{ operation: string; attemptId: string; answer: AcquirerAnswer; at: Date }, AcquirerAnswer>(
+    store,
+    async (tx, operations) => {
+      await tx.query(
+        `INSERT INTO simulator_operations (acquirer, attempt_id, operation, reference, answer, created_at)
+         SELECT $1, o.attempt_id, o.operation, o.reference, o.answer, o.created_at
+           FROM jsonb_to_recordset($2::jsonb) AS o (attempt_id char(32), operation text, reference text, answer jsonb, created_at timestamptz)
+         ON CONFLICT (acquirer, attempt_id) DO NOTHING`,
+        [
+          name,
+          JSON.stringify(
+            operations.map((op) => ({ attempt_id: op.attemptId, operation: op.operation, reference: op.answer.reference, answer: op.answer, created_at: op.at.toISOString() })),
+          ),
+        ],
+        { preparedAs: 'simulator-record' },
+      );
+      const stored = await tx.query<{ attempt_id: string; answer: AcquirerAnswer }>(
+        'SELECT attempt_id, answer FROM simulator_operations WHERE acquirer = $1 AND attempt_id = ANY($2::text[])',
+        [name, operations.map((op) => op.attemptId)],
+      );
+      const byAttempt = new Map(stored.rows.map((row) => [row.attempt_id, row.answer]));
+      return operations.map((op) => byAttempt.get(op.attemptId) ?? op.answer);
+    },
+  );
+  const operate = (op: Operation): Promise<AcquirerAnswer> =>
+    record.submit({ operation: op.operation, attemptId: op.attemptId, answer: answerFor(op.code, op.description), at: new Date() });
+
   return {
     name,
-    async authorize(request: AuthorizationRequest): Promise<AcquirerAnswer> {
+    async authorize(request) {
       const holder = request.card.holder?.trim();
-      if (holder && RESULT_CODE_FORMAT.test(holder)) return answer(holder);
-      const declined = DECLINED_CARDS.get(request.card.number);
-      if (declined) return answer(declined);
-      return success(request.testMode);
+      const code = holder && RESULT_CODE_FORMAT.test(holder) ? holder : (DECLINED_CARDS.get(request.card.number) ?? successCode(request.testMode).code);
+      const success = successCode(request.testMode);
+      return operate({ attemptId: request.attemptId, operation: `authorize ${request.paymentType}`, code, ...(code === success.code ? { description: success.description } : {}) });
     },
-    async confirmRedirectPayment(request: RedirectPaymentRequest): Promise<AcquirerAnswer> {
-      return success(request.testMode);
+    async confirmRedirectPayment(request) {
+      const success = successCode(request.testMode);
+      return operate({ attemptId: request.attemptId, operation: `confirm ${request.brand}`, code: success.code, description: success.description });
     },
-    async backOffice(request: BackOfficeRequest): Promise<AcquirerAnswer> {
-      return success(request.testMode);
+    async backOffice(request) {
+      const success = successCode(request.testMode);
+      return operate({ attemptId: request.attemptId, operation: request.paymentType, code: success.code, description: success.description });
+    },
+    async inquire(attemptId) {
+      const found = await store.query<OperationRow>('SELECT answer FROM simulator_operations WHERE acquirer = $1 AND attempt_id = $2', [name, attemptId]);
+      return found.rows[0]?.answer;
     },
   };
 }

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { ThreeDSecureRequest } from '../domain/commands.ts';
 
 /**
- * The simulated 3-D Secure 2 directory server and issuer ACS (COMPAT §7). It decides, from the test card and
- * the merchant's test knobs, whether the card is enrolled and which flow the issuer picks, and produces the
- * values a real authentication returns (ECI, CAVV as verificationId, transaction ids, version, status).
+ * The simulated 3-D Secure 2 directory server and issuer ACS (COMPAT §7), used only in the test environment. It
+ * decides, from the test card and the merchant's test knobs, whether the card is enrolled and which flow the issuer
+ * picks, and produces the values a real authentication returns (ECI, CAVV as verificationId, transaction ids,
+ * version, status).
  *
  * When 3-D Secure runs at all: for cards the directory knows, for any card with
  * `customParameters[3DS2_enrolled]=true` or `customParameters[3DS2_flow]`, and whenever the merchant asks for it
@@ -31,25 +33,30 @@ export const THREE_D_SECURE_VERSION = '2.2.0';
 /** `threeDSecure.challengeIndicator` 04: "challenge requested (mandate)". */
 const CHALLENGE_MANDATED = '04';
 
-/** External authentication data (doc 3 §2.6): present, the gateway authenticates nothing itself. */
-export function hasExternalAuthentication(params: ReadonlyMap<string, string>): boolean {
-  return params.has('threeDSecure.eci') && params.has('threeDSecure.verificationId');
+/**
+ * The directory server a 3-D Secure authentication goes through: whether the card is enrolled and which flow its
+ * issuer takes. A port: the gateway's use-case asks it, and only the test environment has one (the simulated one
+ * below); a live gateway without a directory authenticates nothing itself and takes the merchant's external data.
+ */
+export interface ThreeDSecureDirectory {
+  /** Which flow the issuer takes for this payment, or undefined when 3-D Secure does not run. */
+  flowFor(cardNumber: string, request: ThreeDSecureRequest): IssuerFlow | undefined;
 }
 
-/** Which flow the issuer takes for this payment, or undefined when 3-D Secure does not run. */
-export function issuerFlow(cardNumber: string, params: ReadonlyMap<string, string>): IssuerFlow | undefined {
-  const listed = DIRECTORY.get(cardNumber);
-  const forced = params.get('customParameters[3DS2_flow]');
-  const enrolledByMerchant = params.get('customParameters[3DS2_enrolled]') === 'true';
-  const indicator = params.get('threeDSecure.challengeIndicator');
-
-  if (listed === 'technicalError') return listed;
-  const enrolled = enrolledByMerchant || forced === 'challenge' || forced === 'frictionless' || (listed !== undefined && listed !== 'notEnrolled');
-  if (!enrolled) return listed === 'notEnrolled' || indicator !== undefined ? 'notEnrolled' : undefined;
-  if (forced === 'challenge' || forced === 'frictionless') return forced;
-  if (indicator === CHALLENGE_MANDATED) return 'challenge';
-  return listed === undefined || listed === 'notEnrolled' ? 'frictionless' : listed;
-}
+export const simulatedDirectory: ThreeDSecureDirectory = {
+  flowFor(cardNumber, request) {
+    const listed = DIRECTORY.get(cardNumber);
+    const forced = request.testFlow;
+    const indicator = request.challengeIndicator;
+    if (listed === 'technicalError') return listed;
+    const enrolled =
+      request.testEnrolled || forced === 'challenge' || forced === 'frictionless' || (listed !== undefined && listed !== 'notEnrolled');
+    if (!enrolled) return listed === 'notEnrolled' || indicator !== undefined ? 'notEnrolled' : undefined;
+    if (forced === 'challenge' || forced === 'frictionless') return forced;
+    if (indicator === CHALLENGE_MANDATED) return 'challenge';
+    return listed === undefined || listed === 'notEnrolled' ? 'frictionless' : listed;
+  },
+};
 
 /** The ids one authentication carries from its start to its result. */
 export interface AuthenticationIds {

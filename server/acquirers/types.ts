@@ -1,11 +1,11 @@
-import type { BackOfficeType, InitialPaymentType } from '../domain/backOffice.ts';
+import type { BackOfficeType, InitialPaymentType, TestMode } from '../domain/payment.ts';
 
 /**
- * What the gateway asks of an acquirer. The simulator implements it for test mode; a real connector
- * would implement the same interface. Acquirers only decide; the gateway records and enforces amounts.
+ * What the gateway asks of an acquirer. The simulator implements it for test mode; a real connector would implement
+ * the same port. Acquirers only decide; the gateway records and enforces amounts. Every request carries the id of
+ * the gateway's attempt (payments/attempts.ts), which the acquirer treats as an idempotency reference: the same
+ * attempt asked twice is one operation, and `inquire` tells what became of an attempt whose answer was lost.
  */
-
-export type TestMode = 'INTERNAL' | 'EXTERNAL';
 
 export interface CardDetails {
   readonly number: string;
@@ -17,6 +17,8 @@ export interface CardDetails {
 }
 
 export interface AuthorizationRequest {
+  readonly attemptId: string;
+  /** The gateway's id of the payment: the merchant reference the acquirer shows for it. */
   readonly paymentId: string;
   readonly paymentType: InitialPaymentType;
   readonly amountMinor: number;
@@ -30,6 +32,7 @@ export interface AuthorizationRequest {
 
 /** An asynchronous payment method's provider reports that the shopper approved the payment on its page. */
 export interface RedirectPaymentRequest {
+  readonly attemptId: string;
   readonly paymentId: string;
   readonly paymentType: InitialPaymentType;
   readonly amountMinor: number;
@@ -39,11 +42,14 @@ export interface RedirectPaymentRequest {
 }
 
 export interface BackOfficeRequest {
+  readonly attemptId: string;
+  /** The gateway's id of the operation (the child payment). */
   readonly paymentId: string;
   readonly paymentType: BackOfficeType;
   readonly amountMinor: number;
   readonly currency: string;
-  readonly referencedPaymentId: string;
+  /** The acquirer's own reference of the payment operated on. */
+  readonly referencedReference: string | null;
   readonly testMode: TestMode | undefined;
 }
 
@@ -52,12 +58,16 @@ export interface AcquirerAnswer {
   readonly description: string;
   /** Bank-specific details shown as resultDetails (e.g. the acquirer's own response code). */
   readonly details: Readonly<Record<string, string>>;
+  /** The acquirer's reference for the operation, kept with the payment. */
+  readonly reference: string;
 }
 
 export interface Acquirer {
-  /** Name recorded on each payment, so back-office work goes to the acquirer that handled the original. */
+  /** Its name in the registry, recorded on each payment: later operations on the payment go to it. */
   readonly name: string;
   authorize(request: AuthorizationRequest): Promise<AcquirerAnswer>;
   confirmRedirectPayment(request: RedirectPaymentRequest): Promise<AcquirerAnswer>;
   backOffice(request: BackOfficeRequest): Promise<AcquirerAnswer>;
+  /** What the acquirer answered the attempt, or undefined when it never received it. */
+  inquire(attemptId: string): Promise<AcquirerAnswer | undefined>;
 }

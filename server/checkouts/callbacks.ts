@@ -3,7 +3,8 @@ import { exponentialBackoff, PermanentJobError, type JobContext, type JobHandler
 import { RefusedDestination, sendOutbound, type OutboundPolicy } from '../outbound/http.ts';
 import { scheduleJob, type ClaimedJob } from '../jobs/repository.ts';
 import type { Queryable } from '../store/index.ts';
-import { findCheckout, findCheckoutIdOfPayment, type CheckoutRecord } from './repository.ts';
+import type { EventSubscriber } from '../events/outbox.ts';
+import { findCheckout, type CheckoutRecord } from './repository.ts';
 import { resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
 
 /**
@@ -76,15 +77,18 @@ export async function scheduleNotification(
 }
 
 /**
- * A checkout payment that was pending (3-D Secure, a redirect method) became final: its notification is due,
- * as for a payment that was final at once. Nothing to do for payments made without a checkout.
+ * The outbox subscriber behind notificationUrl: a checkout's payment that is final (at once, or after its
+ * 3-D Secure challenge or provider page) schedules the call, in the transaction that records it.
  */
-export async function notifyCheckoutOfFinalPayment(store: Queryable, paymentId: string, now: Date): Promise<void> {
-  const checkoutId = await findCheckoutIdOfPayment(store, paymentId);
-  const checkout = checkoutId === undefined ? undefined : await findCheckout(store, checkoutId);
-  const url = checkout?.parameters.get('notificationUrl');
-  if (checkout && url !== undefined) await scheduleNotification(store, checkout, paymentId, url, now);
-}
+export const checkoutNotifications: EventSubscriber = async (tx, events) => {
+  for (const event of events) {
+    const payment = event.payment;
+    if (event.type !== 'PAYMENT' || !payment?.checkoutId || payment.status === 'pending') continue;
+    const checkout = await findCheckout(tx, payment.checkoutId);
+    const url = checkout?.parameters.get('notificationUrl');
+    if (checkout && url !== undefined) await scheduleNotification(tx, checkout, payment.id, url, event.createdAt);
+  }
+};
 
 function payloadOf(job: ClaimedJob): CallbackPayload {
   const { checkoutId, url } = job.payload;

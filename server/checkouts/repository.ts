@@ -1,3 +1,4 @@
+import type { PaymentStatus } from '../domain/payment.ts';
 import { storedCardView } from '../registrations/service.ts';
 import type { Queryable } from '../store/index.ts';
 import type { BootstrapSnapshot } from '../widget/bootstrap.ts';
@@ -116,10 +117,9 @@ export async function listAttempts(db: Queryable, checkoutId: string): Promise<A
     started_at: Date;
     instance_id: string | null;
     recorded: boolean;
-    approved: boolean | null;
-    result_code: string | null;
+    status: PaymentStatus | null;
   }>(
-    `SELECT a.attempt, a.payment_id, a.started_at, a.instance_id, p.id IS NOT NULL AS recorded, p.approved, p.result_code
+    `SELECT a.attempt, a.payment_id, a.started_at, a.instance_id, p.id IS NOT NULL AS recorded, p.status
        FROM checkout_payments a LEFT JOIN payments p ON p.id = a.payment_id
       WHERE a.checkout_id = $1
       ORDER BY a.attempt DESC`,
@@ -131,8 +131,7 @@ export async function listAttempts(db: Queryable, checkoutId: string): Promise<A
     startedAt: row.started_at,
     instanceId: row.instance_id,
     recorded: row.recorded,
-    approved: row.approved ?? false,
-    resultCode: row.result_code,
+    status: row.status,
   }));
 }
 
@@ -150,12 +149,6 @@ export async function insertAttempt(
     'INSERT INTO checkout_payments (checkout_id, attempt, payment_id, started_at, instance_id) VALUES ($1, $2, $3, $4::timestamptz, $5)',
     [attempt.checkoutId, attempt.attempt, attempt.paymentId, attempt.startedAt.toISOString(), attempt.instanceId],
   );
-}
-
-/** The checkout a payment was made for, if it was made through one. */
-export async function findCheckoutIdOfPayment(db: Queryable, paymentId: string): Promise<string | undefined> {
-  const found = await db.query<{ checkout_id: string }>('SELECT checkout_id FROM checkout_payments WHERE payment_id = $1', [paymentId]);
-  return found.rows[0]?.checkout_id;
 }
 
 /** Removes an attempt that made no payment (refused by the payment checks, or its instance died), so it blocks nothing. */

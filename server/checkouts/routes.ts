@@ -8,8 +8,7 @@ import { throttledError } from '../domain/errors.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { PaymentContext } from '../payments/service.ts';
-import type { PaymentRecord } from '../payments/repository.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import { paymentBody, paymentHttpStatus } from '../payments/view.ts';
 import { noSession, CHECKOUT_RESULTS } from './results.ts';
 import { createCheckout, deleteCheckout, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
@@ -38,7 +37,7 @@ function checkoutAnswer(c: Context<AppEnv>, result: Result, id: string, extra: R
 /** The payment response with the checkout id as ndc: 200 for success and pending, 400 for a decline. */
 function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
   const result = { code: payment.resultCode, description: payment.resultDescription };
-  return jsonResponse(c, envelope(result, checkoutId, paymentBody(payment)), paymentHttpStatus(payment.resultCode));
+  return jsonResponse(c, envelope(result, checkoutId, paymentBody(payment)), paymentHttpStatus(payment));
 }
 
 /**
@@ -49,14 +48,14 @@ function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
 function shopperAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
   const result = { code: payment.resultCode, description: payment.resultDescription };
   const body = { id: payment.id, ...(payment.redirect ? { redirect: payment.redirect } : {}) };
-  return jsonResponse(c, envelope(result, checkoutId, body), paymentHttpStatus(payment.resultCode));
+  return jsonResponse(c, envelope(result, checkoutId, body), paymentHttpStatus(payment));
 }
 
 /** /v1/checkouts: hosted checkouts, for the merchant's server and (the submit) for the shopper's browser. */
-export function checkoutRoutes(deps: AppDependencies, payments: PaymentContext): Hono<AppEnv> {
+export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   const context: CheckoutContext = {
     store: deps.store,
-    payments,
+    payments: deps.payments,
     environment: deps.config.environment,
     gatewayUrl: deps.config.publicUrl,
     staticBaseUrl: deps.staticBaseUrl,

@@ -5,8 +5,12 @@ import { formatAmount, parseAmount } from '../domain/money.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { validateParameters } from '../params/validate.ts';
-import { findPayment, type PaymentRecord } from '../payments/repository.ts';
-import { resolveTestMode, type PaymentContext } from '../payments/service.ts';
+import { isTrue } from '../params/values.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
+import { openAttemptsOfPayments } from '../payments/attempts.ts';
+import { findPayment } from '../payments/repository.ts';
+import { resolveTestMode } from '../payments/request.ts';
+import type { PaymentServices } from '../payments/services.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';
 import { storedCardsFor, type StoredCardView } from '../registrations/service.ts';
@@ -28,7 +32,7 @@ import { CHECKOUT_LIFETIME_MS, checkoutState, newCheckoutId, resultPathOf, type 
 
 export interface CheckoutContext {
   readonly store: Store;
-  readonly payments: PaymentContext;
+  readonly payments: PaymentServices;
   readonly environment: GatewayEnvironment;
   /** PUBLIC_URL, as handed out to browsers. */
   readonly gatewayUrl: string;
@@ -91,20 +95,24 @@ export async function createCheckout(
     resultReadAt: null,
   };
   await insertCheckout(context.store, checkout);
-  const integrity = params.get('integrity') === 'true' ? integrityOf(checkout.bootstrap) : undefined;
+  const integrity = isTrue(params.get('integrity')) ? integrityOf(checkout.bootstrap) : undefined;
   return { checkout, integrity };
 }
 
 /**
  * The checkout's attempts (newest first), after releasing any whose payment was being made by a gateway instance
- * that has died since (a crash mid-submit): its payment was never recorded, and the shopper may pay again at once.
- * Call it with the checkout row locked.
+ * that has died since (a crash mid-submit) before it asked an acquirer: no money moved, and the shopper may pay
+ * again at once. One whose acquirer was asked stays in progress until that answer is recorded (submit.ts and the
+ * recovery job see to it). Call it with the checkout row locked.
  */
 export async function currentAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<Attempt[]> {
   const attempts = await listAttempts(tx, checkoutId);
+  const unrecorded = attempts.filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
+  const asked = new Set((await openAttemptsOfPayments(tx, unrecorded)).map((attempt) => attempt.plan.payment.id));
   const current: Attempt[] = [];
   for (const attempt of attempts) {
-    if (!attempt.recorded && attempt.instanceId !== null && !(await context.store.isInstanceAlive(attempt.instanceId))) {
+    const orphaned = !attempt.recorded && !asked.has(attempt.paymentId) && attempt.instanceId !== null;
+    if (orphaned && !(await context.store.isInstanceAlive(attempt.instanceId as string))) {
       await deleteAttempt(tx, attempt.paymentId);
       context.logger.warn('checkout attempt released: its gateway instance is gone', { checkoutId, paymentId: attempt.paymentId });
     } else {

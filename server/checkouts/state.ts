@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayEnvironment } from '../config.ts';
-import { isPendingCode } from '../domain/resultCodes.ts';
+import type { PaymentStatus } from '../domain/payment.ts';
 
 /**
  * What a checkout is at a given moment, derived from its row, its attempts and the clock (pure: no I/O).
@@ -52,8 +52,8 @@ export interface Attempt {
   /** The gateway instance making the payment (null for attempts recorded before instances were). */
   readonly instanceId: string | null;
   readonly recorded: boolean;
-  readonly approved: boolean;
-  readonly resultCode: string | null;
+  /** The state of its payment, once recorded. */
+  readonly status: PaymentStatus | null;
 }
 
 export type CheckoutState =
@@ -71,14 +71,14 @@ export function checkoutState(checkout: CheckoutTimes, attempts: readonly Attemp
   if (checkout.deletedAt) return { kind: 'gone' };
   if (checkout.resultReadAt) return { kind: 'resultRead' };
   if (now.getTime() >= checkout.expiresAt.getTime()) return { kind: 'expired' };
-  const approved = attempts.find((attempt) => attempt.recorded && attempt.approved);
+  const approved = attempts.find((attempt) => attempt.status === 'approved');
   if (approved) return { kind: 'paid', paymentId: approved.paymentId };
   const live = attempts.filter((attempt) => attempt.recorded || now.getTime() - attempt.startedAt.getTime() < ATTEMPT_LEASE_MS);
   const latest = live[0];
   if (latest && !latest.recorded) return { kind: 'inProgress', pendingPaymentId: undefined };
-  if (latest && latest.resultCode !== null && isPendingCode(latest.resultCode)) {
+  if (latest && latest.status === 'pending') {
     return { kind: 'inProgress', pendingPaymentId: latest.paymentId };
   }
-  const declinedPayments = attempts.filter((attempt) => attempt.recorded && attempt.resultCode !== null && !isPendingCode(attempt.resultCode)).length;
+  const declinedPayments = attempts.filter((attempt) => attempt.status === 'declined').length;
   return { kind: 'open', lastResultPaymentId: latest?.paymentId, declinedPayments };
 }

@@ -1,13 +1,15 @@
 import { newResourceId } from '../domain/ids.ts';
-import { isPendingCode } from '../domain/resultCodes.ts';
 import { invalidParameters } from '../domain/errors.ts';
-import { validateParameters } from '../params/validate.ts';
-import type { PaymentRecord } from '../payments/repository.ts';
-import { createPayment } from '../payments/service.ts';
+import type { CreatePaymentCommand } from '../domain/commands.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
+import { openAttemptsOfPayments } from '../payments/attempts.ts';
+import { createPayment } from '../payments/initial.ts';
+import { recoverAttempt } from '../payments/recovery.ts';
+import { createPaymentCommand } from '../payments/request.ts';
 import { findEntity } from '../merchants/repository.ts';
-import { scheduleNotification, scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
+import { scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
 import { mergeShopperSubmit } from './parameters.ts';
-import { deleteAttempt, findCheckout, insertAttempt, type CheckoutRecord } from './repository.ts';
+import { deleteAttempt, findCheckout, insertAttempt, listAttempts } from './repository.ts';
 import { noSession, registrationOnly, tooManyDeclines } from './results.ts';
 import { currentAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
 import { checkoutState, resultPathOf } from './state.ts';
@@ -25,8 +27,7 @@ import { withQuery } from '../domain/urls.ts';
  */
 
 interface Claim {
-  readonly checkout: CheckoutRecord;
-  readonly merged: ReadonlyMap<string, string>;
+  readonly command: CreatePaymentCommand;
 }
 
 /**
@@ -45,6 +46,9 @@ export async function submitCheckoutPayment(
   submitted: ReadonlyMap<string, string>,
   browserHeaders: ReadonlyMap<string, string> = new Map(),
 ): Promise<PaymentRecord> {
+  // A gateway that died while it paid this checkout may have left its acquirer's answer unrecorded: recorded first,
+  // outside the checkout's lock, the checkout then shows that payment (paid, or declined and payable again).
+  await recoverOrphanedPayments(context, id);
   const paymentId = newResourceId();
   const claim = await context.store.transaction(async (tx): Promise<Claim> => {
     const checkout = await findCheckout(tx, id, { forUpdate: true });
@@ -60,8 +64,14 @@ export async function submitCheckoutPayment(
 
     const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, submitted);
     // Refused before anything is written: a forged or malformed post leaves no trace on the checkout.
-    const allErrors = errors.length > 0 ? errors : validateParameters(merged, 'payment');
-    if (allErrors.length > 0) throw invalidParameters(allErrors);
+    if (errors.length > 0) throw invalidParameters(errors);
+    const command = createPaymentCommand(merged, {
+      entityId: checkout.entityId,
+      environment: context.environment,
+      source: 'OPPUI',
+      browserHeaders,
+      checkout: { checkoutId: id, paymentId, returnUrl: returnUrlOf(merged, id) },
+    });
 
     await insertAttempt(tx, {
       checkoutId: id,
@@ -75,31 +85,28 @@ export async function submitCheckoutPayment(
     const base = checkoutUrl === undefined && pageUrl !== undefined ? ((await findEntity(tx, checkout.entityId))?.shopperResultUrlBase ?? null) : null;
     const callTarget = shopperResultCallTarget(checkoutUrl, pageUrl, base);
     if (callTarget !== undefined) await scheduleShopperResultCall(tx, checkout, callTarget, now);
-    return { checkout, merged };
+    return { command };
   });
 
-  let payment: PaymentRecord;
   try {
-    payment = await createPayment(context.payments, claim.checkout.entityId, claim.merged, {
-      paymentId,
-      returnUrl: returnUrlOf(claim.merged, id),
-      browserHeaders,
-    });
+    return await createPayment(context.payments, claim.command);
   } catch (error) {
-    // No payment was recorded (the card checks refused it, or the acquirer call failed): the attempt must
-    // not hold the checkout. Should this delete fail too, the attempt's lease runs out on its own.
-    await deleteAttempt(context.store, paymentId).catch((deleteError: unknown) =>
-      context.logger.error('checkout attempt not released', { checkoutId: id, error: deleteError }),
-    );
+    // Refused before an acquirer was asked (a malformed CVV, an unknown stored card): the attempt must not hold the
+    // checkout. After an acquirer was asked, the attempt stays until its answer is recorded (recovery.ts).
+    const asked = await openAttemptsOfPayments(context.store, [paymentId]).catch(() => []);
+    if (asked.length === 0) {
+      await deleteAttempt(context.store, paymentId).catch((deleteError: unknown) =>
+        context.logger.error('checkout attempt not released', { checkoutId: id, error: deleteError }),
+      );
+    }
     throw error;
   }
+}
 
-  const notificationUrl = claim.checkout.parameters.get('notificationUrl');
-  if (notificationUrl !== undefined && !isPendingCode(payment.resultCode)) {
-    // After the payment's commit, so the notification never announces a result that was not recorded.
-    await scheduleNotification(context.store, claim.checkout, payment.id, notificationUrl, context.now()).catch(
-      (error: unknown) => context.logger.error('checkout notification not scheduled', { checkoutId: id, error }),
-    );
+/** Records what the acquirer answered for this checkout's payments whose gateway instance died before recording it. */
+async function recoverOrphanedPayments(context: CheckoutContext, checkoutId: string): Promise<void> {
+  const unrecorded = (await listAttempts(context.store, checkoutId)).filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
+  for (const attempt of await openAttemptsOfPayments(context.store, unrecorded)) {
+    if (!(await context.store.isInstanceAlive(attempt.instanceId))) await recoverAttempt(context.payments, attempt);
   }
-  return payment;
 }

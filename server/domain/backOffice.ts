@@ -6,13 +6,12 @@ import { RESULTS, type Result } from './resultCodes.ts';
  * locks the parent, and inserts the new child only when this returns no objection.
  */
 
-export type InitialPaymentType = 'PA' | 'DB' | 'CD';
-export type BackOfficeType = 'CP' | 'RV' | 'RF';
+import type { BackOfficeType, PaymentStatus } from './payment.ts';
 
 export interface ReferencedPayment {
   readonly paymentType: string;
   readonly amountMinor: number;
-  readonly approved: boolean;
+  readonly status: PaymentStatus;
   /** numberOfCaptures of a PA; null means any number of partial captures up to the amount. */
   readonly maxCaptures: number | null;
 }
@@ -79,7 +78,7 @@ export function checkBackOffice(
       reason: `${type} cannot reference a ${parent.paymentType}; it references ${REFERENCEABLE[type].join(', ')}`,
     };
   }
-  if (!parent.approved) return refuse(type, 'the referenced payment was not successful');
+  if (parent.status !== 'approved') return refuse(type, 'the referenced payment was not successful');
   if (totals.reversed) return refuse(type, 'the referenced payment has been reversed');
 
   switch (type) {

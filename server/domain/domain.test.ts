@@ -70,7 +70,7 @@ describe('back-office rules', () => {
   const payment = (paymentType: string, amountMinor = 10_000, overrides: Partial<ReferencedPayment> = {}): ReferencedPayment => ({
     paymentType,
     amountMinor,
-    approved: true,
+    status: 'approved',
     maxCaptures: null,
     ...overrides,
   });
@@ -122,6 +122,6 @@ describe('back-office rules', () => {
     expect(checkBackOffice('CP', 1, payment('PA'), reversed)?.result.code).toBe('700.400.100');
     expect(checkBackOffice('RF', 1, payment('DB'), reversed)?.result.code).toBe('700.400.200');
     expect(checkBackOffice('RV', 10_000, payment('DB'), reversed)?.result.code).toBe('700.400.300');
-    expect(checkBackOffice('CP', 1, payment('PA', 100, { approved: false }), NO_CHILDREN)?.result.code).toBe('700.400.100');
+    expect(checkBackOffice('CP', 1, payment('PA', 100, { status: 'declined' }), NO_CHILDREN)?.result.code).toBe('700.400.100');
   });
 });

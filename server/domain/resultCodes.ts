@@ -37,6 +37,13 @@ export const RESULTS = {
   cannotRefund: result('700.400.200', 'cannot refund (refund volume exceeded or tx reversed or invalid workflow?)'),
   cannotReverse: result('700.400.300', 'cannot reverse (already refunded|reversed, invalid workflow or amount exceeded)'),
   transactionNotFound: result('700.400.580', 'cannot find transaction'),
+  // A back-office operation on a payment the gateway does not find, worded as the platform words it.
+  captureWithoutPreauthorization: result('700.400.510', 'capture needs at least one successful transaction of type (PA)'),
+  reversalWithoutPayment: result('700.400.530', 'reversal needs at least one successful transaction of type (CP or DB or RB or PA)'),
+  invalidPaymentData: result('600.200.500', 'Invalid payment data. You are not configured for this currency or sub type (country or brand)'),
+  unsupportedPaymentMethod: result('600.200.200', 'Unsupported payment method'),
+  systemError: result('800.800.800', 'The payment system is currently unavailable, please contact support in case this happens again.'),
+  acquirerUnreachable: result('900.100.100', 'unexpected communication error with connector/acquirer'),
   declinedUnknownReason: result('800.100.100', 'transaction declined for unknown reason'),
   throttled: result('800.120.100', 'Rejected by Throttling.'),
   invalidAuthentication: result('800.900.300', 'invalid authentication information'),

@@ -3,7 +3,8 @@ import type { ParameterError } from '../params/types.ts';
 /**
  * Form bodies and query strings: `card.number=...&cart.items[0].name=...`. Parsed with URLSearchParams
  * (several times faster than Hono's parseBody on these bodies) into a flat map of names as sent, then,
- * for echoing, into nested structures. Names that could reach an object prototype are refused outright.
+ * for echoing, into nested structures. Names that could reach an object prototype are refused outright, and a
+ * name with an empty value is as if it were not sent.
  */
 
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -63,7 +64,9 @@ export function parseForm(text: string): ParsedForm {
   const malformed = new Set<string>();
   const errors: ParameterError[] = text.includes('%') ? findMalformedPairs(text, malformed) : [];
   for (const [name, value] of new URLSearchParams(text)) {
-    if (name === '' || malformed.has(name)) continue;
+    // An empty value counts as absent (`descriptor=`, `amount=` on a reversal): real clients send them for every
+    // field they have no value for, and the platform accepts that.
+    if (name === '' || value === '' || malformed.has(name)) continue;
     if (hasForbiddenSegment(name)) {
       errors.push({ name, value: '', message: 'is not an allowed parameter name' });
     } else if (params.has(name)) {

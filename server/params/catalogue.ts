@@ -29,8 +29,6 @@ const DATE = new RegExp(`^${DATE_SOURCE}$`);
 const DATE_TIME = new RegExp(`^${DATE_SOURCE} ${TIME_SOURCE}$`);
 /** date.from/date.to: a date in reporting (doc 3 §2.10), a date-time in queries (§2.16). */
 const DATE_OR_DATE_TIME = new RegExp(`^${DATE_SOURCE}( ${TIME_SOURCE})?$`);
-/** Starts with a plus sign or a digit; then digits, space, dot, parentheses, slash, hyphen. */
-const PHONE = /^[+0-9][0-9 .()/-]*$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const MONTH = /^(0[1-9]|1[0-2])$/;
@@ -73,8 +71,9 @@ function oneOf(name: string, values: readonly string[], options: Options = {}): 
   return spec(name, { values, ...options });
 }
 
+/** Booleans as the platform takes them: true/false, and 1/0 as PHP clients send them (params/values.ts reads them). */
 function bool(name: string): ParamSpec {
-  return oneOf(name, ['true', 'false']);
+  return oneOf(name, ['true', 'false', '1', '0']);
 }
 
 function amount(name: string, options: Options = {}): ParamSpec {
@@ -111,13 +110,13 @@ function dateTime(name: string): ParamSpec {
   return matching(name, DATE_TIME, 'must be a date and time yyyy-MM-dd HH:mm:ss');
 }
 
+/**
+ * Phone numbers are checked for length only: the spec describes a format (a plus sign or digit, then digits,
+ * spaces, dots, parentheses, slashes or hyphens), but the platform accepts what real clients send, such as
+ * ActiveMerchant's `(?!?)555-5555`, and so does the gateway.
+ */
 function phone(name: string, min: number, max: number): ParamSpec {
-  return matching(
-    name,
-    PHONE,
-    'must be a phone number: a plus sign or digit, then digits, spaces, dots, parentheses, slashes or hyphens',
-    { min, max },
-  );
+  return text(name, min, max);
 }
 
 function month(name: string): ParamSpec {
@@ -452,7 +451,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   required(currency('currency'), 'payment', 'checkout', 'schedule'),
   matching('paymentBrand', /^[A-Za-z0-9_]{1,32}$/, 'must be 1 to 32 letters, digits or underscores'),
   // The whole enum; which types an operation accepts, and the checkout's createRegistration exception, are in rules.ts.
-  required(oneOf('paymentType', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF']), 'payment', 'backOffice', 'schedule'),
+  // PA.CP: a preauthorization captured at once (payments/captureAtOnce.ts).
+  required(oneOf('paymentType', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'PA.CP']), 'payment', 'backOffice', 'schedule'),
   bool('integrity'),
   oneOf('overridePaymentType[*]', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF'], { keyPattern: /^[A-Za-z0-9_]{1,32}$/ }),
   text('descriptor', 1, 127),

@@ -5,6 +5,7 @@
  */
 import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
+import { isTrue } from './values.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
 
 type Params = ReadonlyMap<string, string>;
@@ -34,16 +35,20 @@ const CUSTOMER_PREFIXES = ['customer', 'shipping.customer'];
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** What the shopper's browser reports about itself (3-D Secure), not data about the customer as a person. */
-const BROWSER_DATA = /^(shipping\.)?customer\.(browser|browserFingerprint)\./;
+/**
+ * Data about the customer as a person, which comes with their name. Technical data about their connection (ip,
+ * browser.*, browserFingerprint.*, app.*) and the merchant's own references do not: the widget sends browser data
+ * with every payment for 3-D Secure, and real clients send customer.ip alone, which the platform accepts.
+ */
+const IDENTITY = /^(shipping\.)?customer\.(givenName|surname|middleName|sex|birthDate|phone|mobile|workPhone|email|companyName|identificationDocType|identificationDocId|salutation)$/;
 
 /**
- * Doc 2 §2.9/§2.10: givenName and surname are required when any other customer (or shipping customer) parameter
- * is sent. Browser data alone does not count: the widget sends it with every payment for 3-D Secure.
+ * Doc 2 §2.9/§2.10: givenName and surname are required when any other customer (or shipping customer) data about
+ * the person is sent.
  */
 function customerNames(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
-  const personal = [...params.keys()].filter((name) => !BROWSER_DATA.test(name));
+  const personal = [...params.keys()].filter((name) => IDENTITY.test(name));
   for (const prefix of CUSTOMER_PREFIXES) {
     for (const name of [`${prefix}.givenName`, `${prefix}.surname`]) {
       if (!params.has(name) && personal.some((sent) => sent.startsWith(`${prefix}.`))) {
@@ -61,9 +66,17 @@ function identificationDocument(params: Params): ParameterError[] {
   );
 }
 
+/**
+ * An asynchronous method names the shopper's bank at most (SOFORTUEBERWEISUNG with bankAccount.country alone, as the
+ * platform's own examples send it): the account itself is chosen on the provider's page.
+ */
+function paysOnProviderPage(params: Params): boolean {
+  return isRedirectBrand(params.get('paymentBrand'));
+}
+
 /** Doc 2 §2.7: with bank account data, number or iban is required, and bankCode or bic. */
 function bankAccountIdentifiers(params: Params): ParameterError[] {
-  if (!anyWithPrefix(params, 'bankAccount.')) return [];
+  if (!anyWithPrefix(params, 'bankAccount.') || paysOnProviderPage(params)) return [];
   const errors: ParameterError[] = [];
   if (!params.has('bankAccount.number') && !params.has('bankAccount.iban')) {
     errors.push(missing('bankAccount.iban', 'bankAccount.iban or bankAccount.number is required'));
@@ -106,7 +119,7 @@ function streetNotDigitsOnly(params: Params): ParameterError[] {
 
 /** Doc 1 §4, COMPAT §2: the payment types each request accepts (checkouts: PA or DB, also per brand). */
 const PAYMENT_TYPES: Partial<Record<Operation, readonly string[]>> = {
-  payment: ['PA', 'DB', 'CD'],
+  payment: ['PA', 'DB', 'CD', 'PA.CP'],
   backOffice: ['CP', 'RV', 'RF'],
   checkout: ['PA', 'DB'],
   schedule: ['PA', 'DB', 'CD'],
@@ -137,7 +150,7 @@ function backOfficeAmount(params: Params, operation: Operation): ParameterError[
 
 /** COMPAT §2: a checkout needs paymentType unless createRegistration=true makes it registration-only. */
 function checkoutPaymentType(params: Params, operation: Operation): ParameterError[] {
-  if (operation !== 'checkout' || params.has('paymentType') || params.get('createRegistration') === 'true') return [];
+  if (operation !== 'checkout' || params.has('paymentType') || isTrue(params.get('createRegistration'))) return [];
   return [missing('paymentType', 'is required unless createRegistration is true')];
 }
 
@@ -250,6 +263,7 @@ function groupRequirements(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
   for (const group of GROUP_REQUIREMENTS) {
     if (!anyWithPrefix(params, group.prefix)) continue;
+    if (group.prefix === 'bankAccount.' && paysOnProviderPage(params)) continue;
     for (const name of group.required) {
       if (!params.has(name)) errors.push(missing(name, `is required when ${group.prefix}* parameters are sent`));
     }

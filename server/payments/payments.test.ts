@@ -85,8 +85,9 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
         { entityId: other.entityId, paymentType: 'CP', amount: '10.50', currency: 'EUR' },
         { token: other.token },
       );
-      expect(foreignCapture.status).toBe(404);
-      expect(foreignCapture.body.result.code).toBe('700.400.580');
+      // Issue 10: another merchant's payment is as unknown as any, answered as the platform answers it.
+      expect(foreignCapture.status).toBe(400);
+      expect(foreignCapture.body.result.code).toBe('700.400.510');
     });
 
     it('answers 404 for unknown and malformed payment ids', async () => {
@@ -251,10 +252,17 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
       expect(response.body.result.parameterErrors[0].name).toBe('currency');
     });
 
-    it('answers 700.400.580 (404) for an unknown referenced payment', async () => {
-      const response = await backOffice('0123456789abcdef0123456789abcdef', { paymentType: 'CP', amount: '1.00' });
-      expect(response.status).toBe(404);
-      expect(response.body.result.code).toBe('700.400.580');
+    it.each([
+      ['CP', '700.400.510', /capture needs at least one successful transaction/],
+      ['RV', '700.400.530', /reversal needs at least one successful transaction/],
+      ['RF', '600.200.500', /Invalid payment data/],
+    ])('answers %s on an unknown payment as the platform does: HTTP 400, %s', async (paymentType, code, description) => {
+      for (const id of ['0123456789abcdef0123456789abcdef', 'not-a-payment']) {
+        const response = await backOffice(id, { paymentType, amount: '1.00' });
+        expect(response.status).toBe(400);
+        expect(response.body.result.code).toBe(code);
+        expect(response.body.result.description).toMatch(description);
+      }
     });
   });
 
@@ -337,7 +345,7 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
       for (const response of refused) expect(response.body.result.code).toBe('700.400.200');
 
       const stored = await t.gateway.store.query<{ refunded: number }>(
-        "SELECT coalesce(sum(amount_minor), 0)::bigint AS refunded FROM payments WHERE parent_id = $1 AND approved AND payment_type = 'RF'",
+        "SELECT coalesce(sum(amount_minor), 0)::bigint AS refunded FROM payments WHERE parent_id = $1 AND status = 'approved' AND payment_type = 'RF'",
         [debit.body.id],
       );
       expect(Number(stored.rows[0]?.refunded)).toBe(10_000 - 200);
@@ -350,7 +358,7 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
       );
       expect(responses.filter((response) => response.status === 200)).toHaveLength(3);
       const stored = await t.gateway.store.query<{ captured: number }>(
-        "SELECT coalesce(sum(amount_minor), 0)::bigint AS captured FROM payments WHERE parent_id = $1 AND approved AND payment_type = 'CP'",
+        "SELECT coalesce(sum(amount_minor), 0)::bigint AS captured FROM payments WHERE parent_id = $1 AND status = 'approved' AND payment_type = 'CP'",
         [auth.body.id],
       );
       expect(Number(stored.rows[0]?.captured)).toBe(900);

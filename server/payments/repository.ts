@@ -1,54 +1,16 @@
 import type { ChildTotals } from '../domain/backOffice.ts';
+import type { CardSummary, FinalResult, PaymentRecord, PaymentRedirect, PaymentSource, PaymentStatus } from '../domain/payment.ts';
 import type { Queryable } from '../store/index.ts';
 
-/** SQL for payment rows. Callers pass a transaction when a check and a write must see the same state. */
-
-export interface CardSummary {
-  readonly bin: string;
-  readonly last4Digits: string;
-  readonly holder?: string;
-  readonly expiryMonth: string;
-  readonly expiryYear: string;
-}
-
-export interface PaymentRecord {
-  readonly id: string;
-  readonly entityId: string;
-  readonly parentId: string | null;
-  readonly paymentType: string;
-  readonly paymentBrand: string | null;
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly resultCode: string;
-  readonly resultDescription: string;
-  readonly approved: boolean;
-  readonly finalInSequence: boolean;
-  readonly maxCaptures: number | null;
-  readonly acquirer: string;
-  readonly testMode: string | null;
-  readonly merchantTransactionId: string | null;
-  readonly card: CardSummary | null;
-  /** The request structures echoed in responses (customer, billing, cart, customParameters, ...). */
-  readonly requestEcho: Record<string, unknown>;
-  readonly resultDetails: Record<string, string> | null;
-  /** The gateway's own 3-D Secure authentication, shown as threeDSecure (external data stays in requestEcho). */
-  readonly threeDSecure: Record<string, string> | null;
-  /** Where the shopper must go while the payment is pending; null once it is final. */
-  readonly redirect: PaymentRedirect | null;
-  /** The registration the payment created (createRegistration=true) or was paid with. */
-  readonly registrationId: string | null;
-  readonly ndc: string;
-  readonly createdAt: Date;
-}
-
-export interface PaymentRedirect {
-  readonly url: string;
-  readonly parameters: readonly { readonly name: string; readonly value: string }[];
-}
+/**
+ * SQL for payment rows. Reads are for anyone; the writes here are called by the ledger (ledger.ts) only, which adds
+ * each change's event in the same transaction.
+ */
 
 const COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
-  result_description, approved, final_in_sequence, max_captures, acquirer, test_mode, merchant_transaction_id,
-  card, request_echo, result_details, three_d_secure, redirect, registration_id, ndc, created_at`;
+  result_description, status, final_in_sequence, max_captures, acquirer, acquirer_reference, test_mode,
+  merchant_transaction_id, card, request_echo, result_details, three_d_secure, redirect, registration_id, source,
+  checkout_id, ndc, created_at`;
 
 interface PaymentRow {
   id: string;
@@ -60,10 +22,11 @@ interface PaymentRow {
   currency: string;
   result_code: string;
   result_description: string;
-  approved: boolean;
+  status: PaymentStatus;
   final_in_sequence: boolean;
   max_captures: number | null;
   acquirer: string;
+  acquirer_reference: string | null;
   test_mode: string | null;
   merchant_transaction_id: string | null;
   card: CardSummary | null;
@@ -72,8 +35,10 @@ interface PaymentRow {
   three_d_secure: Record<string, string> | null;
   redirect: PaymentRedirect | null;
   registration_id: string | null;
+  source: PaymentSource;
+  checkout_id: string | null;
   ndc: string;
-  created_at: Date;
+  created_at: Date | string;
 }
 
 function toRecord(row: PaymentRow): PaymentRecord {
@@ -83,14 +48,15 @@ function toRecord(row: PaymentRow): PaymentRecord {
     parentId: row.parent_id,
     paymentType: row.payment_type,
     paymentBrand: row.payment_brand,
-    amountMinor: row.amount_minor,
+    amountMinor: Number(row.amount_minor),
     currency: row.currency,
     resultCode: row.result_code,
     resultDescription: row.result_description,
-    approved: row.approved,
+    status: row.status,
     finalInSequence: row.final_in_sequence,
     maxCaptures: row.max_captures,
     acquirer: row.acquirer,
+    acquirerReference: row.acquirer_reference,
     testMode: row.test_mode,
     merchantTransactionId: row.merchant_transaction_id,
     card: row.card,
@@ -99,24 +65,15 @@ function toRecord(row: PaymentRow): PaymentRecord {
     threeDSecure: row.three_d_secure,
     redirect: row.redirect,
     registrationId: row.registration_id,
+    source: row.source,
+    checkoutId: row.checkout_id,
     ndc: row.ndc,
-    createdAt: row.created_at,
+    createdAt: new Date(row.created_at),
   };
 }
 
-/**
- * All rows travel as one JSON parameter and PostgreSQL unpacks them: one constant statement for any
- * number of rows, and one value to serialize instead of twenty per row.
- */
-const INSERT_FROM_JSON = `INSERT INTO payments (${COLUMNS})
-  SELECT ${COLUMNS}
-    FROM jsonb_to_recordset($1::jsonb) AS row (id char(32), entity_id char(32), parent_id char(32),
-      payment_type char(2), payment_brand text, amount_minor bigint, currency char(3), result_code text,
-      result_description text, approved boolean, final_in_sequence boolean, max_captures integer, acquirer text,
-      test_mode text, merchant_transaction_id text, card jsonb, request_echo jsonb, result_details jsonb,
-      three_d_secure jsonb, redirect jsonb, registration_id char(32), ndc text, created_at timestamptz)`;
-
-function insertRow(payment: PaymentRecord): Record<string, unknown> {
+/** A payment as one JSON object with the table's column names: how payments travel to (and in plans back from) SQL. */
+export function paymentRow(payment: PaymentRecord): Record<string, unknown> {
   return {
     id: payment.id,
     entity_id: payment.entityId,
@@ -127,10 +84,11 @@ function insertRow(payment: PaymentRecord): Record<string, unknown> {
     currency: payment.currency,
     result_code: payment.resultCode,
     result_description: payment.resultDescription,
-    approved: payment.approved,
+    status: payment.status,
     final_in_sequence: payment.finalInSequence,
     max_captures: payment.maxCaptures,
     acquirer: payment.acquirer,
+    acquirer_reference: payment.acquirerReference,
     test_mode: payment.testMode,
     merchant_transaction_id: payment.merchantTransactionId,
     card: payment.card,
@@ -139,15 +97,39 @@ function insertRow(payment: PaymentRecord): Record<string, unknown> {
     three_d_secure: payment.threeDSecure,
     redirect: payment.redirect,
     registration_id: payment.registrationId,
+    source: payment.source,
+    checkout_id: payment.checkoutId,
     ndc: payment.ndc,
     created_at: payment.createdAt.toISOString(),
   };
 }
 
-/** Inserts payments in one statement: all of them, or (on any error) none. */
-export async function insertPayments(db: Queryable, payments: readonly PaymentRecord[]): Promise<void> {
-  if (payments.length === 0) return;
-  await db.query(INSERT_FROM_JSON, [JSON.stringify(payments.map(insertRow))], { preparedAs: 'insert-payments' });
+/** The inverse of paymentRow (a plan stored as JSON comes back through it). */
+export function paymentOfRow(row: Record<string, unknown>): PaymentRecord {
+  return toRecord(row as unknown as PaymentRow);
+}
+
+/**
+ * All rows travel as one JSON parameter and PostgreSQL unpacks them: one constant statement for any number of rows,
+ * and one value to serialize instead of twenty-six per row. A row whose id is taken already (recorded meanwhile by
+ * the recovery of its attempt) is left as it is; the ids returned are those inserted now.
+ */
+const INSERT_FROM_JSON = `INSERT INTO payments (${COLUMNS})
+  SELECT ${COLUMNS}
+    FROM jsonb_to_recordset($1::jsonb) AS row (id char(32), entity_id char(32), parent_id char(32),
+      payment_type char(2), payment_brand text, amount_minor bigint, currency char(3), result_code text,
+      result_description text, status text, final_in_sequence boolean, max_captures integer, acquirer text,
+      acquirer_reference text, test_mode text, merchant_transaction_id text, card jsonb, request_echo jsonb,
+      result_details jsonb, three_d_secure jsonb, redirect jsonb, registration_id char(32), source text,
+      checkout_id text, ndc text, created_at timestamptz)
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id`;
+
+/** Inserts payments in one statement; returns the ids inserted (a taken id is skipped, see above). */
+export async function insertPayments(db: Queryable, payments: readonly PaymentRecord[]): Promise<Set<string>> {
+  if (payments.length === 0) return new Set();
+  const inserted = await db.query<{ id: string }>(INSERT_FROM_JSON, [JSON.stringify(payments.map(paymentRow))], { preparedAs: 'insert-payments' });
+  return new Set(inserted.rows.map((row) => row.id));
 }
 
 /** The payment, only if it belongs to the entity: another merchant's payment does not exist for this caller. */
@@ -157,50 +139,50 @@ export async function findPayment(db: Queryable, entityId: string, id: string): 
   return row ? toRecord(row) : undefined;
 }
 
-/** Like findPayment, and locks the row until the transaction ends, so concurrent back-office work queues up. */
+export async function findPaymentsById(db: Queryable, ids: readonly string[]): Promise<PaymentRecord[]> {
+  if (ids.length === 0) return [];
+  const found = await db.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = ANY($1::text[])`, [ids]);
+  return found.rows.map(toRecord);
+}
+
+/** Like findPayment, and locks the row until the transaction ends, so concurrent work on the payment queues up. */
 export async function lockPayment(tx: Queryable, entityId: string, id: string): Promise<PaymentRecord | undefined> {
-  const found = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 AND entity_id = $2 FOR UPDATE`, [
-    id,
-    entityId,
-  ]);
+  const found = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 AND entity_id = $2 FOR UPDATE`, [id, entityId]);
   const row = found.rows[0];
   return row ? toRecord(row) : undefined;
 }
 
-export interface FinalResult {
-  readonly resultCode: string;
-  readonly resultDescription: string;
-  readonly approved: boolean;
-  readonly resultDetails: Record<string, string> | null;
-  readonly threeDSecure: Record<string, string> | null;
-  /** A registration the final success created (createRegistration=true on a challenged payment). */
-  readonly registrationId: string | null;
-}
-
 /**
- * A pending payment's one transition to its final result (the redirect goes away with it). Only a pending row
- * is changed: false when the payment was not pending any more, so a late second answer changes nothing.
+ * A pending payment's one transition to its final state (the redirect goes away with it). Only a pending row is
+ * changed: undefined when the payment was not pending any more, so a late second answer changes nothing.
  */
-export async function finishPendingPayment(tx: Queryable, id: string, result: FinalResult): Promise<boolean> {
-  const updated = await tx.query(
+export async function updatePendingPayment(tx: Queryable, id: string, status: PaymentStatus, result: FinalResult): Promise<PaymentRecord | undefined> {
+  const updated = await tx.query<PaymentRow>(
     `UPDATE payments
-        SET result_code = $2, result_description = $3, approved = $4, result_details = $5::jsonb,
-            three_d_secure = $6::jsonb, redirect = NULL, registration_id = coalesce($7, registration_id)
-      WHERE id = $1 AND result_code LIKE '000.200.%'`,
+        SET result_code = $2, result_description = $3, status = $4, result_details = $5::jsonb,
+            three_d_secure = $6::jsonb, redirect = NULL, registration_id = coalesce($7, registration_id),
+            acquirer_reference = coalesce($8, acquirer_reference)
+      WHERE id = $1 AND status = 'pending'
+      RETURNING ${COLUMNS}`,
     [
       id,
       result.resultCode,
       result.resultDescription,
-      result.approved,
+      status,
       result.resultDetails === null ? null : JSON.stringify(result.resultDetails),
       result.threeDSecure === null ? null : JSON.stringify(result.threeDSecure),
       result.registrationId,
+      result.acquirerReference,
     ],
   );
-  return updated.rowCount > 0;
+  const row = updated.rows[0];
+  return row ? toRecord(row) : undefined;
 }
 
-/** Sums over the approved children of a payment, recomputed from the rows (never a cached counter). */
+/**
+ * Sums over the approved children of a payment and the back-office operations on it still waiting for the
+ * acquirer's answer (their attempts hold their amount), recomputed from the rows (never a cached counter).
+ */
 export async function childTotals(tx: Queryable, parentId: string): Promise<ChildTotals> {
   const found = await tx.query<{
     captured: number;
@@ -216,8 +198,9 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
             coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'RF'), 0)::bigint AS refunded,
             coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'RF'), false) AS final_refund,
             count(*) FILTER (WHERE payment_type = 'RV') > 0 AS reversed
-       FROM payments
-      WHERE parent_id = $1 AND approved`,
+       FROM (SELECT payment_type, amount_minor, final_in_sequence FROM payments WHERE parent_id = $1 AND status = 'approved'
+             UNION ALL
+             SELECT payment_type, amount_minor, final_in_sequence FROM acquirer_attempts WHERE parent_id = $1 AND finished_at IS NULL) AS children`,
     [parentId],
   );
   const row = found.rows[0];

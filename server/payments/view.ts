@@ -1,7 +1,5 @@
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { formatAmount } from '../domain/money.ts';
-import { isPendingCode, isSuccessfulCode } from '../domain/resultCodes.ts';
-import type { CardSummary, PaymentRecord } from './repository.ts';
+import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
 
 /**
  * A short, human-readable reference derived from the payment id (`1234.5678.9012`), used as the default
@@ -28,6 +26,8 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
   const { descriptor, merchantTransactionId, ...echo } = payment.requestEcho;
   return {
     id: payment.id,
+    // COMPAT part two: back-office answers name the payment they operate on, synchronously too.
+    ...(payment.parentId ? { referencedId: payment.parentId } : {}),
     paymentType: payment.paymentType,
     ...(payment.paymentBrand ? { paymentBrand: payment.paymentBrand } : {}),
     amount: formatAmount(payment.amountMinor),
@@ -44,7 +44,7 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
   };
 }
 
-/** 200 for success and pending, 400 for a declined or refused payment (spec doc 1 §7). */
-export function paymentHttpStatus(resultCode: string): ContentfulStatusCode {
-  return isSuccessfulCode(resultCode) || isPendingCode(resultCode) ? 200 : 400;
+/** 200 for an approved or pending payment, 400 for a declined or refused one (spec doc 1 §7). */
+export function paymentHttpStatus(payment: Pick<PaymentRecord, 'status'>): 200 | 400 {
+  return payment.status === 'declined' ? 400 : 200;
 }

@@ -1,18 +1,19 @@
-import { exponentialBackoff, PermanentJobError, type JobHandler } from '../jobs/registry.ts';
-import { REDIRECT_TIMEOUT_JOB, timeOutRedirect, type RedirectContext } from './service.ts';
+import { PermanentJobError, exponentialBackoff, type JobHandler } from '../jobs/registry.ts';
+import { REDIRECT_TIMEOUT_JOB, timeOutRedirect } from '../payments/pending.ts';
+import type { PaymentServices } from '../payments/services.ts';
 
 /** The job that ends an unanswered redirect, so no payment stays pending forever. */
-export function redirectJobHandlers(context: Omit<RedirectContext, 'store' | 'now' | 'logger'>): JobHandler[] {
+export function redirectJobHandlers(payments: PaymentServices): JobHandler[] {
   return [
     {
       kind: REDIRECT_TIMEOUT_JOB,
-      // Retried until it works: only a database or acquirer outage can make it fail.
+      // Retried until it works: only a database outage can make it fail.
       maxAttempts: 50,
       retryDelayMs: exponentialBackoff(5_000, 5 * 60_000),
-      run: async (job, jobContext) => {
+      run: async (job) => {
         const redirectId = job.payload.redirectId;
         if (typeof redirectId !== 'string') throw new PermanentJobError('malformed redirect timeout payload');
-        await timeOutRedirect({ ...context, store: jobContext.store, now: jobContext.now, logger: jobContext.logger }, redirectId);
+        await timeOutRedirect(payments, redirectId);
       },
     },
   ];

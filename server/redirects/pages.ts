@@ -3,8 +3,8 @@ import { TEST_CHALLENGE_CODE } from '../acquirers/threeDSecure.ts';
 import { formatAmount } from '../domain/money.ts';
 import { REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
 import { REDIRECT_COMPLETE } from '../../widget/shared/protocol.ts';
-import type { PaymentRecord } from '../payments/repository.ts';
-import type { RedirectRecord } from './repository.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
+import type { RedirectRecord } from '../payments/redirects.ts';
 import type { PageTexts } from './texts.ts';
 
 /**

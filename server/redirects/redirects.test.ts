@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import type { Acquirer, AuthorizationRequest } from '../acquirers/types.ts';
 import { CHECKOUT_NOTIFICATION } from '../checkouts/callbacks.ts';
 import { loadConfig, type GatewayConfig } from '../config.ts';
@@ -32,15 +31,14 @@ const SHOP = 'https://shop.example/return?order=7';
 
 
 /** Records what reaches the acquirer: the card network's side cannot exist here, so it is observed. */
-function recordingAcquirer(seen: AuthorizationRequest[]): Acquirer {
-  const simulator = createSimulatedAcquirer();
-  return {
+function recordingAcquirer(seen: AuthorizationRequest[]): (simulator: Acquirer) => Acquirer {
+  return (simulator) => ({
     ...simulator,
     authorize: async (request) => {
       seen.push(request);
       return simulator.authorize(request);
     },
-  };
+  });
 }
 
 interface PageAnswer {
@@ -59,7 +57,7 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
     clock = createTestClock();
     // These tests read a payment as often as they need to see its state change: no per-payment read limit here.
     const limits = { ...loadConfig({}).limits, paymentReadsPerMinute: 0 };
-    t = await startTestGateway(kind, { limits }, { now: clock.now, acquirer: recordingAcquirer(authorizations) });
+    t = await startTestGateway(kind, { limits }, { now: clock.now, wrapAcquirer: recordingAcquirer(authorizations) });
   });
   afterAll(async () => {
     await t?.close();

@@ -5,8 +5,8 @@ import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { challengePage, completionPage, messagePage, providerPage, type Page } from './pages.ts';
-import type { RedirectRecord } from './repository.ts';
-import { answerRedirect, viewRedirect, type RedirectAnswer, type RedirectContext } from './service.ts';
+import type { RedirectRecord } from '../payments/redirects.ts';
+import { answerRedirect, viewRedirect, type RedirectAnswer } from '../payments/pending.ts';
 import { languageFromHeader, pageTexts, type PageTexts } from './texts.ts';
 
 /**
@@ -35,7 +35,7 @@ function answerOf(params: ReadonlyMap<string, string>): RedirectAnswer | undefin
 }
 
 export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
-  const context: RedirectContext = { store: deps.store, acquirer: deps.acquirer, vault: deps.vault, now: deps.now, logger: deps.logger };
+  const { payments } = deps;
   const router = new Hono<AppEnv>();
   const textsOf = (c: Context<AppEnv>) => pageTexts(languageFromHeader(c.req.header('accept-language')));
 
@@ -43,7 +43,7 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
     const texts = textsOf(c);
     const id = c.req.param('id') ?? '';
     if (!RESOURCE_ID.test(id)) return htmlResponse(c, unknownPage(texts));
-    const view = await viewRedirect(context, id, c.get('params').get('paymentId'));
+    const view = await viewRedirect(payments, id, c.get('params').get('paymentId'));
     switch (view.kind) {
       case 'unknown':
         return htmlResponse(c, unknownPage(texts));
@@ -68,7 +68,7 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
     if (!RESOURCE_ID.test(id)) return htmlResponse(c, unknownPage(texts));
     // A form this page never renders (no action, or another one): malformed, nothing to decide.
     if (!answer) return htmlResponse(c, messagePage(texts, 400, texts.text('threeDSecure.unknown')));
-    const result = await answerRedirect(context, id, answer);
+    const result = await answerRedirect(payments, id, answer);
     switch (result.kind) {
       case 'unknown':
         return htmlResponse(c, unknownPage(texts));

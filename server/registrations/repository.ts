@@ -1,4 +1,4 @@
-import type { CardSummary } from '../payments/repository.ts';
+import type { CardSummary } from '../domain/payment.ts';
 import type { Queryable } from '../store/index.ts';
 
 /** SQL for registrations: stored cards, visible only to their own entity. */

@@ -1,11 +1,12 @@
 import { newResourceId } from '../domain/ids.ts';
 import { invalidParameters } from '../domain/errors.ts';
+import type { CardSummary } from '../domain/payment.ts';
+import type { Outbox } from '../events/outbox.ts';
 import type { ParameterError } from '../params/types.ts';
+import type { Queryable } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
 import { findSealed } from '../vault/repository.ts';
-import type { CardSummary } from '../payments/repository.ts';
-import type { Queryable } from '../store/index.ts';
-import { findRegistrations, type RegistrationRecord } from './repository.ts';
+import { findRegistrations, insertRegistration, type RegistrationRecord } from './repository.ts';
 
 /**
  * Registrations (doc 3 §2.5): a card stored by a payment with createRegistration=true, paid with later by
@@ -17,42 +18,51 @@ export function newRegistration(entityId: string, card: CardSummary, brand: stri
   return { id: newResourceId(), entityId, paymentBrand: brand, card, sealedCardId, createdAt: now };
 }
 
+/** The registration as notifications show it (COMPAT §10, §13). */
+export function registrationBody(registration: RegistrationRecord): Record<string, unknown> {
+  return { id: registration.id, paymentBrand: registration.paymentBrand, card: registration.card };
+}
+
+/** Writes a new registration with its REGISTRATION CREATED event, in the caller's transaction. */
+export async function recordRegistration(tx: Queryable, outbox: Outbox, registration: RegistrationRecord): Promise<void> {
+  await insertRegistration(tx, registration);
+  await outbox.append(tx, [
+    {
+      type: 'REGISTRATION',
+      action: 'CREATED',
+      entityId: registration.entityId,
+      resourceId: registration.id,
+      payload: registrationBody(registration),
+      createdAt: registration.createdAt,
+    },
+  ]);
+}
+
 function unknownRegistration(name: string, value: string): ParameterError {
   return { name, value, message: 'is not a stored registration of this entity' };
 }
 
+/** A stored card opened for a payment: the card (never its CVV, which is not stored) and its registration. */
+export interface StoredCard {
+  readonly registration: RegistrationRecord;
+  readonly card: HeldCard;
+}
+
 /**
- * The payment's parameters with the stored card of `registrationId` in place of card.*: the rest of the payment
- * (3-D Secure, the acquirer) treats it like a card the shopper typed. A CVV the shopper sent is kept; the
- * holder sent with the payment replaces the stored one only when the registration has none (overrideHolder).
+ * The stored card of `registrationId`, for a payment that treats it like a card the shopper typed. An id that is
+ * not one of the entity's registrations is refused naming the parameter.
  */
-export async function withRegisteredCard(
-  db: Queryable,
-  vault: CardVault,
-  entityId: string,
-  params: ReadonlyMap<string, string>,
-): Promise<Map<string, string>> {
-  const registrationId = params.get('registrationId') ?? '';
+export async function openStoredCard(db: Queryable, vault: CardVault, entityId: string, registrationId: string): Promise<StoredCard> {
   const [registration] = await findRegistrations(db, entityId, [registrationId]);
   if (!registration) throw invalidParameters([unknownRegistration('registrationId', registrationId)]);
   // The foreign key keeps a live registration's card in the vault.
   const sealed = await findSealed(db, registration.sealedCardId);
   if (!sealed) throw new Error(`the card of registration ${registration.id} is not in the vault`);
-  let card: HeldCard;
   try {
-    card = vault.open<HeldCard>(sealed);
+    return { registration, card: vault.open<HeldCard>(sealed) };
   } catch {
     throw invalidParameters([{ name: 'registrationId', value: registrationId, message: 'cannot be used: its card was sealed with another card-data key' }]);
   }
-  const effective = new Map(params);
-  effective.set('card.number', card.number);
-  effective.set('card.expiryMonth', String(card.expiryMonth).padStart(2, '0'));
-  effective.set('card.expiryYear', String(card.expiryYear));
-  const holder = card.holder ?? params.get('card.holder');
-  if (holder !== undefined) effective.set('card.holder', holder);
-  else effective.delete('card.holder');
-  if (!effective.has('paymentBrand')) effective.set('paymentBrand', registration.paymentBrand);
-  return effective;
 }
 
 /** What the widget shows of a stored card (never more than a payment response shows). */

@@ -1,23 +1,27 @@
-import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import type { Acquirer } from '../acquirers/types.ts';
 import { loadConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 
 /**
  * A gateway process for crash tests: configured from the environment like `server/main.ts`, with the simulated
- * acquirer, except that an authorization for the card holder `HANG` never comes back. It says on stderr when such
- * a call reached the acquirer, so the test can kill the process exactly while a payment is being made.
+ * acquirers, except that an authorization whose card holder is `HANG` never reaches the acquirer and never comes
+ * back, and one whose holder is `HANG AFTER ANSWER` reaches it (the acquirer decides and keeps its answer) but the
+ * answer never comes back. It says on stderr when such a call was made, so the test can kill the process exactly
+ * while a payment is being made.
  */
 
-const simulator = createSimulatedAcquirer();
-const acquirer: Acquirer = {
-  ...simulator,
-  async authorize(request) {
-    if (request.card.holder !== 'HANG') return simulator.authorize(request);
-    process.stderr.write(`acquirer called for ${request.paymentId}\n`);
-    return new Promise(() => undefined);
-  },
-};
+function hanging(acquirer: Acquirer): Acquirer {
+  return {
+    ...acquirer,
+    async authorize(request) {
+      const holder = request.card.holder;
+      if (holder !== 'HANG' && holder !== 'HANG AFTER ANSWER') return acquirer.authorize(request);
+      if (holder === 'HANG AFTER ANSWER') await acquirer.authorize({ ...request, card: { ...request.card, holder: 'Jane Jones' } });
+      process.stderr.write(`acquirer called for ${request.attemptId}\n`);
+      return new Promise(() => undefined);
+    },
+  };
+}
 
-const gateway = await startGateway(loadConfig(), { acquirer });
+const gateway = await startGateway(loadConfig(), { wrapAcquirer: hanging });
 process.stderr.write(`Gateway listening on ${gateway.url}\n`);

@@ -9,7 +9,9 @@ import { loadConfig, type GatewayConfig } from '../config.ts';
 import { newResourceId } from '../domain/ids.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway.ts';
 import type { Hono } from 'hono';
-import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
+import { createAcquirerRegistry } from '../acquirers/registry.ts';
+import { createOutbox } from '../events/outbox.ts';
+import { createPaymentServices } from '../payments/services.ts';
 import { createApp } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
@@ -266,12 +268,23 @@ export function testCard(overrides: Record<string, string> = {}): Record<string,
 
 /** An app (no port: use app.request) over the test gateway's store, configured as a live gateway. */
 export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hono<AppEnv> {
+  const config = { ...t.gateway.config, environment: 'live' as const };
+  const logger = createLogger({ level: 'silent' });
   return createApp({
-    config: { ...t.gateway.config, environment: 'live' },
+    config,
     store: t.gateway.store,
-    logger: createLogger({ level: 'silent' }),
-    acquirer: createSimulatedAcquirer(),
-    vault: createCardVault(randomBytes(32)),
+    logger,
+    payments: createPaymentServices({
+      store: t.gateway.store,
+      outbox: createOutbox([]),
+      acquirers: createAcquirerRegistry(t.gateway.store, config),
+      directory: undefined,
+      vault: createCardVault(randomBytes(32)),
+      environment: 'live',
+      now,
+      publicUrl: config.publicUrl,
+      logger,
+    }),
     tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
     authFailures: createAuthFailureGuard(t.gateway.store, 0, now),
     widgetBuild: undefined,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedAcquirer } from '../acquirers/simulator.ts';
 import { createApp } from '../app.ts';
 import { loadConfig, type RequestLimits } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
@@ -17,7 +16,6 @@ import {
   type TestClock,
   type TestGateway,
 } from '../testing/harness.ts';
-import { createCardVault } from '../vault/cardVault.ts';
 import { createAuthFailureGuard } from './authFailures.ts';
 
 /**
@@ -121,8 +119,7 @@ describe('failed authentications from one address', () => {
       config: { ...t.gateway.config, clientAddressHeader: 'x-forwarded-for' },
       store: t.gateway.store,
       logger: createLogger({ level: 'silent' }),
-      acquirer: createSimulatedAcquirer(),
-      vault: createCardVault(Buffer.alloc(32)),
+      payments: t.gateway.payments,
       tokenAccess: (token) => {
         lookups++;
         return findTokenAccess(t.gateway.store, token);

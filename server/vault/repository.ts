@@ -12,9 +12,8 @@ export const VAULT_COMPACTION_JOB = 'vault.compact';
 /** Erasures are compacted together, at the end of the hour they happened in. */
 export const VAULT_COMPACTION_INTERVAL_MS = 60 * 60_000;
 
-/** Keeps a sealed value; returns its id. */
-export async function keepSealed(db: Queryable, sealed: SealedValue, now: Date): Promise<string> {
-  const id = newResourceId();
+/** Keeps a sealed value; returns its id (a caller that must name it before it is written chooses it). */
+export async function keepSealed(db: Queryable, sealed: SealedValue, now: Date, id: string = newResourceId()): Promise<string> {
   await db.query('INSERT INTO vault_items (id, key_id, iv, tag, data, created_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)', [
     id,
     sealed.keyId,

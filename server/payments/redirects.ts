@@ -1,7 +1,12 @@
 import type { AuthenticationIds } from '../acquirers/threeDSecure.ts';
 import type { Queryable } from '../store/index.ts';
 
-/** SQL for payment_redirects: the pages a shopper must visit before a pending payment can become final. */
+/**
+ * SQL for payment_redirects: the page a shopper must visit before a pending payment can become final (the 3-D Secure
+ * challenge, a provider's page), and what the payment will need then. An outcome is decided once (the shopper's
+ * answer, or the timeout); the redirect is finished when the payment is final, which for a success waits for the
+ * acquirer's answer.
+ */
 
 export type RedirectKind = 'threeDSecure' | 'provider';
 export type RedirectOutcome = 'success' | 'failure' | 'cancel' | 'timeout';
@@ -16,9 +21,15 @@ export interface RedirectRecord {
   readonly authentication: AuthenticationIds | null;
   /** The card the authorization after a challenge needs, sealed in the vault; null once the redirect ended. */
   readonly sealedCardId: string | null;
+  /** createRegistration=true: the held card becomes a registration if the payment is approved. */
+  readonly createRegistration: boolean;
+  /** PA.CP: the payment is captured in full once approved. */
+  readonly captureAtOnce: boolean;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** The shopper's answer or the timeout, once decided (a success then waits for the acquirer's answer). */
   readonly outcome: RedirectOutcome | null;
+  /** When the payment became final. */
   readonly finishedAt: Date | null;
 }
 
@@ -33,6 +44,8 @@ interface RedirectRow {
   return_url: string;
   authentication: AuthenticationIds | null;
   sealed_card_id: string | null;
+  create_registration: boolean;
+  capture_at_once: boolean;
   created_at: Date;
   expires_at: Date;
   outcome: RedirectOutcome | null;
@@ -49,6 +62,8 @@ function toRecord(row: RedirectRow): RedirectRecord {
     returnUrl: row.return_url,
     authentication: row.authentication,
     sealedCardId: row.sealed_card_id,
+    createRegistration: row.create_registration,
+    captureAtOnce: row.capture_at_once,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     outcome: row.outcome,
@@ -58,8 +73,9 @@ function toRecord(row: RedirectRow): RedirectRecord {
 
 export async function insertRedirect(db: Queryable, redirect: NewRedirect): Promise<void> {
   await db.query(
-    `INSERT INTO payment_redirects (id, payment_id, kind, merchant_name, return_url, authentication, sealed_card_id, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::timestamptz, $9::timestamptz)`,
+    `INSERT INTO payment_redirects (id, payment_id, kind, merchant_name, return_url, authentication, sealed_card_id,
+       create_registration, capture_at_once, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10::timestamptz, $11::timestamptz)`,
     [
       redirect.id,
       redirect.paymentId,
@@ -68,6 +84,8 @@ export async function insertRedirect(db: Queryable, redirect: NewRedirect): Prom
       redirect.returnUrl,
       redirect.authentication === null ? null : JSON.stringify(redirect.authentication),
       redirect.sealedCardId,
+      redirect.createRegistration,
+      redirect.captureAtOnce,
       redirect.createdAt.toISOString(),
       redirect.expiresAt.toISOString(),
     ],
@@ -78,7 +96,7 @@ export async function insertRedirect(db: Queryable, redirect: NewRedirect): Prom
 export async function findRedirect(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<RedirectRecord | undefined> {
   const found = await db.query<RedirectRow>(
     `SELECT r.id, r.payment_id, p.entity_id, r.kind, r.merchant_name, r.return_url, r.authentication, r.sealed_card_id,
-            r.created_at, r.expires_at, r.outcome, r.finished_at
+            r.create_registration, r.capture_at_once, r.created_at, r.expires_at, r.outcome, r.finished_at
        FROM payment_redirects r JOIN payments p ON p.id = r.payment_id
       WHERE r.id = $1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
     [id],
@@ -87,10 +105,16 @@ export async function findRedirect(db: Queryable, id: string, options: { forUpda
   return row ? toRecord(row) : undefined;
 }
 
-/** Records how the page ended, and drops the redirect's link to its card (the caller erases it or hands it on). */
+/** Decides the redirect's outcome (once: only an undecided redirect changes). */
+export async function decideRedirect(db: Queryable, id: string, outcome: RedirectOutcome): Promise<void> {
+  await db.query('UPDATE payment_redirects SET outcome = $2 WHERE id = $1 AND outcome IS NULL', [id, outcome]);
+}
+
+/** Records that the payment is final, and drops the link to its card (the caller erases it or hands it on). */
 export async function finishRedirect(db: Queryable, id: string, outcome: RedirectOutcome, now: Date): Promise<void> {
   await db.query(
-    `UPDATE payment_redirects SET outcome = $2, finished_at = $3::timestamptz, sealed_card_id = NULL WHERE id = $1 AND outcome IS NULL`,
+    `UPDATE payment_redirects SET outcome = coalesce(outcome, $2), finished_at = $3::timestamptz, sealed_card_id = NULL
+      WHERE id = $1 AND finished_at IS NULL`,
     [id, outcome, now.toISOString()],
   );
 }

@@ -1,0 +1,96 @@
+import type { BackOfficeType, InitialPaymentType, PaymentSource, TestMode } from './payment.ts';
+
+/**
+ * What the payment use-cases are asked to do (DESIGN principle 10): the edge parses and validates a request once
+ * into one of these (payments/request.ts), and everything after it works with typed values, never the wire's
+ * name=value map. Checkout submits and (later) schedule executions build the same commands.
+ */
+
+/** A card as the shopper typed it (the number and CVV only ever in memory, never stored). */
+export interface CardInstrument {
+  readonly kind: 'card';
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly cvv: string | undefined;
+  readonly holder: string | undefined;
+}
+
+/** A stored card (registrationId), with the CVV a shopper may add; the holder sent fills in one the card lacks. */
+export interface StoredCardInstrument {
+  readonly kind: 'storedCard';
+  readonly registrationId: string;
+  readonly cvv: string | undefined;
+  readonly holder: string | undefined;
+}
+
+/** An asynchronous method (PAYPAL, SOFORTUEBERWEISUNG): the shopper's account at the provider, chosen on its page. */
+export interface RedirectInstrument {
+  readonly kind: 'redirect';
+  readonly brand: string;
+}
+
+/** Instruments of the spec the gateway does not process yet: declared, so a payment with one is refused by name. */
+export interface UnsupportedInstrument {
+  readonly kind: 'bankAccount' | 'virtualAccount' | 'tokenAccount' | 'wallet';
+}
+
+export type Instrument = CardInstrument | StoredCardInstrument | RedirectInstrument | UnsupportedInstrument;
+
+/** 3-D Secure as the merchant asks for it (doc 3 §2.6). */
+export interface ThreeDSecureRequest {
+  /** The merchant's own authentication (eci and verificationId, and any other threeDSecure.* by its own name). */
+  readonly external: Readonly<Record<string, string>> | undefined;
+  readonly challengeIndicator: string | undefined;
+  /** The name the directory server knows the merchant by. */
+  readonly merchantName: string | undefined;
+  /** Test knobs of the simulated directory (COMPAT §7): customParameters[3DS2_enrolled] and [3DS2_flow]. */
+  readonly testEnrolled: boolean;
+  readonly testFlow: string | undefined;
+}
+
+/** A checkout's part in a payment made through it. */
+export interface CheckoutContext {
+  readonly checkoutId: string;
+  /** The id the checkout reserved for the payment (its attempt row names it before the payment exists). */
+  readonly paymentId: string;
+  /** Where the shopper's browser goes after a redirect: the checkout's own result URL. */
+  readonly returnUrl: string | undefined;
+}
+
+export interface CreatePaymentCommand {
+  readonly entityId: string;
+  readonly paymentType: InitialPaymentType;
+  /** `PA.CP`: a preauthorization the gateway captures in full as soon as it is approved. */
+  readonly captureAtOnce: boolean;
+  readonly amountMinor: number;
+  readonly currency: string;
+  /** The brand the merchant named (paymentBrand), if any. */
+  readonly paymentBrand: string | undefined;
+  readonly instrument: Instrument;
+  readonly testMode: TestMode | undefined;
+  readonly merchantTransactionId: string | undefined;
+  readonly numberOfCaptures: number | undefined;
+  readonly createRegistration: boolean;
+  readonly shopperResultUrl: string | undefined;
+  /** customer.browser.* sent with the payment, or read from the shopper's own request (a checkout submit). */
+  readonly browserFields: ReadonlySet<string>;
+  readonly threeDSecure: ThreeDSecureRequest;
+  /** The request structures the payment echoes, nested and masked (built once, at the edge). */
+  readonly echo: Record<string, unknown>;
+  readonly source: PaymentSource;
+  readonly checkout: CheckoutContext | undefined;
+}
+
+export interface BackOfficeCommand {
+  readonly entityId: string;
+  readonly referencedId: string;
+  readonly paymentType: BackOfficeType;
+  /** Undefined for a reversal without an amount: it covers the whole payment. */
+  readonly amountMinor: number | undefined;
+  readonly currency: string | undefined;
+  readonly finalInSequence: boolean;
+  readonly testMode: TestMode | undefined;
+  readonly merchantTransactionId: string | undefined;
+  readonly echo: Record<string, unknown>;
+}

@@ -1,0 +1,88 @@
+import type { PaymentRecord } from '../domain/payment.ts';
+import type { Queryable } from '../store/index.ts';
+
+/**
+ * The outbox (DESIGN principle 4): every change of a payment, registration or schedule appends an event row in the
+ * transaction that makes the change, and whatever the event causes later (a checkout's notificationUrl call, later
+ * webhook deliveries) is scheduled by the subscribers in that same transaction. A change is never committed without
+ * its event, nor an event without its change, and a crash after the commit loses nothing.
+ */
+
+export type EventType = 'PAYMENT' | 'REGISTRATION' | 'SCHEDULE';
+export type EventAction = 'CREATED' | 'UPDATED' | 'DELETED';
+
+export interface DomainEvent {
+  readonly type: EventType;
+  readonly action: EventAction;
+  readonly entityId: string;
+  /** The payment's, registration's or schedule's id. */
+  readonly resourceId: string;
+  /** The resource as the API shows it after this change: what notifications carry. */
+  readonly payload: Record<string, unknown>;
+  readonly createdAt: Date;
+  /** For PAYMENT events: the payment itself, for subscribers to decide on (not stored with the event). */
+  readonly payment?: PaymentRecord;
+}
+
+/** Reacts to events inside the transaction that appends them: schedules the jobs they cause. */
+export type EventSubscriber = (tx: Queryable, events: readonly DomainEvent[]) => Promise<void>;
+
+export interface Outbox {
+  append(tx: Queryable, events: readonly DomainEvent[]): Promise<void>;
+}
+
+/** All rows travel as one JSON parameter: one statement for any number of events (group commit). */
+const INSERT_EVENTS = `INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
+  SELECT type, action, entity_id, resource_id, payload, created_at
+    FROM jsonb_to_recordset($1::jsonb) AS e (type text, action text, entity_id char(32), resource_id char(32), payload jsonb,
+      created_at timestamptz)`;
+
+export function createOutbox(subscribers: readonly EventSubscriber[]): Outbox {
+  return {
+    async append(tx, events) {
+      if (events.length === 0) return;
+      const rows = events.map((event) => ({
+        type: event.type,
+        action: event.action,
+        entity_id: event.entityId,
+        resource_id: event.resourceId,
+        payload: event.payload,
+        created_at: event.createdAt.toISOString(),
+      }));
+      await tx.query(INSERT_EVENTS, [JSON.stringify(rows)], { preparedAs: 'insert-events' });
+      for (const subscriber of subscribers) await subscriber(tx, events);
+    },
+  };
+}
+
+export interface StoredEvent {
+  readonly id: number;
+  readonly type: EventType;
+  readonly action: EventAction;
+  readonly entityId: string;
+  readonly resourceId: string;
+  readonly payload: Record<string, unknown>;
+  readonly createdAt: Date;
+}
+
+/** The events of one resource, in the order they were appended. */
+export async function eventsOf(db: Queryable, resourceId: string): Promise<StoredEvent[]> {
+  const found = await db.query<{
+    id: number;
+    type: EventType;
+    action: EventAction;
+    entity_id: string;
+    resource_id: string;
+    payload: Record<string, unknown>;
+    created_at: Date;
+  }>('SELECT id, type, action, entity_id, resource_id, payload, created_at FROM events WHERE resource_id = $1 ORDER BY id', [resourceId]);
+  return found.rows.map((row) => ({
+    id: Number(row.id),
+    type: row.type,
+    action: row.action,
+    entityId: row.entity_id,
+    resourceId: row.resource_id,
+    payload: row.payload,
+    createdAt: row.created_at,
+  }));
+}

@@ -1,0 +1,182 @@
+import type { PaymentRecord } from '../domain/payment.ts';
+import { createGroupCommit, type GroupCommit } from '../store/groupCommit.ts';
+import type { Queryable, Store } from '../store/index.ts';
+import type { SealedValue } from '../vault/cardVault.ts';
+import { keepSealed } from '../vault/repository.ts';
+import { paymentOfRow, paymentRow } from './repository.ts';
+
+/**
+ * Acquirer attempts (DESIGN principle 11): before the gateway calls an acquirer, it commits a row saying what it is
+ * about to ask and what it will record with the answer (the plan). The call itself runs outside any row lock; the
+ * answer is recorded (ledger.ts) in the transaction that finishes the attempt. An attempt left open by a crash
+ * between the call and the record is finished by the recovery job (recovery.ts), which asks the acquirer what
+ * became of it: money never moves without a row, and nothing is recorded twice (the attempt's id is the acquirer's
+ * idempotency reference, and the payment's id is the row's key).
+ *
+ * An open back-office attempt also holds its amount against its parent's totals (repository.ts childTotals), so
+ * two concurrent captures cannot both pass the check while the acquirer is being asked.
+ */
+
+/** What the answer to an attempt becomes. */
+export type AttemptPlan =
+  /** An initial payment's authorization: the payment to record, minus its result. */
+  | {
+      readonly kind: 'initial';
+      readonly payment: PaymentRecord;
+      /** createRegistration=true: the card, sealed in the vault before the call, becomes a registration if approved. */
+      readonly registerSealedCardId: string | null;
+      /** PA.CP: capture in full once approved. */
+      readonly captureAtOnce: boolean;
+    }
+  /** A capture, refund or reversal: the child to record. */
+  | { readonly kind: 'backOffice'; readonly payment: PaymentRecord }
+  /** The authorization after a 3-D Secure challenge, or a provider's confirmation: the pending payment it finishes. */
+  | {
+      readonly kind: 'afterRedirect';
+      readonly payment: PaymentRecord;
+      readonly redirectId: string;
+      /** The authentication the challenge produced (shown as threeDSecure), if it was one. */
+      readonly threeDSecure: Record<string, string> | null;
+      readonly registerSealedCardId: string | null;
+      readonly captureAtOnce: boolean;
+    };
+
+export type AttemptOutcome = 'recorded' | 'unknown';
+
+export interface Attempt {
+  readonly id: string;
+  readonly entityId: string;
+  readonly acquirer: string;
+  readonly plan: AttemptPlan;
+  /** The gateway instance that made the call (store.instanceId). */
+  readonly instanceId: string;
+  readonly createdAt: Date;
+  readonly finishedAt: Date | null;
+  readonly outcome: AttemptOutcome | null;
+}
+
+type StoredPlan = Omit<AttemptPlan, 'payment'> & { readonly payment: Record<string, unknown> };
+
+function storedPlan(plan: AttemptPlan): StoredPlan {
+  return { ...plan, payment: paymentRow(plan.payment) };
+}
+
+function planOf(stored: StoredPlan): AttemptPlan {
+  return { ...stored, payment: paymentOfRow(stored.payment) } as AttemptPlan;
+}
+
+interface AttemptRow {
+  id: string;
+  entity_id: string;
+  acquirer: string;
+  plan: StoredPlan;
+  instance_id: string;
+  created_at: Date;
+  finished_at: Date | null;
+  outcome: AttemptOutcome | null;
+}
+
+const COLUMNS = 'id, entity_id, acquirer, plan, instance_id, created_at, finished_at, outcome';
+
+function toAttempt(row: AttemptRow): Attempt {
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    acquirer: row.acquirer,
+    plan: planOf(row.plan),
+    instanceId: row.instance_id,
+    createdAt: new Date(row.created_at),
+    finishedAt: row.finished_at,
+    outcome: row.outcome,
+  };
+}
+
+export interface NewAttempt {
+  readonly id: string;
+  readonly acquirer: string;
+  readonly plan: AttemptPlan;
+  readonly instanceId: string;
+  readonly createdAt: Date;
+}
+
+const INSERT_FROM_JSON = `INSERT INTO acquirer_attempts
+    (id, entity_id, acquirer, payment_id, parent_id, payment_type, amount_minor, final_in_sequence, plan, instance_id, created_at)
+  SELECT id, entity_id, acquirer, payment_id, parent_id, payment_type, amount_minor, final_in_sequence, plan, instance_id, created_at
+    FROM jsonb_to_recordset($1::jsonb) AS a (id char(32), entity_id char(32), acquirer text, payment_id char(32), parent_id char(32),
+      payment_type char(2), amount_minor bigint, final_in_sequence boolean, plan jsonb, instance_id text, created_at timestamptz)`;
+
+export async function insertAttempts(db: Queryable, attempts: readonly NewAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map(({ id, acquirer, plan, instanceId, createdAt }) => ({
+    id,
+    entity_id: plan.payment.entityId,
+    acquirer,
+    payment_id: plan.payment.id,
+    parent_id: plan.kind === 'backOffice' ? plan.payment.parentId : null,
+    payment_type: plan.payment.paymentType,
+    amount_minor: plan.payment.amountMinor,
+    final_in_sequence: plan.payment.finalInSequence,
+    plan: storedPlan(plan),
+    instance_id: instanceId,
+    created_at: createdAt.toISOString(),
+  }));
+  await db.query(INSERT_FROM_JSON, [JSON.stringify(rows)], { preparedAs: 'insert-attempts' });
+}
+
+/** Marks attempts finished (in the transaction that records their outcome); true per id if this call finished it. */
+export async function finishAttempts(db: Queryable, ids: readonly string[], outcome: AttemptOutcome, now: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const finished = await db.query<{ id: string }>(
+    `UPDATE acquirer_attempts SET finished_at = $2::timestamptz, outcome = $3
+      WHERE id = ANY($1::text[]) AND finished_at IS NULL RETURNING id`,
+    [ids, now.toISOString(), outcome],
+    { preparedAs: 'finish-attempts' },
+  );
+  return new Set(finished.rows.map((row) => row.id));
+}
+
+/** Open attempts started before `before`, oldest first: what the recovery job looks at. */
+export async function findOpenAttempts(db: Queryable, before: Date, limit: number): Promise<Attempt[]> {
+  const found = await db.query<AttemptRow>(
+    `SELECT ${COLUMNS} FROM acquirer_attempts WHERE finished_at IS NULL AND created_at <= $1::timestamptz ORDER BY created_at LIMIT $2`,
+    [before.toISOString(), limit],
+  );
+  return found.rows.map(toAttempt);
+}
+
+/** The attempt, locked until the transaction ends (its recovery and its normal finish are decided one at a time). */
+export async function lockAttempt(tx: Queryable, id: string): Promise<Attempt | undefined> {
+  const found = await tx.query<AttemptRow>(`SELECT ${COLUMNS} FROM acquirer_attempts WHERE id = $1 FOR UPDATE`, [id]);
+  const row = found.rows[0];
+  return row ? toAttempt(row) : undefined;
+}
+
+/** The open attempts whose answer becomes one of these payments (a checkout's attempt whose instance died). */
+export async function openAttemptsOfPayments(db: Queryable, paymentIds: readonly string[]): Promise<Attempt[]> {
+  if (paymentIds.length === 0) return [];
+  const found = await db.query<AttemptRow>(
+    `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = ANY($1::text[]) AND finished_at IS NULL`,
+    [paymentIds],
+  );
+  return found.rows.map(toAttempt);
+}
+
+/** An attempt to open, and a card to seal in the vault with it (under `sealedCardId`, which the plan names). */
+export interface AttemptToOpen {
+  readonly attempt: NewAttempt;
+  readonly sealedCard?: { readonly id: string; readonly value: SealedValue };
+}
+
+/** Opens attempts outside any transaction, group-committed with concurrent ones: one commit for a burst. */
+export function createAttemptOpener(store: Store): GroupCommit<AttemptToOpen, void> {
+  return createGroupCommit<AttemptToOpen, void>(store, async (tx, items) => {
+    for (const { attempt, sealedCard } of items) {
+      if (sealedCard) await keepSealed(tx, sealedCard.value, attempt.createdAt, sealedCard.id);
+    }
+    await insertAttempts(
+      tx,
+      items.map((item) => item.attempt),
+    );
+    return items.map(() => undefined);
+  });
+}

@@ -1,0 +1,132 @@
+import type { BackOfficeCommand } from '../domain/commands.ts';
+import { checkBackOffice } from '../domain/backOffice.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import type { BackOfficeType, PaymentRecord } from '../domain/payment.ts';
+import { withResult } from '../domain/paymentState.ts';
+import { RESULTS, type Result } from '../domain/resultCodes.ts';
+import type { AcquirerAnswer } from '../acquirers/types.ts';
+import { insertAttempts } from './attempts.ts';
+import { childTotals, lockPayment } from './repository.ts';
+import type { PaymentServices } from './services.ts';
+
+/**
+ * POST /v1/payments/{id}: capture, refund or reverse. Decided under the parent's row lock: the rules of
+ * domain/backOffice.ts against the totals of its approved children and of the operations on it still waiting for
+ * their acquirer (an open attempt holds its amount), so concurrent requests are decided one after another and the
+ * totals can never be exceeded. The acquirer is asked after the lock is released: the acquirer that handled the
+ * parent, whatever the default is now (spec doc 1 §3 rule 5).
+ */
+
+/** What the platform answers for an operation on a payment it does not find (ActiveMerchant and PHP clients test these). */
+const UNKNOWN_REFERENCE: Readonly<Record<BackOfficeType, Result>> = {
+  CP: RESULTS.captureWithoutPreauthorization,
+  RV: RESULTS.reversalWithoutPayment,
+  RF: RESULTS.invalidPaymentData,
+};
+
+function unknownReference(type: BackOfficeType): GatewayError {
+  return new GatewayError(UNKNOWN_REFERENCE[type], 400);
+}
+
+/** A child payment with the acquirer's answer. */
+export function withAnswer(payment: PaymentRecord, answer: AcquirerAnswer): PaymentRecord {
+  return { ...withResult(payment, answer), resultDetails: { ...answer.details }, acquirerReference: answer.reference };
+}
+
+interface Options {
+  /**
+   * PA.CP: capture only if nothing has been captured (or is being captured) yet; undefined when something has.
+   * The automatic capture runs from the request and, as a safety net, from a job: whichever comes second stands down.
+   */
+  readonly onlyIfUncaptured?: boolean;
+}
+
+type Decision =
+  | { readonly kind: 'recorded'; readonly payment: PaymentRecord }
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'ask'; readonly child: PaymentRecord; readonly attemptId: string; readonly referencedReference: string | null };
+
+export async function processBackOffice(services: PaymentServices, command: BackOfficeCommand, options: Options = {}): Promise<PaymentRecord | undefined> {
+  const { entityId, paymentType } = command;
+  if (!RESOURCE_ID.test(command.referencedId)) throw unknownReference(paymentType);
+
+  const decision = await services.store.transaction(async (tx): Promise<Decision> => {
+    const parent = await lockPayment(tx, entityId, command.referencedId);
+    if (!parent) throw unknownReference(paymentType);
+    const amountMinor = command.amountMinor ?? parent.amountMinor;
+    const currency = command.currency ?? parent.currency;
+    if (currency !== parent.currency) {
+      throw invalidParameters([{ name: 'currency', value: currency, message: `must be ${parent.currency}, the currency of the referenced payment` }]);
+    }
+    if (amountMinor === 0 && paymentType !== 'RV') {
+      throw invalidParameters([{ name: 'amount', value: '0.00', message: 'must be greater than 0.00' }]);
+    }
+    const totals = await childTotals(tx, parent.id);
+    if (options.onlyIfUncaptured && totals.captureCount > 0) return { kind: 'skipped' };
+    const child: PaymentRecord = {
+      id: newResourceId(),
+      entityId,
+      parentId: parent.id,
+      paymentType,
+      paymentBrand: parent.paymentBrand,
+      amountMinor,
+      currency,
+      resultCode: '',
+      resultDescription: '',
+      status: 'declined',
+      finalInSequence: command.finalInSequence,
+      maxCaptures: null,
+      acquirer: parent.acquirer,
+      acquirerReference: null,
+      testMode: command.testMode ?? null,
+      merchantTransactionId: command.merchantTransactionId ?? null,
+      card: parent.card,
+      requestEcho: command.echo,
+      resultDetails: null,
+      threeDSecure: null,
+      redirect: null,
+      registrationId: null,
+      source: parent.source === 'SYSTEM' ? 'SYSTEM' : 'API',
+      checkoutId: null,
+      ndc: newNdc(entityId),
+      createdAt: services.now(),
+    };
+    const refusal = checkBackOffice(paymentType, amountMinor, parent, totals);
+    if (refusal) {
+      const refused = { ...withResult(child, withReason(refusal.result, refusal.reason)), acquirer: 'gateway' };
+      return { kind: 'recorded', payment: (await services.ledger.recordIn(tx, { payments: [refused] }))[0] as PaymentRecord };
+    }
+    if (!services.acquirers.get(parent.acquirer)) {
+      const unavailable = { ...withResult(child, withReason(RESULTS.systemError, `the acquirer ${parent.acquirer} of this payment is not configured`)), acquirer: 'gateway' };
+      return { kind: 'recorded', payment: (await services.ledger.recordIn(tx, { payments: [unavailable] }))[0] as PaymentRecord };
+    }
+    // The attempt holds the amount against the parent's totals until the acquirer's answer is recorded.
+    const attemptId = newResourceId();
+    await insertAttempts(tx, [{ id: attemptId, acquirer: parent.acquirer, plan: { kind: 'backOffice', payment: child }, instanceId: services.store.instanceId, createdAt: child.createdAt }]);
+    return { kind: 'ask', child, attemptId, referencedReference: parent.acquirerReference };
+  });
+
+  switch (decision.kind) {
+    case 'recorded':
+      return decision.payment;
+    case 'skipped':
+      return undefined;
+    case 'ask': {
+      const { child, attemptId } = decision;
+      const acquirer = services.acquirers.get(child.acquirer);
+      if (!acquirer) throw new Error(`acquirer ${child.acquirer} disappeared`);
+      const answer = await acquirer.backOffice({
+        attemptId,
+        paymentId: child.id,
+        paymentType,
+        amountMinor: child.amountMinor,
+        currency: child.currency,
+        referencedReference: decision.referencedReference,
+        testMode: command.testMode,
+      });
+      const [recorded] = await services.ledger.record({ payments: [withAnswer(child, answer)], attemptId });
+      return recorded;
+    }
+  }
+}

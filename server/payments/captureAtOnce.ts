@@ -1,0 +1,75 @@
+import type { PaymentRecord, TestMode } from '../domain/payment.ts';
+import { PermanentJobError, type JobHandler } from '../jobs/registry.ts';
+import { scheduleJob } from '../jobs/repository.ts';
+import type { Queryable } from '../store/index.ts';
+import { processBackOffice } from './backOffice.ts';
+import { findPayment, findPaymentsById } from './repository.ts';
+import type { PaymentServices } from './services.ts';
+
+/**
+ * `paymentType=PA.CP`: a preauthorization the gateway captures in full once it is approved, as one request. The
+ * capture is made by the request itself when the preauthorization is approved at once; a job, scheduled in the
+ * transaction that records the approval, makes it when the approval came later (after a 3-D Secure challenge) or
+ * when the process died before capturing. Whichever runs second finds a capture and stands down.
+ */
+
+export const CAPTURE_AT_ONCE_JOB = 'payments.captureAtOnce';
+/** The job's margin for the request that captures by itself: only a crash leaves the capture to it. */
+export const CAPTURE_SAFETY_NET_MS = 5 * 60_000;
+
+export async function scheduleCaptureAtOnce(tx: Queryable, preauthorization: PaymentRecord, now: Date, delayMs: number): Promise<void> {
+  await scheduleJob(
+    tx,
+    {
+      kind: CAPTURE_AT_ONCE_JOB,
+      uniqueKey: `${CAPTURE_AT_ONCE_JOB}:${preauthorization.id}`,
+      runAt: new Date(now.getTime() + delayMs),
+      payload: { entityId: preauthorization.entityId, paymentId: preauthorization.id },
+    },
+    now,
+  );
+}
+
+/** Captures an approved preauthorization in full, unless a capture exists already; returns the capture either way. */
+export async function captureAtOnce(services: PaymentServices, preauthorization: PaymentRecord): Promise<PaymentRecord> {
+  const made = await processBackOffice(
+    services,
+    {
+      entityId: preauthorization.entityId,
+      referencedId: preauthorization.id,
+      paymentType: 'CP',
+      amountMinor: preauthorization.amountMinor,
+      currency: preauthorization.currency,
+      finalInSequence: true,
+      testMode: (preauthorization.testMode ?? undefined) as TestMode | undefined,
+      merchantTransactionId: preauthorization.merchantTransactionId ?? undefined,
+      echo: preauthorization.requestEcho,
+    },
+    { onlyIfUncaptured: true },
+  );
+  if (made) return made;
+  const found = await services.store.query<{ id: string }>(
+    "SELECT id FROM payments WHERE parent_id = $1 AND payment_type = 'CP' ORDER BY created_at DESC LIMIT 1",
+    [preauthorization.id],
+  );
+  const [capture] = await findPaymentsById(services.store, found.rows.map((row) => row.id));
+  // Being captured right now by the other path: its answer is the preauthorization's until the capture is recorded.
+  return capture ?? preauthorization;
+}
+
+export function captureAtOnceJobHandlers(services: PaymentServices): JobHandler[] {
+  return [
+    {
+      kind: CAPTURE_AT_ONCE_JOB,
+      maxAttempts: 20,
+      retryDelayMs: () => 60_000,
+      run: async (job) => {
+        const { entityId, paymentId } = job.payload;
+        if (typeof entityId !== 'string' || typeof paymentId !== 'string') throw new PermanentJobError('malformed capture payload');
+        const preauthorization = await findPayment(services.store, entityId, paymentId);
+        if (!preauthorization || preauthorization.status !== 'approved') return;
+        await captureAtOnce(services, preauthorization);
+      },
+    },
+  ];
+}

@@ -1,0 +1,328 @@
+import {
+  authenticationResult,
+  TEST_CHALLENGE_CODE,
+  type AuthenticationIds,
+  type AuthenticationStatus,
+} from '../acquirers/threeDSecure.ts';
+import type { AcquirerAnswer } from '../acquirers/types.ts';
+import { newResourceId } from '../domain/ids.ts';
+import type { CardSummary, FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../domain/payment.ts';
+import { statusOfResult } from '../domain/paymentState.ts';
+import { RESULTS, type Result } from '../domain/resultCodes.ts';
+import { scheduleJob } from '../jobs/repository.ts';
+import { findEntityName } from '../merchants/repository.ts';
+import { newRegistration, recordRegistration } from '../registrations/service.ts';
+import type { Queryable } from '../store/index.ts';
+import type { HeldCard } from '../vault/cardVault.ts';
+import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
+import { finishAttempts, insertAttempts, type Attempt, type AttemptPlan } from './attempts.ts';
+import { scheduleCaptureAtOnce } from './captureAtOnce.ts';
+import { lockPayment } from './repository.ts';
+import {
+  decideRedirect,
+  findRedirect,
+  finishRedirect,
+  insertRedirect,
+  type NewRedirect,
+  type RedirectOutcome,
+  type RedirectRecord,
+} from './redirects.ts';
+import type { PaymentServices } from './services.ts';
+
+/**
+ * Payments that wait for the shopper (doc 1 §3 rule 1): the simulated issuer's 3-D Secure challenge, and the
+ * simulated provider page of an asynchronous payment method. The payment is recorded pending with its redirect,
+ * and becomes final exactly once:
+ *
+ *   pending ──answer: success──▶ (attempt committed) ──acquirer, outside any lock──▶ approved | declined
+ *           ├─answer: wrong code──▶ 100.380.401        ├─answer: cancel──▶ 100.396.101
+ *           └─no answer for REDIRECT_LIFETIME_MS (job, or the next visit)──▶ 100.396.103
+ *
+ * Each redirect's outcome is decided once, under its row lock: a second answer (a replay, a double click, an answer
+ * after the timeout) finds it decided and changes nothing. A success is decided, and its acquirer attempt committed,
+ * before the acquirer is asked; the answer is recorded under the payment's lock afterwards, or by the recovery job
+ * if the process dies in between (recovery.ts).
+ */
+
+/** How long a shopper has for the page before the payment fails (a 3-D Secure ACS allows about as long). */
+export const REDIRECT_LIFETIME_MS = 10 * 60_000;
+export const REDIRECT_TIMEOUT_JOB = 'redirect.timeout';
+
+/** The pages live under the gateway's own address: the only redirect URLs it hands out. */
+export function redirectUrl(publicUrl: string, redirectId: string, paymentId: string): PaymentRedirect {
+  return { url: `${publicUrl}/v1/redirects/${redirectId}`, parameters: [{ name: 'paymentId', value: paymentId }] };
+}
+
+export interface PendingStart {
+  readonly kind: NewRedirect['kind'];
+  readonly returnUrl: string;
+  readonly authentication: AuthenticationIds | null;
+  /** What the page calls the merchant; the entity's name unless given. */
+  readonly merchantName: string | undefined;
+  /** The card the authorization after a challenge needs: kept sealed while the shopper answers. */
+  readonly heldCard: HeldCard | null;
+  readonly createRegistration: boolean;
+  readonly captureAtOnce: boolean;
+}
+
+/**
+ * Records a pending payment with its redirect and the job that ends it if the shopper never answers, in one
+ * transaction: a redirect never points at a payment that was not recorded.
+ */
+export async function recordPending(services: PaymentServices, payment: PaymentRecord, start: PendingStart): Promise<PaymentRecord> {
+  const redirectId = newResourceId();
+  const withRedirect: PaymentRecord = { ...payment, redirect: redirectUrl(services.publicUrl, redirectId, payment.id) };
+  const expiresAt = new Date(payment.createdAt.getTime() + REDIRECT_LIFETIME_MS);
+  return services.store.transaction(async (tx) => {
+    const merchantName = start.merchantName ?? (await findEntityName(tx, payment.entityId)) ?? payment.entityId;
+    const sealedCardId = start.heldCard ? await keepSealed(tx, services.vault.seal(start.heldCard), payment.createdAt) : null;
+    const [recorded] = await services.ledger.recordIn(tx, { payments: [withRedirect] });
+    await insertRedirect(tx, {
+      id: redirectId,
+      paymentId: payment.id,
+      kind: start.kind,
+      merchantName,
+      returnUrl: start.returnUrl,
+      authentication: start.authentication,
+      sealedCardId,
+      createRegistration: start.createRegistration,
+      captureAtOnce: start.captureAtOnce,
+      createdAt: payment.createdAt,
+      expiresAt,
+    });
+    await scheduleJob(
+      tx,
+      { kind: REDIRECT_TIMEOUT_JOB, uniqueKey: `${REDIRECT_TIMEOUT_JOB}:${redirectId}`, runAt: expiresAt, payload: { redirectId } },
+      payment.createdAt,
+    );
+    return recorded as PaymentRecord;
+  });
+}
+
+function isExpired(redirect: RedirectRecord, now: Date): boolean {
+  return now.getTime() >= redirect.expiresAt.getTime();
+}
+
+const FAILED_AUTHENTICATION: AuthenticationStatus = 'N';
+
+function refusedResult(result: Result, threeDSecure: Record<string, string> | null): FinalResult {
+  return {
+    resultCode: result.code,
+    resultDescription: result.description,
+    resultDetails: null,
+    threeDSecure,
+    acquirerReference: null,
+    registrationId: null,
+  };
+}
+
+/** The redirect's authentication result with `status`, for a 3-D Secure challenge (none for a provider page). */
+function authenticationOf(redirect: RedirectRecord, payment: PaymentRecord, status: AuthenticationStatus): Record<string, string> | null {
+  return redirect.authentication ? authenticationResult(payment.paymentBrand ?? '', status, redirect.authentication) : null;
+}
+
+/**
+ * Ends a locked, undecided redirect with an outcome the gateway decides alone (cancel, failure, timeout, or a held
+ * card that cannot be opened any more): the payment's final result, then the redirect's. Returns it ended.
+ */
+async function endWithoutAcquirer(
+  services: PaymentServices,
+  tx: Queryable,
+  redirect: RedirectRecord,
+  outcome: RedirectOutcome,
+  result: FinalResult | undefined = undefined,
+): Promise<RedirectRecord> {
+  const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
+  if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
+  const now = services.now();
+  const failed = authenticationOf(redirect, payment, FAILED_AUTHENTICATION);
+  const final =
+    result ??
+    refusedResult(outcome === 'cancel' ? RESULTS.cancelledByUser : outcome === 'timeout' ? RESULTS.pendingTimedOut : RESULTS.authenticationFailed, failed);
+  await services.ledger.finish(tx, payment, final, now);
+  await finishRedirect(tx, redirect.id, outcome, now);
+  if (redirect.sealedCardId !== null) await eraseSealed(tx, redirect.sealedCardId, now);
+  return { ...redirect, outcome, finishedAt: now, sealedCardId: null };
+}
+
+/**
+ * Records the acquirer's answer to a success: the payment's final result, a registration when one was asked for
+ * (it takes over the card the challenge held; otherwise nothing of the card outlives the wait), and the redirect's
+ * end. Called by the answering request, or by the recovery job when that request's process died.
+ */
+export async function settleAfterRedirect(
+  services: PaymentServices,
+  tx: Queryable,
+  attempt: Pick<Attempt, 'id'> & { readonly plan: Extract<AttemptPlan, { kind: 'afterRedirect' }> },
+  answer: AcquirerAnswer,
+): Promise<RedirectRecord> {
+  const { plan } = attempt;
+  const redirect = await findRedirect(tx, plan.redirectId, { forUpdate: true });
+  const payment = await lockPayment(tx, plan.payment.entityId, plan.payment.id);
+  if (!redirect || !payment) throw new Error(`redirect ${plan.redirectId} or its payment is missing`);
+  const now = services.now();
+  if (payment.status !== 'pending') {
+    // Finished already (by this attempt's recovery): only the attempt is left to close.
+    await finishAttempts(tx, [attempt.id], 'recorded', now);
+    return redirect;
+  }
+  const approved = statusOfResult(answer.code) === 'approved';
+  const keepsCard = approved && plan.registerSealedCardId !== null && payment.card !== null;
+  const registration = keepsCard
+    ? newRegistration(payment.entityId, payment.card as CardSummary, payment.paymentBrand ?? '', plan.registerSealedCardId as string, now)
+    : undefined;
+  if (registration) await recordRegistration(tx, services.outbox, registration);
+  const finished = await services.ledger.finish(
+    tx,
+    payment,
+    {
+      resultCode: answer.code,
+      resultDescription: answer.description,
+      resultDetails: { ...answer.details },
+      threeDSecure: plan.threeDSecure,
+      acquirerReference: answer.reference,
+      registrationId: registration?.id ?? null,
+    },
+    now,
+    attempt.id,
+  );
+  await finishRedirect(tx, redirect.id, 'success', now);
+  if (redirect.sealedCardId !== null && !keepsCard) await eraseSealed(tx, redirect.sealedCardId, now);
+  if (approved && plan.captureAtOnce && finished) await scheduleCaptureAtOnce(tx, finished, now, 0);
+  return { ...redirect, outcome: 'success', finishedAt: now, sealedCardId: null };
+}
+
+/** The held card, or undefined when it cannot be opened (another key, or altered): the payment then fails cleanly. */
+async function openHeldCard(services: PaymentServices, tx: Queryable, sealedCardId: string | null): Promise<HeldCard | undefined> {
+  const sealed = sealedCardId === null ? undefined : await findSealed(tx, sealedCardId);
+  if (!sealed) return undefined;
+  try {
+    return services.vault.open<HeldCard>(sealed);
+  } catch (error) {
+    services.logger.error('held card could not be opened', { error });
+    return undefined;
+  }
+}
+
+/** A success to ask the acquirer about, decided and committed with its attempt. */
+interface SuccessToAsk {
+  readonly attemptId: string;
+  readonly plan: Extract<AttemptPlan, { kind: 'afterRedirect' }>;
+  readonly card: HeldCard | undefined;
+}
+
+/**
+ * Decides a locked, undecided redirect's success: the attempt to ask the acquirer with, committed with the decision
+ * (so a concurrent answer finds it decided), or the redirect ended at once when the held card cannot be opened.
+ */
+async function decideSuccess(services: PaymentServices, tx: Queryable, redirect: RedirectRecord): Promise<SuccessToAsk | RedirectRecord> {
+  const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
+  if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
+  const card = redirect.kind === 'threeDSecure' ? await openHeldCard(services, tx, redirect.sealedCardId) : undefined;
+  const threeDSecure = authenticationOf(redirect, payment, 'Y');
+  if (redirect.kind === 'threeDSecure' && (!card || !threeDSecure)) {
+    return endWithoutAcquirer(services, tx, redirect, 'success', refusedResult(RESULTS.threeDSecureTechnicalError, threeDSecure));
+  }
+  const plan: SuccessToAsk['plan'] = {
+    kind: 'afterRedirect',
+    payment,
+    redirectId: redirect.id,
+    threeDSecure,
+    registerSealedCardId: redirect.createRegistration ? redirect.sealedCardId : null,
+    captureAtOnce: redirect.captureAtOnce,
+  };
+  const attemptId = newResourceId();
+  await insertAttempts(tx, [{ id: attemptId, acquirer: payment.acquirer, plan, instanceId: services.store.instanceId, createdAt: services.now() }]);
+  await decideRedirect(tx, redirect.id, 'success');
+  return { attemptId, plan, card };
+}
+
+/** Asks the payment's acquirer about a decided success, outside any lock, then records the answer. */
+async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Promise<RedirectRecord> {
+  const { plan, attemptId, card } = success;
+  const acquirer = services.acquirers.get(plan.payment.acquirer);
+  if (!acquirer) throw new Error(`acquirer ${plan.payment.acquirer} of payment ${plan.payment.id} is not configured`);
+  const common = {
+    attemptId,
+    paymentId: plan.payment.id,
+    paymentType: plan.payment.paymentType as InitialPaymentType,
+    amountMinor: plan.payment.amountMinor,
+    currency: plan.payment.currency,
+    testMode: (plan.payment.testMode ?? undefined) as TestMode | undefined,
+  };
+  const answer = card
+    ? await acquirer.authorize({ ...common, card: { ...card, cvv: undefined }, threeDSecure: plan.threeDSecure ?? undefined })
+    : await acquirer.confirmRedirectPayment({ ...common, brand: plan.payment.paymentBrand ?? '' });
+  return services.store.transaction((tx) => settleAfterRedirect(services, tx, { id: attemptId, plan }, answer));
+}
+
+export type RedirectView =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'otherPayment' }
+  /** Decided: by an earlier answer, by the timeout job, or by this visit coming too late. */
+  | { readonly kind: 'finished'; readonly redirect: RedirectRecord }
+  /** Waiting for the shopper: the page shows the payment's amount. */
+  | { readonly kind: 'open'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
+
+/**
+ * The page the shopper's browser opened (GET, or the POST of redirect.parameters). A redirect past its time is
+ * ended here too, so the shopper sees the timeout even if the job has not run yet.
+ */
+export async function viewRedirect(services: PaymentServices, id: string, postedPaymentId: string | undefined): Promise<RedirectView> {
+  return services.store.transaction(async (tx): Promise<RedirectView> => {
+    const redirect = await findRedirect(tx, id, { forUpdate: true });
+    if (!redirect) return { kind: 'unknown' };
+    if (postedPaymentId !== undefined && postedPaymentId !== redirect.paymentId) return { kind: 'otherPayment' };
+    if (redirect.outcome !== null) return { kind: 'finished', redirect };
+    if (isExpired(redirect, services.now())) return { kind: 'finished', redirect: await endWithoutAcquirer(services, tx, redirect, 'timeout') };
+    const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
+    return payment ? { kind: 'open', redirect, payment } : { kind: 'unknown' };
+  });
+}
+
+export interface RedirectAnswer {
+  readonly action: 'submit' | 'cancel';
+  readonly otp: string | undefined;
+  readonly paymentId: string | undefined;
+}
+
+export type AnswerResult =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'otherPayment' }
+  /** This answer ended the redirect (as timed out, when it came too late: `redirect.outcome` says which). */
+  | { readonly kind: 'answered'; readonly redirect: RedirectRecord }
+  /** Nothing changed: it had been decided already (answered, or timed out — `redirect.outcome` says which). */
+  | { readonly kind: 'alreadyFinished'; readonly redirect: RedirectRecord };
+
+function outcomeOf(redirect: RedirectRecord, answer: RedirectAnswer): RedirectOutcome {
+  if (answer.action === 'cancel') return 'cancel';
+  if (redirect.kind === 'provider') return 'success';
+  return answer.otp?.trim() === TEST_CHALLENGE_CODE ? 'success' : 'failure';
+}
+
+/** The shopper's answer on the page: decided once, under the redirect's lock; a success then asks the acquirer. */
+export async function answerRedirect(services: PaymentServices, id: string, answer: RedirectAnswer): Promise<AnswerResult> {
+  const decided = await services.store.transaction(async (tx): Promise<AnswerResult | SuccessToAsk> => {
+    const redirect = await findRedirect(tx, id, { forUpdate: true });
+    if (!redirect) return { kind: 'unknown' };
+    if (answer.paymentId !== redirect.paymentId) return { kind: 'otherPayment' };
+    if (redirect.outcome !== null) return { kind: 'alreadyFinished', redirect };
+    // Too late: the payment ends as timed out, whatever the answer said.
+    const outcome = isExpired(redirect, services.now()) ? 'timeout' : outcomeOf(redirect, answer);
+    if (outcome !== 'success') return { kind: 'answered', redirect: await endWithoutAcquirer(services, tx, redirect, outcome) };
+    const success = await decideSuccess(services, tx, redirect);
+    return 'attemptId' in success ? success : { kind: 'answered', redirect: success };
+  });
+  if (!('attemptId' in decided)) return decided;
+  return { kind: 'answered', redirect: await askAcquirer(services, decided) };
+}
+
+/** The timeout job: ends the redirect if nobody answered. Idempotent: a decided redirect is left alone. */
+export async function timeOutRedirect(services: PaymentServices, id: string): Promise<void> {
+  await services.store.transaction(async (tx) => {
+    const redirect = await findRedirect(tx, id, { forUpdate: true });
+    if (!redirect || redirect.outcome !== null) return;
+    if (!isExpired(redirect, services.now())) throw new Error(`redirect ${id} is not due yet`);
+    await endWithoutAcquirer(services, tx, redirect, 'timeout');
+  });
+}

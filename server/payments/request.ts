@@ -1,0 +1,177 @@
+import type { GatewayEnvironment } from '../config.ts';
+import type { BackOfficeCommand, CheckoutContext, CreatePaymentCommand, Instrument, ThreeDSecureRequest } from '../domain/commands.ts';
+import { GatewayError, invalidParameters } from '../domain/errors.ts';
+import { parseAmount } from '../domain/money.ts';
+import type { BackOfficeType, InitialPaymentType, PaymentSource, TestMode } from '../domain/payment.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { toNested } from '../http/form.ts';
+import type { Operation } from '../params/types.ts';
+import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
+import { brandCode, isTrue } from '../params/values.ts';
+import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
+
+/**
+ * The edge of the payment use-cases: a request's parameters (the wire's name=value map) are validated once, here,
+ * and turned into a typed command (domain/commands.ts). Nothing after this reads the wire map.
+ */
+
+type Params = ReadonlyMap<string, string>;
+
+/**
+ * testMode is allowed only in the test environment (spec doc 1 §5); a value other than INTERNAL or EXTERNAL is its
+ * own result code (COMPAT §7), checked before the other parameters.
+ */
+export function resolveTestMode(params: Params, environment: GatewayEnvironment): TestMode | undefined {
+  const testMode = params.get('testMode');
+  if (testMode === undefined) return environment === 'test' ? 'INTERNAL' : undefined;
+  if (environment === 'live') throw new GatewayError(RESULTS.testModeInLive, 400);
+  if (testMode !== 'INTERNAL' && testMode !== 'EXTERNAL') throw new GatewayError(RESULTS.invalidTestMode, 400);
+  return testMode;
+}
+
+function validate(params: Params, operation: Operation): void {
+  const errors = validateParameters(params, operation);
+  if (errors.length > 0) throw invalidParameters(errors);
+}
+
+/** Parameters the response shows in its own fields (or never: card data, credentials). */
+const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$|registrationId$)/;
+
+/**
+ * The request structures a payment response echoes (and the payment row keeps): every known parameter but those
+ * above, nested, with account numbers masked and secrets left out (echoedValue).
+ */
+export function requestEcho(params: Params): Record<string, unknown> {
+  const echoed: [string, string][] = [];
+  const templates = new Map<string, string>();
+  for (const [name, value] of params) {
+    const match = NOT_ECHOED.test(name) ? undefined : findSpec(name);
+    const shown = match ? echoedValue(match.spec, value) : undefined;
+    if (!match || shown === undefined) continue;
+    echoed.push([name, shown]);
+    templates.set(name, match.spec.name);
+  }
+  return toNested(echoed, (name) => templates.get(name));
+}
+
+function anyWithPrefix(params: Params, prefix: string): boolean {
+  for (const name of params.keys()) if (name.startsWith(prefix)) return true;
+  return false;
+}
+
+const WALLET_TOKENS = ['walletA.paymentToken', 'walletB.paymentToken', 'walletC.paymentToken', 'virtualAccount.paymentToken'];
+
+/** The instrument a payment is made with, from the parameters the validator has checked. */
+function instrumentOf(params: Params): Instrument {
+  const cvv = params.get('card.cvv');
+  const holder = params.get('card.holder');
+  const number = params.get('card.number');
+  if (number !== undefined) {
+    return {
+      kind: 'card',
+      number,
+      expiryMonth: Number(params.get('card.expiryMonth')),
+      expiryYear: Number(params.get('card.expiryYear')),
+      cvv,
+      holder,
+    };
+  }
+  const registrationId = params.get('registrationId');
+  if (registrationId !== undefined) return { kind: 'storedCard', registrationId, cvv, holder };
+  const brand = params.get('paymentBrand');
+  // An asynchronous method's instrument is the shopper's account at the provider, chosen on its page.
+  if (isRedirectBrand(brand)) return { kind: 'redirect', brand };
+  if (WALLET_TOKENS.some((name) => params.has(name))) return { kind: 'wallet' };
+  if (anyWithPrefix(params, 'tokenAccount.')) return { kind: 'tokenAccount' };
+  if (anyWithPrefix(params, 'bankAccount.')) return { kind: 'bankAccount' };
+  if (anyWithPrefix(params, 'virtualAccount.')) return { kind: 'virtualAccount' };
+  // The validator requires card data when no other instrument is named; what is left names one this gateway has not.
+  const named = ['giftCard.number', 'pos.encryptedSred.data', 'referenceUuid'].find((name) => params.has(name)) ?? 'card.number';
+  throw invalidParameters([{ name: named, value: params.get(named) ?? '', message: 'names a payment instrument this gateway does not process' }]);
+}
+
+/** The merchant's threeDSecure.* parameters, by their own names (eci, verificationId, ...). */
+function threeDSecureParameters(params: Params): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const [name, value] of params) if (name.startsWith('threeDSecure.')) passed[name.slice('threeDSecure.'.length)] = value;
+  return passed;
+}
+
+function threeDSecureRequest(params: Params): ThreeDSecureRequest {
+  // Doc 3 §2.6: with eci and verificationId the merchant authenticated the shopper itself.
+  const external = params.has('threeDSecure.eci') && params.has('threeDSecure.verificationId') ? threeDSecureParameters(params) : undefined;
+  return {
+    external,
+    challengeIndicator: params.get('threeDSecure.challengeIndicator'),
+    merchantName: params.get('threeDSecure.merchant.name'),
+    testEnrolled: isTrue(params.get('customParameters[3DS2_enrolled]')),
+    testFlow: params.get('customParameters[3DS2_flow]'),
+  };
+}
+
+const BROWSER_FIELD = /^customer\.browser\./;
+
+function amountOf(params: Params): number {
+  const amount = params.get('amount') ?? '';
+  const minor = parseAmount(amount);
+  // The validator has checked the amount; this guards the type only.
+  if (minor === undefined) throw invalidParameters([{ name: 'amount', value: amount, message: 'is not an amount' }]);
+  return minor;
+}
+
+export interface PaymentRequestContext {
+  readonly entityId: string;
+  readonly environment: GatewayEnvironment;
+  readonly source: PaymentSource;
+  /** customer.browser.* the gateway read from the shopper's own request headers (a checkout submit). */
+  readonly browserHeaders?: ReadonlyMap<string, string>;
+  readonly checkout?: CheckoutContext;
+}
+
+/** POST /v1/payments (and a checkout's submit): the command, or a GatewayError naming what is wrong. */
+export function createPaymentCommand(params: Params, context: PaymentRequestContext): CreatePaymentCommand {
+  const testMode = resolveTestMode(params, context.environment);
+  validate(params, 'payment');
+  const requestedType = params.get('paymentType') as InitialPaymentType | 'PA.CP';
+  const paymentType: InitialPaymentType = requestedType === 'PA.CP' ? 'PA' : requestedType;
+  const numberOfCaptures = params.get('numberOfCaptures');
+  const browserFields = new Set([...params.keys()].filter((name) => BROWSER_FIELD.test(name)));
+  for (const name of context.browserHeaders?.keys() ?? []) browserFields.add(name);
+  return {
+    entityId: context.entityId,
+    paymentType,
+    captureAtOnce: requestedType === 'PA.CP',
+    amountMinor: amountOf(params),
+    currency: params.get('currency') as string,
+    paymentBrand: brandCode(params.get('paymentBrand')),
+    instrument: instrumentOf(params),
+    testMode,
+    merchantTransactionId: params.get('merchantTransactionId'),
+    numberOfCaptures: paymentType === 'PA' && numberOfCaptures !== undefined ? Number(numberOfCaptures) : undefined,
+    createRegistration: isTrue(params.get('createRegistration')),
+    shopperResultUrl: params.get('shopperResultUrl'),
+    browserFields,
+    threeDSecure: threeDSecureRequest(params),
+    echo: requestEcho(params),
+    source: context.source,
+    checkout: context.checkout,
+  };
+}
+
+/** POST /v1/payments/{id}: capture, refund or reverse. */
+export function backOfficeCommand(params: Params, context: { entityId: string; referencedId: string; environment: GatewayEnvironment }): BackOfficeCommand {
+  const testMode = resolveTestMode(params, context.environment);
+  validate(params, 'backOffice');
+  return {
+    entityId: context.entityId,
+    referencedId: context.referencedId,
+    paymentType: params.get('paymentType') as BackOfficeType,
+    // A reversal may omit the amount: it always covers the whole payment.
+    amountMinor: params.has('amount') ? amountOf(params) : undefined,
+    currency: params.get('currency'),
+    finalInSequence: params.get('sequence') === 'FINAL',
+    testMode,
+    merchantTransactionId: params.get('merchantTransactionId'),
+    echo: requestEcho(params),
+  };
+}

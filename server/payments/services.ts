@@ -1,0 +1,39 @@
+import type { AcquirerRegistry } from '../acquirers/registry.ts';
+import type { ThreeDSecureDirectory } from '../acquirers/threeDSecure.ts';
+import type { GatewayEnvironment } from '../config.ts';
+import type { Outbox } from '../events/outbox.ts';
+import type { Logger } from '../logger.ts';
+import type { GroupCommit } from '../store/groupCommit.ts';
+import type { Store } from '../store/index.ts';
+import type { CardVault } from '../vault/cardVault.ts';
+import { createAttemptOpener, type AttemptToOpen } from './attempts.ts';
+import { createLedger, type Ledger } from './ledger.ts';
+
+/**
+ * What the payment use-cases run with: built once per gateway process (the ledger and the attempt opener
+ * group-commit across every request and job of the process) and shared by the routes and the jobs.
+ */
+export interface PaymentServices {
+  readonly store: Store;
+  /** The only writer of payment rows. */
+  readonly ledger: Ledger;
+  readonly outbox: Outbox;
+  readonly acquirers: AcquirerRegistry;
+  /** The 3-D Secure directory server: the simulated one in test, none in live (external authentication only). */
+  readonly directory: ThreeDSecureDirectory | undefined;
+  /** Opens acquirer attempts (before every acquirer call), group-committed. */
+  readonly attempts: GroupCommit<AttemptToOpen, void>;
+  /** Seals the cards the gateway keeps (a challenge's, a registration's). */
+  readonly vault: CardVault;
+  readonly environment: GatewayEnvironment;
+  readonly now: () => Date;
+  /** The gateway's public base URL: redirects point at its own pages. */
+  readonly publicUrl: string;
+  readonly logger: Logger;
+}
+
+export function createPaymentServices(
+  parts: Omit<PaymentServices, 'ledger' | 'attempts'>,
+): PaymentServices {
+  return { ...parts, ledger: createLedger(parts.store, parts.outbox), attempts: createAttemptOpener(parts.store) };
+}
