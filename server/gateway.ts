@@ -25,6 +25,7 @@ import { disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { createAuthFailureGuard } from './throttling/authFailures.ts';
 import { throttlingJobHandlers } from './throttling/jobs.ts';
+import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
 import { loadWidgetBuild } from './widget/build.ts';
 
@@ -132,6 +133,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...captureAtOnceJobHandlers(payments),
       ...vaultJobHandlers(),
       ...throttlingJobHandlers(),
+      ...idempotencyJobHandlers(),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });

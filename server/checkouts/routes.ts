@@ -8,11 +8,14 @@ import { throttledError } from '../domain/errors.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
+import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
+import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { paymentBody, paymentHttpStatus } from '../payments/view.ts';
 import { noSession, CHECKOUT_RESULTS } from './results.ts';
-import { createCheckout, deleteCheckout, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
-import { isCheckoutId } from './state.ts';
+import { createCheckout, deleteCheckout, integrityOf, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
+import { findCheckout, type CheckoutRecord } from './repository.ts';
+import { isCheckoutId, newCheckoutId } from './state.ts';
 import { submitCheckoutPayment } from './submit.ts';
 
 const BROWSER_HEADERS = [
@@ -31,7 +34,11 @@ const checkoutNdc: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 function checkoutAnswer(c: Context<AppEnv>, result: Result, id: string, extra: Record<string, unknown> = {}): Response {
-  return jsonResponse(c, envelope(result, id, { id, ...extra }), 200);
+  return answerResponse(c, checkoutBody(result, id, extra));
+}
+
+function checkoutBody(result: Result, id: string, extra: Record<string, unknown> = {}): Answer {
+  return { status: 200, body: envelope(result, id, { id, ...extra }) };
 }
 
 /** The payment response with the checkout id as ndc: 200 for success and pending, 400 for a decline. */
@@ -68,8 +75,20 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   const merchantRequest = [requestParams, requireMerchant(deps)] as const;
 
   router.post('/', ...merchantRequest, async (c) => {
-    const { checkout, integrity } = await createCheckout(context, c.get('entityId'), c.get('params'));
-    return checkoutAnswer(c, CHECKOUT_RESULTS.created, checkout.id, integrity ? { integrity } : {});
+    const entityId = c.get('entityId');
+    const created = (checkout: CheckoutRecord, integrity: string | undefined) =>
+      checkoutBody(CHECKOUT_RESULTS.created, checkout.id, integrity ? { integrity } : {});
+    return idempotently(c, deps, 'POST /v1/checkouts', () => newCheckoutId(context.environment), {
+      run: async (id) => {
+        const { checkout, integrity } = await createCheckout(context, entityId, c.get('params'), id);
+        return created(checkout, integrity);
+      },
+      resume: async (id) => {
+        const checkout = await findCheckout(deps.store, id, { entityId });
+        if (!checkout) return undefined;
+        return created(checkout, isTrue(c.get('params').get('integrity')) ? integrityOf(checkout.bootstrap) : undefined);
+      },
+    });
   });
   router.all('/', () => {
     throw methodNotAllowed(['POST']);

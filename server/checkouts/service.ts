@@ -76,13 +76,15 @@ export async function createCheckout(
   context: CheckoutContext,
   entityId: string,
   params: ReadonlyMap<string, string>,
+  /** The checkout's id when it was chosen before (an idempotency key). */
+  presetId: string = newCheckoutId(context.environment),
 ): Promise<{ readonly checkout: CheckoutRecord; readonly integrity: string | undefined }> {
   resolveTestMode(params, context.environment);
   const errors = [...validateParameters(params, 'checkout'), ...shopperOnlyErrors(params)];
   if (errors.length > 0) throw invalidParameters(errors);
   const registrations = await storedCardsFor(context.store, entityId, offeredRegistrationsOf(params));
   const now = context.now();
-  const id = newCheckoutId(context.environment);
+  const id = presetId;
   const checkout: CheckoutRecord = {
     id,
     entityId,

@@ -4,7 +4,7 @@ import type { CreatePaymentCommand } from '../domain/commands.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { openAttemptsOfPayments } from '../payments/attempts.ts';
 import { createPayment } from '../payments/initial.ts';
-import { recoverAttempt } from '../payments/recovery.ts';
+import { recoverAttemptsOf } from '../payments/recovery.ts';
 import { createPaymentCommand } from '../payments/request.ts';
 import { findEntity } from '../merchants/repository.ts';
 import { scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
@@ -70,7 +70,8 @@ export async function submitCheckoutPayment(
       environment: context.environment,
       source: 'OPPUI',
       browserHeaders,
-      checkout: { checkoutId: id, paymentId, returnUrl: returnUrlOf(merged, id) },
+      paymentId,
+      checkout: { checkoutId: id, returnUrl: returnUrlOf(merged, id) },
     });
 
     await insertAttempt(tx, {
@@ -106,7 +107,5 @@ export async function submitCheckoutPayment(
 /** Records what the acquirer answered for this checkout's payments whose gateway instance died before recording it. */
 async function recoverOrphanedPayments(context: CheckoutContext, checkoutId: string): Promise<void> {
   const unrecorded = (await listAttempts(context.store, checkoutId)).filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
-  for (const attempt of await openAttemptsOfPayments(context.store, unrecorded)) {
-    if (!(await context.store.isInstanceAlive(attempt.instanceId))) await recoverAttempt(context.payments, attempt);
-  }
+  await recoverAttemptsOf(context.payments, unrecorded, { onlyOrphaned: true });
 }

@@ -52,13 +52,16 @@ export interface ThreeDSecureRequest {
 /** A checkout's part in a payment made through it. */
 export interface CheckoutContext {
   readonly checkoutId: string;
-  /** The id the checkout reserved for the payment (its attempt row names it before the payment exists). */
-  readonly paymentId: string;
   /** Where the shopper's browser goes after a redirect: the checkout's own result URL. */
   readonly returnUrl: string | undefined;
 }
 
 export interface CreatePaymentCommand {
+  /**
+   * The payment's id when it was chosen before the payment exists: by a checkout's attempt row, or by an idempotency
+   * key (the same key finishes the same payment).
+   */
+  readonly paymentId: string | undefined;
   readonly entityId: string;
   readonly paymentType: InitialPaymentType;
   /** `PA.CP`: a preauthorization the gateway captures in full as soon as it is approved. */
@@ -83,6 +86,8 @@ export interface CreatePaymentCommand {
 }
 
 export interface BackOfficeCommand {
+  /** The operation's id when it was chosen before it exists (an idempotency key). */
+  readonly paymentId: string | undefined;
   readonly entityId: string;
   readonly referencedId: string;
   readonly paymentType: BackOfficeType;

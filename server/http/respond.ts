@@ -10,13 +10,13 @@ import type { AppEnv } from './context.ts';
 /** Merchant servers and pages call the API cross-origin (COMPAT §1). */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'X-Request-Id',
+  'access-control-expose-headers': 'X-Request-Id, Idempotent-Replayed',
 } as const;
 
 export const CORS_PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
   'access-control-max-age': '600',
 } as const;
 

@@ -65,7 +65,7 @@ export async function processBackOffice(services: PaymentServices, command: Back
     const totals = await childTotals(tx, parent.id);
     if (options.onlyIfUncaptured && totals.captureCount > 0) return { kind: 'skipped' };
     const child: PaymentRecord = {
-      id: newResourceId(),
+      id: command.paymentId ?? newResourceId(),
       entityId,
       parentId: parent.id,
       paymentType,

@@ -35,6 +35,7 @@ export async function captureAtOnce(services: PaymentServices, preauthorization:
   const made = await processBackOffice(
     services,
     {
+      paymentId: undefined,
       entityId: preauthorization.entityId,
       referencedId: preauthorization.id,
       paymentType: 'CP',

@@ -64,7 +64,7 @@ function returnUrlOf(command: CreatePaymentCommand, paymentId: string, shopperRe
 /** The payment as it will be recorded, before anything decides it. */
 function draftOf(services: PaymentServices, command: CreatePaymentCommand): PaymentRecord {
   return {
-    id: command.checkout?.paymentId ?? newResourceId(),
+    id: command.paymentId ?? newResourceId(),
     entityId: command.entityId,
     parentId: null,
     paymentType: command.paymentType,

@@ -4,7 +4,7 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import type { JobHandler } from '../jobs/registry.ts';
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
-import { findOpenAttempts, finishAttempts, lockAttempt, type Attempt } from './attempts.ts';
+import { findOpenAttempts, finishAttempts, lockAttempt, openAttemptsOfPayments, type Attempt } from './attempts.ts';
 import { withAnswer } from './backOffice.ts';
 import { settleInitial } from './initial.ts';
 import { settleAfterRedirect } from './pending.ts';
@@ -84,6 +84,16 @@ async function endUnanswered(
   );
   await finishRedirect(tx, redirect.id, 'success', now);
   if (redirect.sealedCardId !== null) await eraseSealed(tx, redirect.sealedCardId, now);
+}
+
+/**
+ * Recovers the open attempts whose answers become these payments, now: those of dead instances only, unless the
+ * caller knows no other request is making these payments (an idempotency key it took over).
+ */
+export async function recoverAttemptsOf(services: PaymentServices, paymentIds: readonly string[], options: { readonly onlyOrphaned: boolean }): Promise<void> {
+  for (const attempt of await openAttemptsOfPayments(services.store, paymentIds)) {
+    if (!options.onlyOrphaned || !(await services.store.isInstanceAlive(attempt.instanceId))) await recoverAttempt(services, attempt);
+  }
 }
 
 /** The attempts to take over now: old enough, and their instance gone (or far too old to be in flight). */

@@ -126,6 +126,8 @@ export interface PaymentRequestContext {
   /** customer.browser.* the gateway read from the shopper's own request headers (a checkout submit). */
   readonly browserHeaders?: ReadonlyMap<string, string>;
   readonly checkout?: CheckoutContext;
+  /** The id chosen for the payment before it exists (a checkout's attempt, an idempotency key). */
+  readonly paymentId?: string;
 }
 
 /** POST /v1/payments (and a checkout's submit): the command, or a GatewayError naming what is wrong. */
@@ -138,6 +140,7 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
   const browserFields = new Set([...params.keys()].filter((name) => BROWSER_FIELD.test(name)));
   for (const name of context.browserHeaders?.keys() ?? []) browserFields.add(name);
   return {
+    paymentId: context.paymentId,
     entityId: context.entityId,
     paymentType,
     captureAtOnce: requestedType === 'PA.CP',
@@ -159,10 +162,14 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
 }
 
 /** POST /v1/payments/{id}: capture, refund or reverse. */
-export function backOfficeCommand(params: Params, context: { entityId: string; referencedId: string; environment: GatewayEnvironment }): BackOfficeCommand {
+export function backOfficeCommand(
+  params: Params,
+  context: { entityId: string; referencedId: string; environment: GatewayEnvironment; paymentId?: string },
+): BackOfficeCommand {
   const testMode = resolveTestMode(params, context.environment);
   validate(params, 'backOffice');
   return {
+    paymentId: context.paymentId,
     entityId: context.entityId,
     referencedId: context.referencedId,
     paymentType: params.get('paymentType') as BackOfficeType,

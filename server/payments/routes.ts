@@ -1,26 +1,27 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AppDependencies } from '../deps.ts';
 import { GatewayError, throttledError } from '../domain/errors.ts';
-import { newNdc, RESOURCE_ID } from '../domain/ids.ts';
+import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
+import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
-import { jsonResponse } from '../http/respond.ts';
 import { perMinute, throttle } from '../throttling/limiter.ts';
 import { processBackOffice } from './backOffice.ts';
 import { createPayment } from './initial.ts';
+import { recoverAttemptsOf } from './recovery.ts';
 import { findPayment } from './repository.ts';
 import { backOfficeCommand, createPaymentCommand } from './request.ts';
 import { paymentBody, paymentHttpStatus } from './view.ts';
 
-/** The payment response: the payment in the envelope, 200 unless it was declined or refused. */
-export function paymentResponse(c: Context<AppEnv>, payment: PaymentRecord, ndc: string = payment.ndc): Response {
+/** The payment answer: the payment in the envelope, 200 unless it was declined or refused. */
+export function paymentAnswer(payment: PaymentRecord, ndc: string = payment.ndc): Answer {
   const result = { code: payment.resultCode, description: payment.resultDescription };
-  return jsonResponse(c, envelope(result, ndc, paymentBody(payment)), paymentHttpStatus(payment));
+  return { status: paymentHttpStatus(payment), body: envelope(result, ndc, paymentBody(payment)) };
 }
 
 /** /v1/payments: server-to-server payments and back-office operations. */
@@ -36,9 +37,20 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     if (!decision.allowed) throw throttledError();
   };
 
+  /** What a request with an idempotency key that a crash cut short made: found once its acquirer's answer is recorded. */
+  const resumePayment = (entityId: string) => async (paymentId: string) => {
+    await recoverAttemptsOf(payments, [paymentId], { onlyOrphaned: false });
+    const made = await findPayment(deps.store, entityId, paymentId);
+    return made ? paymentAnswer(made) : undefined;
+  };
+
   router.post('/', ...merchantRequest, async (c) => {
-    const command = createPaymentCommand(c.get('params'), { entityId: c.get('entityId'), environment, source: 'API' });
-    return paymentResponse(c, await createPayment(payments, command));
+    const entityId = c.get('entityId');
+    return idempotently(c, deps, 'POST /v1/payments', newResourceId, {
+      run: async (paymentId) =>
+        paymentAnswer(await createPayment(payments, createPaymentCommand(c.get('params'), { entityId, environment, source: 'API', paymentId }))),
+      resume: resumePayment(entityId),
+    });
   });
   router.all('/', () => {
     throw methodNotAllowed(['POST']);
@@ -47,11 +59,16 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
   router.post('/:id', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
     await withinLimit(`back-office:${entityId}`, limits.backOfficePerMinute);
-    const command = backOfficeCommand(c.get('params'), { entityId, referencedId: c.req.param('id'), environment });
-    const payment = await processBackOffice(payments, command);
-    // Only the automatic capture of a PA.CP is ever skipped, never a merchant's request.
-    if (!payment) throw new Error('a back-office request was skipped');
-    return paymentResponse(c, payment);
+    const referencedId = c.req.param('id');
+    return idempotently(c, deps, `POST /v1/payments/${referencedId}`, newResourceId, {
+      run: async (paymentId) => {
+        const payment = await processBackOffice(payments, backOfficeCommand(c.get('params'), { entityId, referencedId, environment, paymentId }));
+        // Only the automatic capture of a PA.CP is ever skipped, never a merchant's request.
+        if (!payment) throw new Error('a back-office request was skipped');
+        return paymentAnswer(payment);
+      },
+      resume: resumePayment(entityId),
+    });
   });
   router.get('/:id', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
@@ -62,7 +79,7 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     const payment = await findPayment(deps.store, entityId, id);
     // Only the entity's own payments exist for it.
     if (!payment) throw new GatewayError(RESULTS.transactionNotFound, 404);
-    return paymentResponse(c, payment, newNdc(entityId));
+    return answerResponse(c, paymentAnswer(payment, newNdc(entityId)));
   });
   router.all('/:id', () => {
     throw methodNotAllowed(['GET', 'POST']);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * Seals card data the gateway has to keep for a while (DESIGN principle 6): AES-256-GCM with a random IV per
@@ -26,12 +26,19 @@ export interface CardVault {
   seal(value: unknown): SealedValue;
   /** Throws when the value was sealed with another key or altered. */
   open<T>(sealed: SealedValue): T;
+  /**
+   * A keyed hash (HMAC-SHA256, with a key derived from the card-data key) of text that may hold card data: equal
+   * texts give equal fingerprints on every instance, and nobody without the key can test guesses against one.
+   */
+  fingerprint(text: string): string;
 }
 
 export function createCardVault(key: Buffer): CardVault {
   if (key.length !== 32) throw new Error('the card-data key must be 32 bytes');
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const fingerprintKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'gateway request fingerprints', 32));
   return {
+    fingerprint: (text) => createHmac('sha256', fingerprintKey).update(text, 'utf8').digest('hex'),
     seal(value) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
