@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, type GatewayConfig } from '../config.ts';
+import { startGateway, type RunningGateway } from '../gateway.ts';
+import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
+import { openStore } from '../store/index.ts';
+import { startGatewayProcess, type GatewayProcess } from '../testing/gatewayProcess.ts';
+import { cardPayment, createTestClock, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
+import { RECOVERY_INTERVAL_MS } from './recovery.ts';
+
+/**
+ * A gateway process killed (SIGKILL) while an acquirer holds a payment: after the acquirer decided (and kept its
+ * answer) but before the gateway committed it, or before the acquirer received it at all. The attempt row
+ * committed before the call lets the recovery job finish it from the acquirer's own record: no payment is lost,
+ * none is made twice, and a retry with the same Idempotency-Key answers the recovered payment.
+ */
+
+warnIfPostgresSkipped('payment crash recovery');
+
+interface Setup {
+  readonly location: StoreLocation;
+  readonly config: GatewayConfig;
+  readonly entityId: string;
+  readonly token: string;
+}
+
+async function setUp(kind: StoreKind): Promise<Setup> {
+  const location = await freshStoreLocation(kind);
+  const config: GatewayConfig = {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: location.dataDir,
+    databaseUrl: location.databaseUrl,
+    cardDataKey: location.cardDataKey,
+    demoMerchant: undefined,
+    logLevel: 'silent',
+  };
+  // The merchant exists before the crashing process opens the store (the embedded store is one process's at a time).
+  const token = newAccessToken();
+  const store = await openStore(config);
+  const entity = await createEntity(store, 'Crash shop');
+  await grantToken(store, token, 'crash', [entity.id]);
+  await store.close();
+  return { location, config, entityId: entity.id, token };
+}
+
+function startCrashingGateway(setup: Setup): GatewayProcess {
+  return startGatewayProcess(
+    {
+      DATA_DIR: setup.location.dataDir,
+      DATABASE_URL: setup.location.databaseUrl ?? '',
+      CARD_DATA_KEY: setup.location.cardDataKey?.toString('hex') ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
+    'server/testing/hangingAcquirerGateway.ts',
+  );
+}
+
+async function post(url: string, path: string, token: string, body: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body),
+  });
+  return { status: response.status, body: (await response.json()) as { id: string; result: { code: string } } };
+}
+
+describe.each(STORE_KINDS)('a gateway killed while an acquirer holds a payment, on %s', (kind: StoreKind) => {
+  it.each([
+    ['after the acquirer decided', 'HANG AFTER ANSWER', 1, 'recorded'],
+    ['before the acquirer received it', 'HANG', 0, 'unknown'],
+  ])('%s: the recovery job finishes the attempt, and a retry with the same key changes nothing', async (_when, holder, payments, outcome) => {
+    const setup = await setUp(kind);
+    const crashing = startCrashingGateway(setup);
+    const clock = createTestClock();
+    let survivor: RunningGateway | undefined;
+    try {
+      const crashingUrl = /Gateway listening on (\S+)/.exec(await crashing.listening)?.[1] as string;
+      const request = cardPayment(setup.entityId, { 'card.holder': holder, merchantTransactionId: 'order-crash-1' });
+      const key = { 'Idempotency-Key': 'order-crash-1' };
+      void post(crashingUrl, '/v1/payments', setup.token, request, key).catch(() => undefined);
+      const attemptId = /acquirer called for ([0-9a-f]{32})/.exec(await crashing.printed(/acquirer called for [0-9a-f]{32}/))?.[1] as string;
+      // On PostgreSQL another instance is running all along; the embedded store is reopened after the crash.
+      if (kind === 'PostgreSQL') survivor = await startGateway(setup.config, { now: clock.now, jobPollMs: 0 });
+      await crashing.kill();
+      survivor ??= await startGateway(setup.config, { now: clock.now, jobPollMs: 0 });
+      const store = survivor.store;
+
+      // The attempt is there, open; its payment is not (the process died before recording it).
+      const open = await store.query<{ payment_id: string; finished_at: Date | null }>('SELECT payment_id, finished_at FROM acquirer_attempts WHERE id = $1', [attemptId]);
+      expect(open.rows).toEqual([{ payment_id: expect.any(String), finished_at: null }]);
+      const paymentId = open.rows[0]?.payment_id as string;
+      expect((await store.query('SELECT 1 FROM payments WHERE id = $1', [paymentId])).rows).toEqual([]);
+
+      // The dead instance's session goes a moment after the kill; then the recovery finds its attempt.
+      await expect.poll(() => store.query("SELECT 1 FROM acquirer_attempts WHERE id = $1 AND instance_id <> ''", [attemptId]).then((r) => r.rows.length)).toBe(1);
+      clock.advance(RECOVERY_INTERVAL_MS * 2);
+      await expect
+        .poll(async () => {
+          await survivor?.jobs.runDueJobs();
+          return (await store.query<{ outcome: string | null }>('SELECT outcome FROM acquirer_attempts WHERE id = $1', [attemptId])).rows[0]?.outcome;
+        }, { timeout: 15_000 })
+        .toBe(outcome);
+      const recorded = await store.query<{ id: string; result_code: string }>('SELECT id, result_code FROM payments WHERE merchant_transaction_id = $1', ['order-crash-1']);
+      expect(recorded.rows).toHaveLength(payments);
+      if (payments === 1) {
+        expect(recorded.rows[0]).toEqual({ id: paymentId, result_code: '000.100.110' });
+        const events = await store.query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT'", [paymentId]);
+        expect(events.rows.map((row) => row.action)).toEqual(['CREATED']);
+      }
+
+      // The merchant's retry with the same key: the recovered payment, or (nothing was charged) the payment made now.
+      const retried = await post(survivor.url, '/v1/payments', setup.token, { ...request, 'card.holder': holder }, key);
+      expect(retried.body.id).toBe(paymentId);
+      const operations = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM simulator_operations');
+      expect(operations.rows[0]?.n).toBe(1);
+      expect((await store.query('SELECT 1 FROM payments WHERE merchant_transaction_id = $1', ['order-crash-1'])).rows).toHaveLength(1);
+    } finally {
+      await crashing.kill();
+      await survivor?.close();
+      await setup.location.dispose();
+    }
+  }, 120_000);
+
+  it('paying a checkout: the next submit records what the acquirer decided, so the checkout is paid once', async () => {
+    const setup = await setUp(kind);
+    const crashing = startCrashingGateway(setup);
+    let survivor: RunningGateway | undefined;
+    try {
+      const crashingUrl = /Gateway listening on (\S+)/.exec(await crashing.listening)?.[1] as string;
+      const checkout = await post(crashingUrl, '/v1/checkouts', setup.token, { entityId: setup.entityId, amount: '25.00', currency: 'EUR', paymentType: 'DB' });
+      const submit = (url: string, card: Record<string, string>) =>
+        fetch(`${url}/v1/checkouts/${checkout.body.id}/payment`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(card),
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id?: string; result: { code: string; description: string } } }));
+      void submit(crashingUrl, testCard({ 'card.holder': 'HANG AFTER ANSWER' })).catch(() => undefined);
+      await crashing.printed(/acquirer called for [0-9a-f]{32}/);
+      if (kind === 'PostgreSQL') survivor = await startGateway(setup.config, { jobPollMs: 0 });
+      await crashing.kill();
+      survivor ??= await startGateway(setup.config, { jobPollMs: 0 });
+      const url = survivor.url;
+
+      // The shopper tries again: the payment the acquirer made is recorded first, and the checkout is paid by it.
+      await expect.poll(async () => (await submit(url, testCard())).body.result.description, { timeout: 15_000 }).toMatch(/^checkout already paid/);
+      const result = await fetch(`${url}/v1/checkouts/${checkout.body.id}/payment?entityId=${setup.entityId}`, { headers: { Authorization: `Bearer ${setup.token}` } });
+      const payment = (await result.json()) as { id: string; result: { code: string } };
+      expect(payment.result.code).toBe('000.100.110');
+      const charged = await survivor.store.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE checkout_id = $1 AND status = 'approved'", [checkout.body.id]);
+      expect(charged.rows[0]?.n).toBe(1);
+    } finally {
+      await crashing.kill();
+      await survivor?.close();
+      await setup.location.dispose();
+    }
+  }, 120_000);
+});
