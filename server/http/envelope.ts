@@ -2,24 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Result } from '../domain/resultCodes.ts';
+import { formatTimestamp } from '../domain/timestamps.ts';
 import type { ParameterError } from '../params/types.ts';
 
 /**
  * The JSON envelope every response carries (COMPAT §1): result, buildNumber, timestamp, ndc.
  */
-
-function pad(value: number, width = 2): string {
-  return value.toString().padStart(width, '0');
-}
-
-/** `yyyy-MM-dd HH:mm:ss.SSS+0000` (UTC). */
-export function formatTimestamp(date: Date): string {
-  return (
-    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.` +
-    `${pad(date.getUTCMilliseconds(), 3)}+0000`
-  );
-}
 
 function sourceRevision(): string {
   try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeForms, parseForm, toNested, type ParsedForm } from './form.ts';
+import { toNested } from '../params/names.ts';
+import { mergeForms, parseForm, type ParsedForm } from './form.ts';
 
 function entries(form: ParsedForm): [string, string][] {
   return [...form.params];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../testing/envelope.ts';
-import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type ApiResponse, type TestGateway } from '../testing/harness.ts';
+import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../testing/harness.ts';
 
 /**
  * Idempotency-Key (Stripe's semantics) on POST /v1/payments, /v1/payments/{id} and /v1/checkouts: the same key and
@@ -86,7 +86,8 @@ describe.each(STORE_KINDS)('idempotency keys on %s', (kind) => {
     const debit = await payWithKey('order-1006-debit', { merchantTransactionId: 'order-1006' });
     const refund = () =>
       t.post(`/v1/payments/${debit.body.id}`, { entityId: t.entityId, paymentType: 'RF', amount: '10.00', currency: 'EUR' }, { headers: { 'Idempotency-Key': 'order-1006-refund' } });
-    const [first, second]: ApiResponse[] = [await refund(), await refund()];
+    const first = await refund();
+    const second = await refund();
     expect(second.body).toEqual(first.body);
     const refunds = await t.gateway.store.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE parent_id = $1 AND payment_type = 'RF'", [debit.body.id]);
     expect(refunds.rows[0]?.n).toBe(1);

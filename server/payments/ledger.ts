@@ -5,7 +5,7 @@ import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { finishAttempts } from './attempts.ts';
 import { findPaymentsById, insertPayments, updatePendingPayment } from './repository.ts';
-import { paymentBody } from './view.ts';
+import { paymentSnapshot } from './view.ts';
 
 /**
  * The ledger: the only writer of payment rows (DESIGN principle 9). New payments (initial ones, the gateway's
@@ -40,7 +40,7 @@ export interface Ledger {
 
 /** What a PAYMENT event carries: the payment as the API shows it. */
 function paymentEvent(payment: PaymentRecord, action: 'CREATED' | 'UPDATED', at: Date): DomainEvent {
-  return { type: 'PAYMENT', action, entityId: payment.entityId, resourceId: payment.id, payload: paymentBody(payment), createdAt: at, payment };
+  return { type: 'PAYMENT', action, entityId: payment.entityId, resourceId: payment.id, payload: paymentSnapshot(payment, at), createdAt: at, payment };
 }
 
 export function createLedger(store: Store, outbox: Outbox): Ledger {

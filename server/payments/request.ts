@@ -4,7 +4,7 @@ import { GatewayError, invalidParameters } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { BackOfficeType, InitialPaymentType, PaymentSource, TestMode } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { toNested } from '../http/form.ts';
+import { toNested } from '../params/names.ts';
 import type { Operation } from '../params/types.ts';
 import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
 import { brandCode, isTrue } from '../params/values.ts';

@@ -1,5 +1,6 @@
 import { formatAmount } from '../domain/money.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
+import { formatTimestamp } from '../domain/timestamps.ts';
 
 /**
  * A short, human-readable reference derived from the payment id (`1234.5678.9012`), used as the default
@@ -41,6 +42,20 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
     ...(payment.threeDSecure ? { threeDSecure: { ...(echo.threeDSecure as object | undefined), ...payment.threeDSecure } } : {}),
     ...(payment.redirect ? { redirect: payment.redirect } : {}),
     ...(payment.registrationId ? { registrationId: payment.registrationId } : {}),
+  };
+}
+
+/**
+ * The payment as an event keeps it and a notification will carry it (COMPAT §13): the API's answer with its result,
+ * timestamped with the change, its ndc the checkout's id for a checkout's payment. No build number: that belongs to
+ * the process that answers, not to the payment.
+ */
+export function paymentSnapshot(payment: PaymentRecord, at: Date): Record<string, unknown> {
+  return {
+    ...paymentBody(payment),
+    result: { code: payment.resultCode, description: payment.resultDescription },
+    timestamp: formatTimestamp(at),
+    ndc: payment.checkoutId ?? payment.ndc,
   };
 }
 
