@@ -24,11 +24,14 @@ export function storedParameters(params: Params): Map<string, string> {
 
 /**
  * Card data and secrets belong to the shopper's submit from the widget's hosted fields; a merchant sending
- * them to a checkout would make the gateway store them, so they are refused rather than silently dropped.
+ * them to a checkout would make the gateway store them, so they are refused rather than silently dropped. The
+ * merchant's own credentials (legacy clients send authentication.userId and .password with every request) are
+ * not kept in the first place, so they are no reason to refuse.
  */
 export function shopperOnlyErrors(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
   for (const [name, value] of params) {
+    if (NOT_STORED.test(name)) continue;
     if (name.startsWith('card.') || findSpec(name)?.spec.sensitive) {
       errors.push({ name, value, message: 'is entered by the shopper in the payment widget; it cannot be sent with a checkout' });
     }
