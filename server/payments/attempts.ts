@@ -128,7 +128,7 @@ export async function finishAttempts(db: Queryable, ids: readonly string[], outc
   if (ids.length === 0) return new Set();
   const finished = await db.query<{ id: string }>(
     `UPDATE acquirer_attempts SET finished_at = $2::timestamptz, outcome = $3
-      WHERE id = ANY($1::text[]) AND finished_at IS NULL RETURNING id`,
+      WHERE id = ANY($1::char(32)[]) AND finished_at IS NULL RETURNING id`,
     [ids, now.toISOString(), outcome],
     { preparedAs: 'finish-attempts' },
   );
@@ -155,7 +155,7 @@ export async function lockAttempt(tx: Queryable, id: string): Promise<Attempt | 
 export async function openAttemptsOfPayments(db: Queryable, paymentIds: readonly string[]): Promise<Attempt[]> {
   if (paymentIds.length === 0) return [];
   const found = await db.query<AttemptRow>(
-    `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = ANY($1::text[]) AND finished_at IS NULL`,
+    `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = ANY($1::char(32)[]) AND finished_at IS NULL`,
     [paymentIds],
   );
   return found.rows.map(toAttempt);

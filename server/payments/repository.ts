@@ -141,7 +141,7 @@ export async function findPayment(db: Queryable, entityId: string, id: string): 
 
 export async function findPaymentsById(db: Queryable, ids: readonly string[]): Promise<PaymentRecord[]> {
   if (ids.length === 0) return [];
-  const found = await db.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = ANY($1::text[])`, [ids]);
+  const found = await db.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = ANY($1::char(32)[])`, [ids]);
   return found.rows.map(toRecord);
 }
 

@@ -53,7 +53,7 @@ export async function findRegistrations(db: Queryable, entityId: string, ids: re
   if (ids.length === 0) return [];
   const found = await db.query<RegistrationRow>(
     `SELECT id, entity_id, payment_brand, card, sealed_card_id, created_at
-       FROM registrations WHERE entity_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`,
+       FROM registrations WHERE entity_id = $1 AND id = ANY($2::char(32)[]) AND deleted_at IS NULL`,
     [entityId, ids],
   );
   return found.rows.map(toRecord);
