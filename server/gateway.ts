@@ -2,7 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { currentBuildNumber } from './http/envelope.ts';
-import { protectServer, serverOptions } from './http/listener.ts';
+import { protectServer, serverOptions, trackInFlight } from './http/listener.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, type OutboundPolicy } from './outbound/http.ts';
 import { createAcquirerRegistry } from './acquirers/registry.ts';
 import { simulatedDirectory } from './acquirers/threeDSecure.ts';
@@ -112,9 +112,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
   });
+  const requests = trackInFlight(app.fetch);
   const server: ServerType = await new Promise((resolve) => {
     const started = serve(
-      { fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) },
+      { fetch: requests.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) },
       () => resolve(started),
     );
   });
@@ -152,6 +153,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
       await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A client that hung up leaves its request running: let it record what it started before the store closes.
+      if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
       await store.close();
     },
   };

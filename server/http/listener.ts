@@ -106,3 +106,41 @@ export function protectServer(server: Server, limits: HttpLimits): void {
     });
   });
 }
+
+type FetchHandler = (request: Request, ...rest: never[]) => Response | Promise<Response>;
+
+/**
+ * Counts requests being handled, so a stopping gateway can let them finish before it closes the store under them. A
+ * handler runs on after its client hung up (a payment is recorded whether or not anyone waits for the answer).
+ */
+export function trackInFlight<F extends FetchHandler>(fetch: F): { fetch: F; drained(limitMs: number): Promise<boolean> } {
+  let inFlight = 0;
+  let waiting: (() => void)[] = [];
+  const tracked = (async (request: Request, ...rest: never[]) => {
+    inFlight++;
+    try {
+      return await fetch(request, ...rest);
+    } finally {
+      inFlight--;
+      if (inFlight === 0) {
+        for (const resolve of waiting) resolve();
+        waiting = [];
+      }
+    }
+  }) as F;
+  return {
+    fetch: tracked,
+    /** Resolves true once no request is being handled, false if some still are after `limitMs`. */
+    drained(limitMs) {
+      if (inFlight === 0) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), limitMs);
+        timer.unref();
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    },
+  };
+}
