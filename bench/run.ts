@@ -32,7 +32,8 @@ import { formatMs, formatRate, type Summary } from './stats.ts';
 import { measureStoreInserts, openNonDurablePGlite, RAW_TABLE } from './store-load.ts';
 import { measureWidget } from './widget.ts';
 
-const TARGET_RATIO = 0.6;
+/** Payments as a share of the raw insert rate (issue 10): about all of it on PGlite, at least 70% on PostgreSQL. */
+const TARGET_RATIO: Record<StoreKind, number> = { PGlite: 0.9, PostgreSQL: 0.7 };
 
 function positiveIntFromEnv(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
@@ -327,7 +328,7 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
       const check = checkHttp(payLabel, result);
       payments = result.measured;
       const stored = await store.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM payments WHERE entity_id = $1 AND approved',
+        "SELECT count(*)::int AS n FROM payments WHERE entity_id = $1 AND status = 'approved'",
         [entity.id],
       );
       const answered = 1 + (result.warmup.statusCodes['200'] ?? 0) + (result.measured.statusCodes['200'] ?? 0);
@@ -347,10 +348,10 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
 
   if (raw && payments) {
     const ratio = payments.rate / raw.rate;
-    const verdict = ratio >= TARGET_RATIO ? 'meets target' : 'BELOW target';
+    const verdict = ratio >= TARGET_RATIO[kind] ? 'meets target' : 'BELOW target';
     ratios.push(
       `${kind}: payments ${formatRate(payments.rate)} req/s = ${Math.round(ratio * 100)}% of raw insert rate ` +
-        `${formatRate(raw.rate)} ops/s (target ≥ ${TARGET_RATIO * 100}%) — ${verdict}` +
+        `${formatRate(raw.rate)} ops/s (target ≥ ${TARGET_RATIO[kind] * 100}%) — ${verdict}` +
         (honoRate ? `; ${Math.round((payments.rate / honoRate) * 100)}% of the trivial Hono route` : ''),
     );
   }

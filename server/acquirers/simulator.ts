@@ -46,11 +46,12 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
   const record = createGroupCommit<{ operation: string; attemptId: string; answer: AcquirerAnswer; at: Date }, AcquirerAnswer>(
     store,
     async (tx, operations) => {
-      await tx.query(
+      const inserted = await tx.query<{ attempt_id: string }>(
         `INSERT INTO simulator_operations (acquirer, attempt_id, operation, reference, answer, created_at)
          SELECT $1, o.attempt_id, o.operation, o.reference, o.answer, o.created_at
            FROM jsonb_to_recordset($2::jsonb) AS o (attempt_id char(32), operation text, reference text, answer jsonb, created_at timestamptz)
-         ON CONFLICT (acquirer, attempt_id) DO NOTHING`,
+         ON CONFLICT (acquirer, attempt_id) DO NOTHING
+         RETURNING attempt_id`,
         [
           name,
           JSON.stringify(
@@ -59,11 +60,19 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
         ],
         { preparedAs: 'simulator-record' },
       );
-      const stored = await tx.query<{ attempt_id: string; answer: AcquirerAnswer }>(
-        'SELECT attempt_id, answer FROM simulator_operations WHERE acquirer = $1 AND attempt_id = ANY($2::text[])',
-        [name, operations.map((op) => op.attemptId)],
-      );
-      const byAttempt = new Map(stored.rows.map((row) => [row.attempt_id, row.answer]));
+      // An attempt asked before (a retry, a recovery) keeps its first answer.
+      const fresh = new Set(inserted.rows.map((row) => row.attempt_id));
+      const repeated = operations.filter((op) => !fresh.has(op.attemptId)).map((op) => op.attemptId);
+      const earlier =
+        repeated.length === 0
+          ? []
+          : (
+              await tx.query<{ attempt_id: string; answer: AcquirerAnswer }>(
+                'SELECT attempt_id, answer FROM simulator_operations WHERE acquirer = $1 AND attempt_id = ANY($2::char(32)[])',
+                [name, repeated],
+              )
+            ).rows;
+      const byAttempt = new Map(earlier.map((row) => [row.attempt_id, row.answer]));
       return operations.map((op) => byAttempt.get(op.attemptId) ?? op.answer);
     },
   );

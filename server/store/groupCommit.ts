@@ -3,15 +3,20 @@ import type { Queryable, Store } from './types.ts';
 /**
  * Group commit: items submitted while writes are in flight are written together, in the next single transaction,
  * so a burst costs one round trip per statement and one commit instead of one each. Every caller still waits for
- * its own item to be committed, and gets its own result. A batch that fails is retried item by item, each in a
- * transaction of its own, so one bad item fails only its own caller.
+ * its own item to be committed, and gets its own result.
  *
- * `concurrent` batches may be in flight at once: PostgreSQL commits several in parallel on separate connections;
- * PGlite, a single connection, gains nothing from more than one.
+ * The writers of one store share its transactions: each writer is a lane (opening acquirer attempts, the simulated
+ * acquirer's records, the ledger), and a transaction takes what every lane has queued. A payment passes through
+ * several lanes one after the other (its attempt, the acquirer's answer, its row), so with lanes of their own each
+ * commit would carry a fraction of the requests in flight; shared, every commit moves each of them a step on.
+ *
+ * A transaction that fails is retried item by item, each in a transaction of its own, so one bad item fails only its
+ * own caller. `concurrent` transactions may be in flight at once: PostgreSQL commits several in parallel on separate
+ * connections; PGlite, a single connection, gains nothing from more than one.
  */
 
 export interface GroupCommit<T, R> {
-  /** Resolves once the item is committed, with what `writeBatch` made of it. */
+  /** Resolves once the item is committed, with what the lane's writer made of it. */
   submit(item: T): Promise<R>;
 }
 
@@ -24,48 +29,68 @@ interface Queued<T, R> {
   readonly reject: (error: unknown) => void;
 }
 
-/** Items per batch: each batch is a handful of multi-row statements, far below PostgreSQL's limits. */
+interface Lane<T, R> {
+  readonly write: BatchWriter<T, R>;
+  readonly queue: Queued<T, R>[];
+}
+
+/** A lane's share of one transaction. */
+interface Taken<T, R> {
+  readonly lane: Lane<T, R>;
+  readonly batch: readonly Queued<T, R>[];
+}
+
+/** Items per lane and transaction: each batch is a handful of multi-row statements, far below PostgreSQL's limits. */
 const MAX_BATCH = 200;
 
-export function createGroupCommit<T, R>(
-  store: Store,
-  writeBatch: BatchWriter<T, R>,
-  concurrent = store.kind === 'postgres' ? 8 : 1,
-): GroupCommit<T, R> {
-  const queue: Queued<T, R>[] = [];
+interface Committer {
+  addLane<T, R>(write: BatchWriter<T, R>): Lane<T, R>;
+  schedule(): void;
+}
+
+function createCommitter(store: Store, concurrent: number): Committer {
+  // Lanes have different item types; the committer only moves items between a lane's queue and its writer.
+  const lanes: Lane<unknown, unknown>[] = [];
   let inFlight = 0;
   let scheduled = false;
 
-  async function writeOneByOne(batch: readonly Queued<T, R>[]): Promise<void> {
-    for (const queued of batch) {
-      try {
-        const [result] = await store.transaction((tx) => writeBatch(tx, [queued.item]));
-        queued.resolve(result as R);
-      } catch (error) {
-        queued.reject(error);
+  async function writeOneByOne(taken: readonly Taken<unknown, unknown>[]): Promise<void> {
+    for (const { lane, batch } of taken) {
+      for (const queued of batch) {
+        try {
+          const [result] = await store.transaction((tx) => lane.write(tx, [queued.item]));
+          queued.resolve(result);
+        } catch (error) {
+          queued.reject(error);
+        }
       }
     }
   }
 
   async function flush(): Promise<void> {
-    const batch = queue.splice(0, MAX_BATCH);
-    if (batch.length === 0) return;
+    const taken = lanes.filter((lane) => lane.queue.length > 0).map((lane) => ({ lane, batch: lane.queue.splice(0, MAX_BATCH) }));
+    if (taken.length === 0) return;
     inFlight++;
     try {
-      const results = await store.transaction((tx) => writeBatch(tx, batch.map((queued) => queued.item)));
-      batch.forEach((queued, index) => queued.resolve(results[index] as R));
+      const results = await store.transaction(async (tx) => {
+        const written: (readonly unknown[])[] = [];
+        for (const { lane, batch } of taken) written.push(await lane.write(tx, batch.map((queued) => queued.item)));
+        return written;
+      });
+      taken.forEach(({ batch }, laneIndex) => batch.forEach((queued, index) => queued.resolve(results[laneIndex]?.[index])));
     } catch (error) {
-      if (batch.length === 1) batch[0]?.reject(error);
-      else await writeOneByOne(batch);
+      const only = taken.length === 1 && taken[0]?.batch.length === 1 ? taken[0].batch[0] : undefined;
+      if (only) only.reject(error);
+      else await writeOneByOne(taken);
     } finally {
       inFlight--;
       schedule();
     }
   }
 
-  // Start on the next turn of the event loop, so requests parsed in the same turn share a batch.
+  // Start on the next turn of the event loop, so requests parsed in the same turn share a transaction.
   function schedule(): void {
-    if (scheduled || inFlight >= concurrent || queue.length === 0) return;
+    if (scheduled || inFlight >= concurrent || !lanes.some((lane) => lane.queue.length > 0)) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
@@ -75,10 +100,31 @@ export function createGroupCommit<T, R>(
   }
 
   return {
+    addLane<T, R>(write: BatchWriter<T, R>): Lane<T, R> {
+      const lane: Lane<T, R> = { write, queue: [] };
+      lanes.push(lane as unknown as Lane<unknown, unknown>);
+      return lane;
+    },
+    schedule,
+  };
+}
+
+const committers = new WeakMap<Store, Committer>();
+
+/** A writer whose items are group-committed, in the transactions of every other writer of the store. */
+export function createGroupCommit<T, R>(store: Store, write: BatchWriter<T, R>): GroupCommit<T, R> {
+  let committer = committers.get(store);
+  if (!committer) {
+    committer = createCommitter(store, store.kind === 'postgres' ? 8 : 1);
+    committers.set(store, committer);
+  }
+  const shared = committer;
+  const lane = shared.addLane(write);
+  return {
     submit(item) {
       return new Promise<R>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
-        schedule();
+        lane.queue.push({ item, resolve, reject });
+        shared.schedule();
       });
     },
   };
