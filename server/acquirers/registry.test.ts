@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import {
+  answerRedirect,
   BROWSER_DATA,
   cardPayment,
   readResponse,
@@ -113,13 +114,7 @@ describe.each(STORE_KINDS)('a second acquirer on %s', (kind) => {
   it('authorizes a payment whose 3-D Secure challenge began before the change with the acquirer it began with', async () => {
     calls.length = 0;
     expect(challenged.body.result.code).toBe('000.200.000');
-    const redirect = challenged.body.redirect as { url: string };
-    const done = await fetch(`${redirect.url}/answer`, {
-      method: 'POST',
-      body: new URLSearchParams({ paymentId: challenged.body.id, action: 'submit', otp: '1234' }),
-      redirect: 'manual',
-    });
-    expect(done.status).toBe(200);
+    expect((await answerRedirect(challenged)).status).toBe(200);
     expect(calls).toEqual(['fallback authorize']);
     expect((await storedAcquirer(challenged.body.id)).acquirer).toBe('fallback');
   });

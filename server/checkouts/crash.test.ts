@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
 import { openStore } from '../store/index.ts';
 import { startGatewayProcess } from '../testing/gatewayProcess.ts';
-import { freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind } from '../testing/harness.ts';
+import { configAt, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind } from '../testing/harness.ts';
 
 /**
  * A gateway process killed (SIGKILL) while it makes a checkout's payment leaves an attempt without a payment.
@@ -28,16 +27,7 @@ async function api(url: string, path: string, init: { token?: string; body?: Rec
 describe.each(STORE_KINDS)('a gateway killed in the middle of a checkout submit, on %s', (kind: StoreKind) => {
   it('leaves the checkout payable at once, by the restarted gateway or another instance', async () => {
     const location = await freshStoreLocation(kind);
-    const config = {
-      ...loadConfig({}),
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: location.dataDir,
-      databaseUrl: location.databaseUrl,
-      cardDataKey: location.cardDataKey,
-      demoMerchant: undefined,
-      logLevel: 'silent' as const,
-    };
+    const config = configAt(location);
     // The merchant exists before the crashing process opens the store (the embedded store is one process's at a time).
     const token = newAccessToken();
     const setup = await openStore(config);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_NOTIFICATION } from '../checkouts/callbacks.ts';
 import { findJobByKey } from '../jobs/repository.ts';
 import {
+  answerRedirect,
   BROWSER_DATA,
   cardPayment,
   createTestClock,
@@ -56,14 +57,8 @@ describe.each(STORE_KINDS)('events of API calls on %s', (kind) => {
     expect(pending.body.result.code).toBe('000.200.000');
     expect(summary(await events(pending.body.id))).toEqual(['PAYMENT CREATED']);
 
-    const answer = () =>
-      fetch(`${pending.body.redirect.url}/answer`, {
-        method: 'POST',
-        body: new URLSearchParams({ paymentId: pending.body.id, action: 'submit', otp: '1234' }),
-        redirect: 'manual',
-      });
-    expect((await answer()).status).toBe(200);
-    await answer();
+    expect((await answerRedirect(pending)).status).toBe(200);
+    await answerRedirect(pending);
     const stored = await events(pending.body.id);
     expect(summary(stored)).toEqual(['PAYMENT CREATED', 'PAYMENT UPDATED']);
     expect([codeOf(stored[0]), codeOf(stored[1])]).toEqual(['000.200.000', '000.100.110']);

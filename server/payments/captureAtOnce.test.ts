@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  answerRedirect,
   BROWSER_DATA,
   cardPayment,
   createTestClock,
@@ -67,12 +68,7 @@ describe.each(STORE_KINDS)('PA.CP on %s', (kind) => {
       cardPayment(t.entityId, { paymentType: 'PA.CP', 'card.number': '4200000000000042', shopperResultUrl: 'https://shop.example/r', ...BROWSER_DATA }),
     );
     expect(pending.body).toMatchObject({ paymentType: 'PA', result: { code: '000.200.000' } });
-    const answered = await fetch(`${pending.body.redirect.url}/answer`, {
-      method: 'POST',
-      body: new URLSearchParams({ paymentId: pending.body.id, action: 'submit', otp: '1234' }),
-      redirect: 'manual',
-    });
-    expect(answered.status).toBe(200);
+    expect((await answerRedirect(pending)).status).toBe(200);
     expect((await read(pending.body.id)).body.result.code).toBe('000.100.110');
     await t.gateway.jobs.runDueJobs();
     await t.gateway.jobs.runDueJobs();
@@ -84,11 +80,7 @@ describe.each(STORE_KINDS)('PA.CP on %s', (kind) => {
       '/v1/payments',
       cardPayment(t.entityId, { paymentType: 'PA.CP', 'card.number': '4200000000000042', shopperResultUrl: 'https://shop.example/r', ...BROWSER_DATA }),
     );
-    await fetch(`${pending.body.redirect.url}/answer`, {
-      method: 'POST',
-      body: new URLSearchParams({ paymentId: pending.body.id, action: 'cancel' }),
-      redirect: 'manual',
-    });
+    await answerRedirect(pending, { action: 'cancel' });
     expect((await read(pending.body.id)).body.result.code).not.toMatch(/^000\./);
     clock.advance(CAPTURE_SAFETY_NET_MS + 1000);
     await t.gateway.jobs.runDueJobs();

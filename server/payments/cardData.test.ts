@@ -5,6 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../store/index.ts';
 import {
+  answerRedirect,
   BROWSER_DATA,
   cardPayment,
   STORE_KINDS,
@@ -151,10 +152,7 @@ describe.each(STORE_KINDS)('card data never at rest or in logs, on %s', (kind) =
         const debit = await t.post('/v1/payments', params);
         if (debit.body.redirect) {
           // The debit's challenge is answered (the card is authorized from its sealed copy); the PA's stays open.
-          const answered = await fetch(`${debit.body.redirect.url}/answer`, {
-            method: 'POST',
-            body: new URLSearchParams({ paymentId: debit.body.id, action: 'submit', otp: '1234' }),
-          });
+          const answered = await answerRedirect(debit);
           pages.push(await answered.text());
         }
         const auth = await t.post('/v1/payments', { ...params, paymentType: 'PA' });

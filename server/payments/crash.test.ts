@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
 import { openStore } from '../store/index.ts';
 import { startGatewayProcess, type GatewayProcess } from '../testing/gatewayProcess.ts';
-import { cardPayment, createTestClock, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
+import { cardPayment, configAt, createTestClock, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
 import { RECOVERY_INTERVAL_MS } from './recovery.ts';
 
 /**
@@ -25,16 +25,7 @@ interface Setup {
 
 async function setUp(kind: StoreKind): Promise<Setup> {
   const location = await freshStoreLocation(kind);
-  const config: GatewayConfig = {
-    ...loadConfig({}),
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: location.dataDir,
-    databaseUrl: location.databaseUrl,
-    cardDataKey: location.cardDataKey,
-    demoMerchant: undefined,
-    logLevel: 'silent',
-  };
+  const config = configAt(location);
   // The merchant exists before the crashing process opens the store (the embedded store is one process's at a time).
   const token = newAccessToken();
   const store = await openStore(config);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  answerRedirect,
   BROWSER_DATA,
   cardPayment,
   STORE_KINDS,
@@ -83,10 +84,7 @@ describe.each(STORE_KINDS)('registrations on %s', (kind) => {
     const pending = await register({ 'card.number': '4200000000000042', ...BROWSER });
     expect(pending.body.result.code).toBe('000.200.000');
     expect(pending.body.registrationId).toBeUndefined();
-    await fetch(`${pending.body.redirect.url}/answer`, {
-      method: 'POST',
-      body: new URLSearchParams({ paymentId: pending.body.id, action: 'submit', otp: '1234' }),
-    });
+    await answerRedirect(pending);
     const final = await t.get(`/v1/payments/${pending.body.id}`, { entityId: t.entityId });
     expect(final.body.registrationId).toMatch(/^[0-9a-f]{32}$/);
     // The stored enrolled card is challenged again when paid with later.

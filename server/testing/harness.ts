@@ -93,6 +93,21 @@ export async function freshStoreLocation(kind: StoreKind): Promise<StoreLocation
   };
 }
 
+/** The configuration of a gateway process on `location` (any free port, logging off), as an operator would start it. */
+export function configAt(location: StoreLocation, overrides: Partial<GatewayConfig> = {}): GatewayConfig {
+  return {
+    ...loadConfig({}),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: location.dataDir,
+    databaseUrl: location.databaseUrl,
+    cardDataKey: location.cardDataKey,
+    demoMerchant: undefined,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
 export interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;
@@ -174,18 +189,7 @@ export async function startTestGateway(
   const logLines: string[] = [];
   // A known port, so the URLs the gateway hands out (redirects) point at this very gateway.
   const port = await freePort();
-  const config: GatewayConfig = {
-    ...loadConfig({}),
-    port,
-    host: '127.0.0.1',
-    publicUrl: `http://127.0.0.1:${port}`,
-    dataDir: location.dataDir,
-    databaseUrl: location.databaseUrl,
-    cardDataKey: location.cardDataKey,
-    demoMerchant: undefined,
-    logLevel: 'info',
-    ...overrides,
-  };
+  const config = configAt(location, { port, publicUrl: `http://127.0.0.1:${port}`, logLevel: 'info', ...overrides });
   const gateway = await startGateway(config, { jobPollMs: 0, ...options, logSink: (line) => logLines.push(line) });
   const newMerchant = async () => {
     const token = newAccessToken();
@@ -247,6 +251,19 @@ export const BROWSER_DATA: Readonly<Record<string, string>> = {
   'customer.browser.userAgent': 'Mozilla/5.0 (X11; Linux x86_64)',
   'customer.browser.javaEnabled': 'false',
 };
+
+/**
+ * The shopper's answer on the page a pending payment redirects to (the simulated issuer's challenge, a provider's
+ * page): by default, the right code submitted.
+ */
+export function answerRedirect(pending: ApiResponse, fields: Record<string, string> = { action: 'submit', otp: '1234' }): Promise<Response> {
+  const redirect = pending.body.redirect as { url: string };
+  return fetch(`${redirect.url}/answer`, {
+    method: 'POST',
+    body: new URLSearchParams({ paymentId: pending.body.id, ...fields }),
+    redirect: 'manual',
+  });
+}
 
 /** A valid card payment request for the test merchant; override any field. */
 export function cardPayment(entityId: string, overrides: Record<string, string> = {}): Record<string, string> {

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
 import { migrate } from '../store/migrate.ts';
 import { openStore } from '../store/index.ts';
 import { openPGliteStore } from '../store/pglite.ts';
+import { configAt, type StoreLocation } from '../testing/harness.ts';
 import { createCardVault } from './cardVault.ts';
 import { VAULT_COMPACTION_JOB } from './repository.ts';
 
@@ -16,8 +16,9 @@ import { VAULT_COMPACTION_JOB } from './repository.ts';
 describe('the vault migration (0007)', () => {
   it('moves the sealed cards of stored registrations into the vault, keeps them usable, and schedules the compaction', async () => {
     // An empty directory: the suite's template store is migrated already.
-    const location = { dataDir: mkdtempSync(join(tmpdir(), 'gateway-migration-')), dispose: async () => rmSync(location.dataDir, { recursive: true, force: true }) };
     const key = randomBytes(32);
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-migration-'));
+    const location: StoreLocation = { databaseUrl: undefined, dataDir, schema: undefined, cardDataKey: key, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
     const vault = createCardVault(key);
     const card = { number: '4200000000000000', expiryMonth: 5, expiryYear: 2034, holder: 'Jane Jones', brand: 'VISA' };
     try {
@@ -45,7 +46,7 @@ describe('the vault migration (0007)', () => {
       await migrated.close();
 
       // The gateway pays with the moved card.
-      const gateway = await startGateway({ ...loadConfig({}), port: 0, host: '127.0.0.1', dataDir: location.dataDir, cardDataKey: key, demoMerchant: undefined, logLevel: 'silent' }, { jobPollMs: 0 });
+      const gateway = await startGateway(configAt(location), { jobPollMs: 0 });
       try {
         const paid = await fetch(`${gateway.url}/v1/payments`, {
           method: 'POST',
