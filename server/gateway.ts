@@ -19,6 +19,7 @@ import { createCardVault } from './vault/cardVault.ts';
 import { vaultJobHandlers } from './vault/compaction.ts';
 import { loadCardDataKey } from './vault/key.ts';
 import { redirectJobHandlers } from './redirects/jobs.ts';
+import { maintenanceJobHandlers } from './jobs/maintenance.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
 import { disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
@@ -135,6 +136,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...vaultJobHandlers(),
       ...throttlingJobHandlers(),
       ...idempotencyJobHandlers(),
+      ...maintenanceJobHandlers(),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });

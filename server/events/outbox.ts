@@ -55,14 +55,9 @@ export function createOutbox(subscribers: readonly EventSubscriber[]): Outbox {
   };
 }
 
-export interface StoredEvent {
+/** An event as stored: in the order appended (`id`), without the record subscribers were handed. */
+export interface StoredEvent extends Omit<DomainEvent, 'payment'> {
   readonly id: number;
-  readonly type: EventType;
-  readonly action: EventAction;
-  readonly entityId: string;
-  readonly resourceId: string;
-  readonly payload: Record<string, unknown>;
-  readonly createdAt: Date;
 }
 
 /** The events of one resource, in the order they were appended. */

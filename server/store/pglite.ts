@@ -153,6 +153,9 @@ export async function openPGliteStore(dataDir: string): Promise<Store> {
       await db.query('SELECT pg_switch_wal()');
       await checkpoint();
     },
+    async vacuum() {
+      await db.exec('VACUUM (ANALYZE)');
+    },
     async close() {
       clearInterval(timer);
       await db.close();

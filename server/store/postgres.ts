@@ -110,6 +110,8 @@ export async function openPostgresStore(connectionString: string, options: Postg
       // the WAL moves on (README, "Card data at rest"). A user without the right to checkpoint leaves it to the server.
       await pool.query('CHECKPOINT').catch(() => undefined);
     },
+    // The server's autovacuum does this.
+    vacuum: async () => undefined,
     async close() {
       closing = true;
       await liveness.end().catch(() => undefined);

@@ -48,5 +48,11 @@ export interface Store extends Queryable {
    * transaction; locks each table exclusively while it is rewritten.
    */
   reclaimSpace(tables: readonly string[]): Promise<void>;
+  /**
+   * What autovacuum does on a PostgreSQL server, for a store that has none: makes the space of deleted and updated
+   * rows reusable and refreshes the planner's statistics. The embedded store runs no background workers, so without
+   * this its tables grow with every row ever deleted or updated; on PostgreSQL it does nothing.
+   */
+  vacuum(): Promise<void>;
   close(): Promise<void>;
 }
