@@ -21,15 +21,12 @@ export function statusOfResult(code: string): PaymentStatus {
   return 'declined';
 }
 
-export function isFinal(status: PaymentStatus): boolean {
-  return status !== 'pending';
-}
-
 /** The only transitions there are: a pending payment becomes final. */
 export function canBecome(from: PaymentStatus, to: PaymentStatus): boolean {
   return from === 'pending' && to !== 'pending';
 }
 
+/** The event a payment's change emits: CREATED when it is written, UPDATED when it becomes final (diagram above). */
 export type PaymentEventAction = 'CREATED' | 'UPDATED';
 
 /** A payment with the result that decides it, and the state that result puts it in. */

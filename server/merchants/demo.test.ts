@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DEMO_MERCHANT, loadConfig, type GatewayConfig } from '../config.ts';
+import { DEFAULT_DEMO_MERCHANT, type GatewayConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { startGatewayProcess } from '../testing/gatewayProcess.ts';
-import { cardPayment, freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
+import { cardPayment, configAt, freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
 
 /**
  * The demo merchant's credentials are public (README, start banner). A store that once ran in the test
@@ -16,17 +16,7 @@ const demo = DEFAULT_DEMO_MERCHANT;
 const liveKey = randomBytes(32);
 
 function configFor(location: StoreLocation, environment: 'test' | 'live'): GatewayConfig {
-  return {
-    ...loadConfig({}),
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: location.dataDir,
-    databaseUrl: location.databaseUrl,
-    cardDataKey: location.cardDataKey ?? liveKey,
-    environment,
-    demoMerchant: environment === 'test' ? demo : undefined,
-    logLevel: 'silent',
-  };
+  return configAt(location, { cardDataKey: location.cardDataKey ?? liveKey, environment, demoMerchant: environment === 'test' ? demo : undefined });
 }
 
 async function send(gateway: RunningGateway, path: string, params: Record<string, string>, method = 'POST'): Promise<number> {

@@ -1,5 +1,5 @@
 import type { FinalResult, PaymentRecord } from '../domain/payment.ts';
-import { canBecome, statusOfResult } from '../domain/paymentState.ts';
+import { canBecome, statusOfResult, type PaymentEventAction } from '../domain/paymentState.ts';
 import type { DomainEvent, Outbox } from '../events/outbox.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
@@ -39,7 +39,7 @@ export interface Ledger {
 }
 
 /** What a PAYMENT event carries: the payment as the API shows it. */
-function paymentEvent(payment: PaymentRecord, action: 'CREATED' | 'UPDATED', at: Date): DomainEvent {
+function paymentEvent(payment: PaymentRecord, action: PaymentEventAction, at: Date): DomainEvent {
   return { type: 'PAYMENT', action, entityId: payment.entityId, resourceId: payment.id, payload: paymentSnapshot(payment, at), createdAt: at, payment };
 }
 
