@@ -37,12 +37,13 @@ export function isSecretName(name: string): boolean {
 
 /**
  * An account number shown back: the first six and last four characters, the rest hidden; a value too short to
- * keep anything of is hidden entirely. Spaces are dropped first (numbers are often typed in groups).
+ * keep anything of is hidden entirely. Spaces are dropped first (numbers are often typed in groups). Characters,
+ * not UTF-16 units: a cut through a surrogate pair would leave a string no JSON store accepts.
  */
 export function maskAccountNumber(value: string): string {
-  const compact = value.replace(/\s/g, '');
-  if (compact.length < 12) return '*'.repeat(Math.min(compact.length, 8));
-  return `${compact.slice(0, 6)}${'*'.repeat(compact.length - 10)}${compact.slice(-4)}`;
+  const characters = Array.from(value.replace(/\s/g, ''));
+  if (characters.length < 12) return '*'.repeat(Math.min(characters.length, 8));
+  return `${characters.slice(0, 6).join('')}${'*'.repeat(characters.length - 10)}${characters.slice(-4).join('')}`;
 }
 
 /** 12 to 19 digits, optionally grouped by single spaces or hyphens. */

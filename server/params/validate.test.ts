@@ -844,3 +844,14 @@ describe('the catalogue', () => {
     expect(sample.filter((name) => !isKnownParameter(name))).toEqual([]);
   });
 });
+
+describe('masked values outside the Basic Multilingual Plane', () => {
+  it('masks an account number by characters, so the result is still well-formed text (storable as JSON)', () => {
+    const masked = maskAccountNumber('!!𐀀𐀀!𐀀𐀀!');
+    expect(masked).toBe('*'.repeat(8));
+    const long = maskAccountNumber('𐀀'.repeat(14));
+    expect(long).toBe(`${'𐀀'.repeat(6)}****${'𐀀'.repeat(4)}`);
+    // No lone surrogate: PostgreSQL refuses one in a jsonb value.
+    expect(long).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});

@@ -108,7 +108,8 @@ export function displayValue(name: string, value: string): string {
   const sensitivity = findSpec(name)?.spec.sensitive;
   if (sensitivity === 'pan') return maskAccountNumber(value);
   if (sensitivity !== undefined || isSecretName(name)) return '*'.repeat(Math.min(value.length, 8));
-  const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value;
+  // Cut by characters, never through a surrogate pair.
+  const shown = value.length > ECHO_LIMIT ? `${Array.from(value).slice(0, ECHO_LIMIT).join('')}…` : value;
   return maskCardNumbersIn(shown);
 }
 

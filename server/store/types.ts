@@ -50,8 +50,8 @@ export interface Store extends Queryable {
   reclaimSpace(tables: readonly string[]): Promise<void>;
   /**
    * What autovacuum does on a PostgreSQL server, for a store that has none: makes the space of deleted and updated
-   * rows reusable and refreshes the planner's statistics. The embedded store runs no background workers, so without
-   * this its tables grow with every row ever deleted or updated; on PostgreSQL it does nothing.
+   * rows reusable (and records table sizes for the planner). The embedded store runs no background workers, so
+   * without this its tables grow with every row ever deleted or updated; on PostgreSQL it does nothing.
    */
   vacuum(): Promise<void>;
   close(): Promise<void>;
