@@ -3,7 +3,7 @@ import { PermanentJobError, type JobHandler } from '../jobs/registry.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import { processBackOffice } from './backOffice.ts';
-import { findPayment, findPaymentsById } from './repository.ts';
+import { findLatestChild, findPayment } from './repository.ts';
 import type { PaymentServices } from './services.ts';
 
 /**
@@ -49,11 +49,7 @@ export async function captureAtOnce(services: PaymentServices, preauthorization:
     { onlyIfUncaptured: true },
   );
   if (made) return made;
-  const found = await services.store.query<{ id: string }>(
-    "SELECT id FROM payments WHERE parent_id = $1 AND payment_type = 'CP' ORDER BY created_at DESC LIMIT 1",
-    [preauthorization.id],
-  );
-  const [capture] = await findPaymentsById(services.store, found.rows.map((row) => row.id));
+  const capture = await findLatestChild(services.store, preauthorization.id, 'CP');
   // Being captured right now by the other path: its answer is the preauthorization's until the capture is recorded.
   return capture ?? preauthorization;
 }

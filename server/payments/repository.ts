@@ -145,6 +145,16 @@ export async function findPaymentsById(db: Queryable, ids: readonly string[]): P
   return found.rows.map(toRecord);
 }
 
+/** The latest operation of a type (CP, RF, RV) on a payment, if any. */
+export async function findLatestChild(db: Queryable, parentId: string, paymentType: string): Promise<PaymentRecord | undefined> {
+  const found = await db.query<PaymentRow>(
+    `SELECT ${COLUMNS} FROM payments WHERE parent_id = $1 AND payment_type = $2 ORDER BY created_at DESC LIMIT 1`,
+    [parentId, paymentType],
+  );
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
 /** Like findPayment, and locks the row until the transaction ends, so concurrent work on the payment queues up. */
 export async function lockPayment(tx: Queryable, entityId: string, id: string): Promise<PaymentRecord | undefined> {
   const found = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 AND entity_id = $2 FOR UPDATE`, [id, entityId]);
