@@ -30,6 +30,17 @@ function observing(calls: string[]): (acquirer: Acquirer) => Acquirer {
   });
 }
 
+/** A merchant's POST to a gateway started outside the harness (a restart on the harness's store). */
+async function postTo(gateway: RunningGateway, token: string, path: string, params: Record<string, string>): Promise<ApiResponse> {
+  return readResponse(
+    await fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params),
+    }),
+  );
+}
+
 /**
  * Two simulated acquirers, as smart retry will have them. Payments are made while `fallback` is the default; the
  * gateway is then restarted with `simulator` as the default (an operator's change), and every later operation on
@@ -44,16 +55,7 @@ describe.each(STORE_KINDS)('a second acquirer on %s', (kind) => {
   let toReverse: ApiResponse;
   let challenged: ApiResponse;
 
-  const call = async (path: string, params: Record<string, string>): Promise<ApiResponse> => {
-    const gateway = restarted as RunningGateway;
-    return readResponse(
-      await fetch(`${gateway.url}${path}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${first.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(params),
-      }),
-    );
-  };
+  const call = (path: string, params: Record<string, string>) => postTo(restarted as RunningGateway, first.token, path, params);
   const storedAcquirer = async (id: string): Promise<{ acquirer: string; acquirer_reference: string | null }> => {
     const found = await (restarted as RunningGateway).store.query<{ acquirer: string; acquirer_reference: string | null }>(
       'SELECT acquirer, acquirer_reference FROM payments WHERE id = $1',
@@ -139,13 +141,12 @@ describe('an acquirer taken out of the configuration', () => {
       { ...t.gateway.config, acquirers: ['simulator'], defaultAcquirer: 'simulator' },
       { wrapAcquirer: observing(calls), jobPollMs: 0, logSink: () => undefined },
     );
-    const capture = await readResponse(
-      await fetch(`${without.url}/v1/payments/${authorization.body.id}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${t.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ entityId: t.entityId, paymentType: 'CP', amount: '92.00', currency: 'EUR' }),
-      }),
-    );
+    const capture = await postTo(without, t.token, `/v1/payments/${authorization.body.id}`, {
+      entityId: t.entityId,
+      paymentType: 'CP',
+      amount: '92.00',
+      currency: 'EUR',
+    });
     expect(capture.status).toBe(400);
     expect(capture.body.result.code).toBe('800.800.800');
     expect(capture.body.result.description).toContain('fallback');

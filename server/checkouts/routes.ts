@@ -11,7 +11,7 @@ import { jsonResponse } from '../http/respond.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { paymentBody, paymentHttpStatus } from '../payments/view.ts';
+import { paymentBody, paymentHttpStatus, resultOf } from '../payments/view.ts';
 import { noSession, CHECKOUT_RESULTS } from './results.ts';
 import { createCheckout, deleteCheckout, integrityOf, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
 import { findCheckout, type CheckoutRecord } from './repository.ts';
@@ -43,7 +43,7 @@ function checkoutBody(result: Result, id: string, extra: Record<string, unknown>
 
 /** The payment response with the checkout id as ndc: 200 for success and pending, 400 for a decline. */
 function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
-  const result = { code: payment.resultCode, description: payment.resultDescription };
+  const result = resultOf(payment);
   return jsonResponse(c, envelope(result, checkoutId, paymentBody(payment)), paymentHttpStatus(payment));
 }
 
@@ -53,7 +53,7 @@ function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
  * server-side parameters, is for the merchant's authenticated read.
  */
 function shopperAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
-  const result = { code: payment.resultCode, description: payment.resultDescription };
+  const result = resultOf(payment);
   const body = { id: payment.id, ...(payment.redirect ? { redirect: payment.redirect } : {}) };
   return jsonResponse(c, envelope(result, checkoutId, body), paymentHttpStatus(payment));
 }

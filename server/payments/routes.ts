@@ -16,11 +16,11 @@ import { createPayment } from './initial.ts';
 import { recoverAttemptsOf } from './recovery.ts';
 import { findPayment } from './repository.ts';
 import { backOfficeCommand, createPaymentCommand } from './request.ts';
-import { paymentBody, paymentHttpStatus } from './view.ts';
+import { paymentBody, paymentHttpStatus, resultOf } from './view.ts';
 
 /** The payment answer: the payment in the envelope, 200 unless it was declined or refused. */
 export function paymentAnswer(payment: PaymentRecord, ndc: string = payment.ndc): Answer {
-  const result = { code: payment.resultCode, description: payment.resultDescription };
+  const result = resultOf(payment);
   return { status: paymentHttpStatus(payment), body: envelope(result, ndc, paymentBody(payment)) };
 }
 

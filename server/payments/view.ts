@@ -45,6 +45,11 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
   };
 }
 
+/** The payment's result as answers and notifications show it. */
+export function resultOf(payment: Pick<PaymentRecord, 'resultCode' | 'resultDescription'>): { code: string; description: string } {
+  return { code: payment.resultCode, description: payment.resultDescription };
+}
+
 /**
  * The payment as an event keeps it and a notification will carry it (COMPAT §13): the API's answer with its result,
  * timestamped with the change, its ndc the checkout's id for a checkout's payment. No build number: that belongs to
@@ -53,7 +58,7 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
 export function paymentSnapshot(payment: PaymentRecord, at: Date): Record<string, unknown> {
   return {
     ...paymentBody(payment),
-    result: { code: payment.resultCode, description: payment.resultDescription },
+    result: resultOf(payment),
     timestamp: formatTimestamp(at),
     ndc: payment.checkoutId ?? payment.ndc,
   };
