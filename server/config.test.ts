@@ -15,6 +15,8 @@ describe('configuration from the environment', () => {
       tokenCacheSeconds: 10,
       cardDataKey: undefined,
       cardDataKeyFile: undefined,
+      cardDataPreviousKeys: [],
+      cardDataPreviousKeysFile: undefined,
     });
   });
 
@@ -30,8 +32,12 @@ describe('configuration from the environment', () => {
       DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
       CARD_DATA_KEY: 'ab'.repeat(32),
       CARD_DATA_KEY_FILE: '/run/secrets/card-data-key',
+      CARD_DATA_PREVIOUS_KEYS: ` ${'cd'.repeat(32)},${'EF'.repeat(32)} `,
+      CARD_DATA_PREVIOUS_KEYS_FILE: '/run/secrets/previous-card-data-keys',
     });
     expect(config.cardDataKey?.toString('hex')).toBe('ab'.repeat(32));
+    expect(config.cardDataPreviousKeys.map((key) => key.toString('hex'))).toEqual(['cd'.repeat(32), 'ef'.repeat(32)]);
+    expect(config.cardDataPreviousKeysFile).toBe('/run/secrets/previous-card-data-keys');
     expect(config).toMatchObject({
       port: 9090,
       host: '0.0.0.0',
@@ -67,8 +73,19 @@ describe('configuration from the environment', () => {
     [{ TOKEN_CACHE_SECONDS: '-1' }, /TOKEN_CACHE_SECONDS/],
     [{ CARD_DATA_KEY: 'ab'.repeat(31) }, /CARD_DATA_KEY/],
     [{ CARD_DATA_KEY: 'zz'.repeat(32) }, /CARD_DATA_KEY/],
+    [{ CARD_DATA_PREVIOUS_KEYS: `${'ab'.repeat(32)},${'ab'.repeat(31)}` }, /CARD_DATA_PREVIOUS_KEYS .*entry 2 is not/],
   ])('rejects %o with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never repeats a malformed previous card-data key in its message (it may be a key with a typo)', () => {
+    const typo = `${'ab'.repeat(31)}zz`;
+    expect(() => loadConfig({ CARD_DATA_PREVIOUS_KEYS: typo })).toThrow(/entry 1 is not/);
+    try {
+      loadConfig({ CARD_DATA_PREVIOUS_KEYS: typo });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('abab');
+    }
   });
 });

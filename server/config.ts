@@ -32,6 +32,13 @@ export interface GatewayConfig {
   readonly cardDataKey: Buffer | undefined;
   /** CARD_DATA_KEY_FILE: a file holding the key, as an alternative to CARD_DATA_KEY. */
   readonly cardDataKeyFile: string | undefined;
+  /**
+   * CARD_DATA_PREVIOUS_KEYS: keys (64 hex each, comma-separated) that still open card data but never seal it: the
+   * key a rotation replaces, until `npm run gateway -- keys rotate` has re-sealed everything (vault/rotation.ts).
+   */
+  readonly cardDataPreviousKeys: readonly Buffer[];
+  /** CARD_DATA_PREVIOUS_KEYS_FILE: a file holding such keys, one per line (vault/key.ts reads it). */
+  readonly cardDataPreviousKeysFile: string | undefined;
   readonly http: HttpLimits;
   /**
    * OUTBOUND_ALLOW_PRIVATE: whether the gateway's outbound calls may reach loopback, private and link-local
@@ -178,6 +185,18 @@ function parseCardDataKey(raw: string | undefined): Buffer | undefined {
   return Buffer.from(raw, 'hex');
 }
 
+function parsePreviousCardDataKeys(raw: string | undefined): Buffer[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry, index) => {
+    const hex = entry.trim();
+    // Never the value itself in the message: it may be a key with a typo.
+    if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
+      throw new ConfigError(`CARD_DATA_PREVIOUS_KEYS must be a comma-separated list of keys of 64 hexadecimal characters (32 bytes); entry ${index + 1} is not`);
+    }
+    return Buffer.from(hex, 'hex');
+  });
+}
+
 function parseEnvironment(raw: string | undefined): GatewayEnvironment {
   if (raw === undefined || raw === '') return 'test';
   if (raw === 'test' || raw === 'live') return raw;
@@ -251,6 +270,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     tokenCacheSeconds: parseTokenCacheSeconds(env.TOKEN_CACHE_SECONDS),
     cardDataKey: parseCardDataKey(env.CARD_DATA_KEY),
     cardDataKeyFile: emptyToUndefined(env.CARD_DATA_KEY_FILE),
+    cardDataPreviousKeys: parsePreviousCardDataKeys(env.CARD_DATA_PREVIOUS_KEYS),
+    cardDataPreviousKeysFile: emptyToUndefined(env.CARD_DATA_PREVIOUS_KEYS_FILE),
     http: parseHttpLimits(env),
     outboundAllowPrivate: parseBoolean('OUTBOUND_ALLOW_PRIVATE', env.OUTBOUND_ALLOW_PRIVATE, environment === 'test'),
     limits: parseRequestLimits(env),

@@ -57,7 +57,9 @@ export async function idempotently(
   const { store } = deps;
   const entityId = c.get('entityId');
   // The parameters as a sorted list, hashed with a key (they may hold a card number).
-  const fingerprint = deps.payments.vault.fingerprint(JSON.stringify([scope, ...[...c.get('params')].sort()]));
+  const request = JSON.stringify([scope, ...[...c.get('params')].sort()]);
+  const { vault } = deps.payments;
+  const fingerprint = vault.fingerprint(request);
   const resourceId = newResourceId();
   const run = async (id: string): Promise<Response> => {
     let answer: Answer;
@@ -78,7 +80,8 @@ export async function idempotently(
   const used = await findKey(store, entityId, key);
   // Pruned or released between the two statements: a rare race, answered as in progress.
   if (!used) throw inProgress();
-  if (used.scope !== scope || used.fingerprint !== fingerprint) {
+  // A key recorded before a card-data key rotation has its fingerprint under the key that is now a previous one.
+  if (used.scope !== scope || (used.fingerprint !== fingerprint && !vault.matchesFingerprint(request, used.fingerprint))) {
     throw keyError(key, 'was used with other parameters: a key names one request, and its answer stays the same for 24 hours');
   }
   if (used.answer) return answerResponse(c, used.answer, { 'idempotent-replayed': 'true' });

@@ -13,9 +13,20 @@ import { ConfigError, type GatewayConfig } from '../config.ts';
  * - neither, live with the embedded store: refused. A key kept beside the data opens every card in it;
  * - neither, test with the embedded store: a key generated on first start and kept in DATA_DIR/card-data.key
  *   (mode 0600), so `npm start` works without any setting.
+ *
+ * Besides that current key, CARD_DATA_PREVIOUS_KEYS (comma-separated) and CARD_DATA_PREVIOUS_KEYS_FILE (one per line)
+ * list keys that still open card data sealed before a rotation but never seal anything (README, "Rotating the
+ * card-data key"). Their file obeys the same rule as the key's: in live, not inside DATA_DIR.
  */
 
 export type KeySettings = Pick<GatewayConfig, 'cardDataKey' | 'cardDataKeyFile' | 'databaseUrl' | 'dataDir' | 'environment'>;
+export type KeyringSettings = KeySettings & Partial<Pick<GatewayConfig, 'cardDataPreviousKeys' | 'cardDataPreviousKeysFile'>>;
+
+/** The keys a gateway holds: the one it seals with, and the ones that only open what was sealed before a rotation. */
+export interface CardDataKeys {
+  readonly current: Buffer;
+  readonly previous: readonly Buffer[];
+}
 
 const KEY_HEX = /^[0-9a-fA-F]{64}$/;
 const GENERATED_KEY_FILE = 'card-data.key';
@@ -86,4 +97,41 @@ export function loadCardDataKey(settings: KeySettings): Buffer {
     );
   }
   return generatedKey(dataDir);
+}
+
+/** The previous keys a file lists, one per line (blank lines and lines starting with # are skipped). */
+function readPreviousKeysFile(file: string): Buffer[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`CARD_DATA_PREVIOUS_KEYS_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const keys: Buffer[] = [];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    // The line number, never the line: it may be a key with a typo.
+    if (!KEY_HEX.test(line)) throw new ConfigError(`CARD_DATA_PREVIOUS_KEYS_FILE ${file}: line ${index + 1} must hold 64 hexadecimal characters (32 bytes)`);
+    keys.push(Buffer.from(line, 'hex'));
+  }
+  return keys;
+}
+
+/**
+ * The current key (loadCardDataKey's rules) and the previous keys, without duplicates and without the current one
+ * (a previous list still naming the key that is now current changes nothing).
+ */
+export function loadCardDataKeys(settings: KeyringSettings): CardDataKeys {
+  const { cardDataPreviousKeys = [], cardDataPreviousKeysFile, databaseUrl, dataDir, environment } = settings;
+  if (cardDataPreviousKeysFile && environment === 'live' && !databaseUrl && isInside(dataDir, cardDataPreviousKeysFile)) {
+    throw new ConfigError('CARD_DATA_PREVIOUS_KEYS_FILE must not be inside DATA_DIR in live: a key kept beside the data opens every card sealed with it');
+  }
+  const current = loadCardDataKey(settings);
+  const listed = [...cardDataPreviousKeys, ...(cardDataPreviousKeysFile ? readPreviousKeysFile(cardDataPreviousKeysFile) : [])];
+  const previous: Buffer[] = [];
+  for (const key of listed) {
+    if (!key.equals(current) && !previous.some((kept) => kept.equals(key))) previous.push(key);
+  }
+  return { current, previous };
 }
