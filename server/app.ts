@@ -10,6 +10,7 @@ import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/res
 import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
+import { registrationRoutes } from './registrations/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
@@ -44,6 +45,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
 
   app.route('/v1/payments', paymentRoutes(deps));
   app.route('/v1/checkouts', checkoutRoutes(deps));
+  app.route('/v1/registrations', registrationRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
   app.route(
     '/v1',

@@ -58,6 +58,8 @@ export interface GatewayConfig {
    */
   readonly acquirers: readonly string[];
   readonly defaultAcquirer: string;
+  /** REGISTRATION_LIFETIME_MONTHS: a registration expires this long after its creation or last successful payment. */
+  readonly registrationLifetimeMonths: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -277,5 +279,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     limits: parseRequestLimits(env),
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
     ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
+    registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
   };
 }

@@ -96,6 +96,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     directory: config.environment === 'test' ? simulatedDirectory : undefined,
     vault: createCardVault(cardDataKey),
     environment: config.environment,
+    registrationLifetimeMonths: config.registrationLifetimeMonths,
     now,
     publicUrl: config.publicUrl,
     logger,

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { describeResultCode, RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
-import type { TestMode } from '../domain/payment.ts';
+import { randomInt, randomUUID } from 'node:crypto';
+import { describeResultCode, RESULT_CODE_FORMAT, RESULTS, successResultOf } from '../domain/resultCodes.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
 import type { Acquirer, AcquirerAnswer } from './types.ts';
@@ -19,15 +18,18 @@ import type { Acquirer, AcquirerAnswer } from './types.ts';
 /** Cards the simulator declines whatever else the request says (COMPAT §7). */
 const DECLINED_CARDS: ReadonlyMap<string, string> = new Map([['4444444444444444', RESULTS.invalidCard.code]]);
 
-function successCode(testMode: TestMode | undefined): { code: string; description: string } {
-  return testMode === 'EXTERNAL' ? RESULTS.testModeExternalSuccess : testMode === 'INTERNAL' ? RESULTS.testModeInternalSuccess : RESULTS.succeeded;
-}
-
 interface Operation {
   readonly attemptId: string;
   readonly operation: string;
   readonly code: string;
   readonly description?: string;
+  /** Details besides the acquirer's response code and reference. */
+  readonly details?: Readonly<Record<string, string>>;
+}
+
+/** A card scheme's transaction reference: 15 digits (COMPAT §11). */
+function newSchemeReference(): string {
+  return String(randomInt(1, 10)) + Array.from({ length: 14 }, () => String(randomInt(0, 10))).join('');
 }
 
 interface OperationRow {
@@ -37,9 +39,9 @@ interface OperationRow {
 export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
   // References name the acquirer, as a real one's transaction ids are its own.
   const referencePrefix = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12) || 'SIMULATOR';
-  const answerFor = (code: string, description = describeResultCode(code)): AcquirerAnswer => {
+  const answerFor = (code: string, description = describeResultCode(code), details: Readonly<Record<string, string>> = {}): AcquirerAnswer => {
     const reference = `${referencePrefix}-${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-    return { code, description, reference, details: { AcquirerResponse: code.replace(/\./g, ''), ConnectorTxID1: reference } };
+    return { code, description, reference, details: { AcquirerResponse: code.replace(/\./g, ''), ConnectorTxID1: reference, ...details } };
   };
 
   /** Records each operation once, in a batch with concurrent ones; returns what was answered the first time. */
@@ -77,22 +79,31 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
     },
   );
   const operate = (op: Operation): Promise<AcquirerAnswer> =>
-    record.submit({ operation: op.operation, attemptId: op.attemptId, answer: answerFor(op.code, op.description), at: new Date() });
+    record.submit({ operation: op.operation, attemptId: op.attemptId, answer: answerFor(op.code, op.description, op.details), at: new Date() });
 
   return {
     name,
     async authorize(request) {
-      const holder = request.card.holder?.trim();
-      const code = holder && RESULT_CODE_FORMAT.test(holder) ? holder : (DECLINED_CARDS.get(request.card.number) ?? successCode(request.testMode).code);
-      const success = successCode(request.testMode);
-      return operate({ attemptId: request.attemptId, operation: `authorize ${request.paymentType}`, code, ...(code === success.code ? { description: success.description } : {}) });
+      const holder = request.card?.holder?.trim();
+      const declined = request.card ? DECLINED_CARDS.get(request.card.number) : undefined;
+      const success = successResultOf(request.testMode);
+      const code = holder && RESULT_CODE_FORMAT.test(holder) ? holder : (declined ?? success.code);
+      const approved = code === success.code;
+      return operate({
+        attemptId: request.attemptId,
+        operation: `authorize ${request.paymentType}`,
+        code,
+        ...(approved ? { description: success.description } : {}),
+        // The scheme's reference for a card-on-file agreement, given to its first (INITIAL) payment when approved.
+        ...(approved && request.cardOnFile?.mode === 'INITIAL' ? { details: { CardholderInitiatedTransactionID: newSchemeReference() } } : {}),
+      });
     },
     async confirmRedirectPayment(request) {
-      const success = successCode(request.testMode);
+      const success = successResultOf(request.testMode);
       return operate({ attemptId: request.attemptId, operation: `confirm ${request.brand}`, code: success.code, description: success.description });
     },
     async backOffice(request) {
-      const success = successCode(request.testMode);
+      const success = successResultOf(request.testMode);
       return operate({ attemptId: request.attemptId, operation: request.paymentType, code: success.code, description: success.description });
     },
     async inquire(attemptId) {

@@ -23,11 +23,26 @@ export interface AuthorizationRequest {
   readonly paymentType: InitialPaymentType;
   readonly amountMinor: number;
   readonly currency: string;
-  readonly card: CardDetails;
+  /** Undefined for an incremental authorization or reauthorization made on the original's authorization alone. */
+  readonly card: CardDetails | undefined;
   /** undefined in live mode. */
   readonly testMode: TestMode | undefined;
   /** The 3-D Secure authentication (the gateway's own, or the merchant's external data passed through as sent). */
   readonly threeDSecure: Readonly<Record<string, string>> | undefined;
+  /** The standing instruction the payment is part of (COMPAT §11), if any. */
+  readonly cardOnFile: CardOnFileRequest | undefined;
+  /** The acquirer's reference of the PA an incremental authorization or reauthorization follows. */
+  readonly referencedReference: string | null;
+}
+
+/**
+ * Card on file as an acquirer sees it. An approved INITIAL payment gets a scheme reference
+ * (details.CardholderInitiatedTransactionID), which the merchant-initiated payments of the agreement name.
+ */
+export interface CardOnFileRequest {
+  readonly source: 'CIT' | 'MIT' | undefined;
+  readonly mode: 'INITIAL' | 'REPEATED' | undefined;
+  readonly initialTransactionId: string | undefined;
 }
 
 /** An asynchronous payment method's provider reports that the shopper approved the payment on its page. */

@@ -82,7 +82,7 @@ export async function createCheckout(
   resolveTestMode(params, context.environment);
   const errors = [...validateParameters(params, 'checkout'), ...shopperOnlyErrors(params)];
   if (errors.length > 0) throw invalidParameters(errors);
-  const registrations = await storedCardsFor(context.store, entityId, offeredRegistrationsOf(params));
+  const registrations = await storedCardsFor(context.payments, entityId, offeredRegistrationsOf(params));
   const now = context.now();
   const id = presetId;
   const checkout: CheckoutRecord = {

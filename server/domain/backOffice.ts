@@ -14,6 +14,18 @@ export interface ReferencedPayment {
   readonly status: PaymentStatus;
   /** numberOfCaptures of a PA; null means any number of partial captures up to the amount. */
   readonly maxCaptures: number | null;
+  /** The payment an incremental authorization or reauthorization follows (a back-office child's parent otherwise). */
+  readonly parentId: string | null;
+  readonly requestEcho: Record<string, unknown>;
+}
+
+/**
+ * COMPAT §11: an incremental authorization (a PA with INCREMENTAL_AUTH naming an earlier PA) raises what may be
+ * captured of the original, and is captured through it, never on its own.
+ */
+export function isIncrementalAuthorization(payment: Pick<ReferencedPayment, 'paymentType' | 'parentId' | 'requestEcho'>): boolean {
+  const instruction = payment.requestEcho.standingInstruction as Record<string, unknown> | undefined;
+  return payment.paymentType === 'PA' && payment.parentId !== null && instruction?.industryPractice === 'INCREMENTAL_AUTH';
 }
 
 /** Sums over the parent's approved children. */
@@ -24,6 +36,8 @@ export interface ChildTotals {
   readonly refundedMinor: number;
   readonly finalRefundDone: boolean;
   readonly reversed: boolean;
+  /** Approved incremental authorizations of a PA: captures may total its amount and these. */
+  readonly incrementedMinor: number;
 }
 
 export const NO_CHILDREN: ChildTotals = {
@@ -33,6 +47,7 @@ export const NO_CHILDREN: ChildTotals = {
   refundedMinor: 0,
   finalRefundDone: false,
   reversed: false,
+  incrementedMinor: 0,
 };
 
 const REFERENCEABLE: Record<BackOfficeType, readonly string[]> = {
@@ -58,7 +73,7 @@ function refuse(type: BackOfficeType, reason: string): BackOfficeRefusal {
 }
 
 export function captureAmountLeft(parent: ReferencedPayment, totals: ChildTotals): number {
-  return parent.amountMinor - totals.capturedMinor;
+  return parent.amountMinor + totals.incrementedMinor - totals.capturedMinor;
 }
 
 export function refundAmountLeft(parent: ReferencedPayment, totals: ChildTotals): number {
@@ -77,6 +92,9 @@ export function checkBackOffice(
       result: RESULTS.referenceInvalidType,
       reason: `${type} cannot reference a ${parent.paymentType}; it references ${REFERENCEABLE[type].join(', ')}`,
     };
+  }
+  if (isIncrementalAuthorization(parent)) {
+    return { result: RESULTS.referenceInvalidType, reason: `an incremental authorization is captured, reversed and refunded through the PA it increments (${parent.parentId})` };
   }
   if (parent.status !== 'approved') return refuse(type, 'the referenced payment was not successful');
   if (totals.reversed) return refuse(type, 'the referenced payment has been reversed');

@@ -30,12 +30,17 @@ export interface RedirectInstrument {
   readonly brand: string;
 }
 
+/** The card of the PA an incremental authorization or reauthorization follows (referenceUuid): nothing sent again. */
+export interface ReferencedInstrument {
+  readonly kind: 'referenced';
+}
+
 /** Instruments of the spec the gateway does not process yet: declared, so a payment with one is refused by name. */
 export interface UnsupportedInstrument {
   readonly kind: 'bankAccount' | 'virtualAccount' | 'tokenAccount' | 'wallet';
 }
 
-export type Instrument = CardInstrument | StoredCardInstrument | RedirectInstrument | UnsupportedInstrument;
+export type Instrument = CardInstrument | StoredCardInstrument | ReferencedInstrument | RedirectInstrument | UnsupportedInstrument;
 
 /** 3-D Secure as the merchant asks for it (doc 3 §2.6). */
 export interface ThreeDSecureRequest {
@@ -47,6 +52,15 @@ export interface ThreeDSecureRequest {
   /** Test knobs of the simulated directory (COMPAT §7): customParameters[3DS2_enrolled] and [3DS2_flow]. */
   readonly testEnrolled: boolean;
   readonly testFlow: string | undefined;
+}
+
+/** Card on file (doc 3 §2.14, COMPAT §11): the standing instruction a payment is part of. */
+export interface CardOnFile {
+  readonly source: 'CIT' | 'MIT' | undefined;
+  readonly mode: 'INITIAL' | 'REPEATED' | undefined;
+  readonly industryPractice: string | undefined;
+  /** The scheme reference of the agreement's first payment (or our id of that payment), as the merchant sent it. */
+  readonly initialTransactionId: string | undefined;
 }
 
 /** A checkout's part in a payment made through it. */
@@ -75,6 +89,15 @@ export interface CreatePaymentCommand {
   readonly merchantTransactionId: string | undefined;
   readonly numberOfCaptures: number | undefined;
   readonly createRegistration: boolean;
+  /** overrideHolder=true: card.holder fills in the empty holder of the stored card, for this payment only. */
+  readonly overrideHolder: boolean;
+  /** standingInstruction.* or the legacy recurringType, when sent. */
+  readonly cardOnFile: CardOnFile | undefined;
+  /**
+   * INCREMENTAL_AUTH or REAUTHORIZATION of an earlier PA (referenceUuid, or the path id of POST /v1/payments/{id}):
+   * the new PA is linked to it.
+   */
+  readonly referenceUuid: string | undefined;
   readonly shopperResultUrl: string | undefined;
   /** customer.browser.* sent with the payment, or read from the shopper's own request (a checkout submit). */
   readonly browserFields: ReadonlySet<string>;

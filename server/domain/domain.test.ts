@@ -72,6 +72,8 @@ describe('back-office rules', () => {
     amountMinor,
     status: 'approved',
     maxCaptures: null,
+    parentId: null,
+    requestEcho: {},
     ...overrides,
   });
   const totals = (overrides: Partial<ChildTotals>): ChildTotals => ({ ...NO_CHILDREN, ...overrides });

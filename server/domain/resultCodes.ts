@@ -28,10 +28,21 @@ export const RESULTS = {
   cancelledByUser: result('100.396.101', 'Cancelled by user'),
   pendingTimedOut: result('100.396.103', 'Previously pending transaction timed out'),
   notEnrolled: result('000.400.109', 'Card not enrolled for 3DS version 2'),
+  invalidRegistrationId: result('100.150.101', 'invalid format for specified registration id (must be uuid format)'),
+  registrationNotFound: result('100.150.200', 'registration does not exist'),
+  registrationDeleted: result('100.150.202', 'registration is already deregistered'),
+  registrationNotValid: result('100.150.203', 'registration is not valid, probably initially rejected'),
+  registrationRequired: result('100.150.300', 'payment only allowed with valid initial registration'),
+  registrationNotApplicable: result('100.350.201', 'referencing a registration through reference id is not applicable for this payment type'),
   invalidTestMode: result('100.300.101', 'invalid test mode (please use INTERNAL or EXTERNAL)'),
   invalidRequestStructure: result('200.100.103', 'invalid Request Message. The request contains structural errors'),
   invalidParameter: result('200.300.404', 'invalid or missing parameter'),
+  invalidRecurringData: result(
+    '600.200.501',
+    'Invalid payment data for Recurring transaction. Merchant or transaction data has wrong recurring configuration.',
+  ),
   testModeInLive: result('600.200.701', 'testMode not allowed in live environment'),
+  referencedInappropriateType: result('700.100.700', 'referenced transaction is of inappropriate type'),
   referenceInvalidType: result('700.300.100', 'referenced tx can not be refunded, captured or reversed (invalid type)'),
   cannotCapture: result('700.400.100', 'cannot capture (PA value exceeded, PA reverted or invalid workflow?)'),
   cannotRefund: result('700.400.200', 'cannot refund (refund volume exceeded or tx reversed or invalid workflow?)'),
@@ -74,6 +85,11 @@ const KNOWN_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '900.100.400': 'timeout at connectors/acquirer side',
   '300.100.100': 'Transaction declined (additional customer authentication required)',
 };
+
+/** The success a request answers with in its mode (COMPAT §7): the simulator (INTERNAL), the connector's test system, live. */
+export function successResultOf(testMode: string | null | undefined): Result {
+  return testMode === 'EXTERNAL' ? RESULTS.testModeExternalSuccess : testMode === 'INTERNAL' ? RESULTS.testModeInternalSuccess : RESULTS.succeeded;
+}
 
 export function describeResultCode(code: string): string {
   const known =

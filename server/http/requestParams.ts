@@ -41,12 +41,13 @@ async function readForm(c: Context<AppEnv>): Promise<ParsedForm> {
 }
 
 /**
- * Reads the request's parameters: the query string, and on POST the form body too. A name sent twice,
+ * Reads the request's parameters: the query string, and on POST and DELETE the form body too. A name sent twice,
  * a forbidden name or malformed encoding is a 400 with parameterErrors before any handler runs.
  */
 export const requestParams: MiddlewareHandler<AppEnv> = async (c, next) => {
   const fromQuery = parseForm(queryOf(c.req.url));
-  const parsed = c.req.method === 'POST' ? mergeForms(fromQuery, await readForm(c)) : fromQuery;
+  // DELETE /v1/registrations/{id} takes its parameters in a form body too (COMPAT §10).
+  const parsed = c.req.method === 'POST' || c.req.method === 'DELETE' ? mergeForms(fromQuery, await readForm(c)) : fromQuery;
   if (parsed.errors.length > 0) throw invalidParameters(parsed.errors);
   c.set('params', parsed.params);
   await next();

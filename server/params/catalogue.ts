@@ -774,6 +774,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   // Doc 3 §2.14 Card on file
   oneOf('standingInstruction.type', ['UNSCHEDULED', 'INSTALLMENT', 'RECURRING']),
   oneOf('standingInstruction.recurringType', ['STANDING_ORDER', 'SUBSCRIPTION']),
+  // COMPAT §10-11: the legacy card-on-file flag older clients send instead of standingInstruction.mode.
+  oneOf('recurringType', ['INITIAL', 'REPEATED']),
   oneOf('standingInstruction.mode', ['INITIAL', 'REPEATED']),
   oneOf('standingInstruction.source', ['CIT', 'MIT']),
   // "Format depends on acquirer".

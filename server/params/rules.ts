@@ -187,13 +187,14 @@ function cardDetails(params: Params, operation: Operation): ParameterError[] {
   return CARD_FIELDS.filter((name) => !params.has(name)).map((name) => missing(name, message));
 }
 
-/** Doc 2 §2.4 and doc 3 §2.14: card.cvv is required with card.number, except on REPEATED or MIT card-on-file payments. */
+/**
+ * Doc 2 §2.4 and doc 3 §2.14: card.cvv is required with card.number, except on card-on-file payments (COMPAT §11: an
+ * INITIAL payment without a CVV is accepted too; REPEATED and MIT payments have none to send).
+ */
 function cardCvv(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'payment' || !params.has('card.number') || params.has('card.cvv')) return [];
-  if (params.get('standingInstruction.mode') === 'REPEATED' || params.get('standingInstruction.source') === 'MIT') {
-    return [];
-  }
-  return [missing('card.cvv', 'is required with card.number unless standingInstruction.mode is REPEATED or source is MIT')];
+  if (['standingInstruction.mode', 'standingInstruction.source', 'recurringType'].some((name) => params.has(name))) return [];
+  return [missing('card.cvv', 'is required with card.number unless the payment is card on file (standingInstruction.*)')];
 }
 
 /** Doc 3 §2.8: the shopper's browser is sent to shopperResultUrl, so it must be an absolute http(s) address. */

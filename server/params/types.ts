@@ -8,7 +8,8 @@ export type Operation =
   | 'payment' // POST /v1/payments (PA, DB, CD)
   | 'backOffice' // POST /v1/payments/{id} (CP, RV, RF)
   | 'checkout' // POST /v1/checkouts
-  | 'registration' // registration requests
+  | 'registration' // POST /v1/registrations
+  | 'registrationUpdate' // POST /v1/registrations/{id}
   | 'schedule' // POST /scheduling/v1/schedules
   | 'query'; // query and reporting requests
 

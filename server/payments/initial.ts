@@ -1,21 +1,23 @@
 import { authenticationResult, newAuthenticationIds, notEnrolledResult } from '../acquirers/threeDSecure.ts';
-import type { AcquirerAnswer, CardDetails } from '../acquirers/types.ts';
-import { cvvLengthOf, detectBrand, isExpired, passesLuhn } from '../domain/cards.ts';
+import type { Acquirer, AcquirerAnswer, CardDetails } from '../acquirers/types.ts';
+import { checkCard, summaryOf } from '../domain/cards.ts';
 import type { CardInstrument, CreatePaymentCommand, StoredCardInstrument } from '../domain/commands.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { newNdc, newResourceId } from '../domain/ids.ts';
-import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
+import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import { withResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { withQuery } from '../domain/urls.ts';
 import type { ParameterError } from '../params/types.ts';
-import { newRegistration, openStoredCard, recordRegistration } from '../registrations/service.ts';
+import { openStoredCard, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/service.ts';
 import type { HeldCard } from '../vault/cardVault.ts';
 import { eraseSealed } from '../vault/repository.ts';
 import type { AttemptPlan } from './attempts.ts';
 import { withAnswer } from './backOffice.ts';
+import { cardOnFileEcho, cardOnFileOf } from './cardOnFile.ts';
 import { captureAtOnce, CAPTURE_SAFETY_NET_MS, scheduleCaptureAtOnce } from './captureAtOnce.ts';
 import type { LedgerWrite } from './ledger.ts';
+import { findPayment } from './repository.ts';
 import { recordPending } from './pending.ts';
 import type { PaymentServices } from './services.ts';
 
@@ -96,6 +98,7 @@ function draftOf(services: PaymentServices, command: CreatePaymentCommand): Paym
 export async function createPayment(services: PaymentServices, command: CreatePaymentCommand): Promise<PaymentRecord> {
   const draft = draftOf(services, command);
   const { instrument } = command;
+  if (command.referenceUuid !== undefined) return authorizeFollowUp(services, command, draft, command.referenceUuid);
   switch (instrument.kind) {
     case 'card':
     case 'storedCard':
@@ -113,6 +116,9 @@ export async function createPayment(services: PaymentServices, command: CreatePa
         captureAtOnce: command.captureAtOnce,
       });
     }
+    case 'referenced':
+      // Only a payment with referenceUuid names no instrument of its own (handled above).
+      throw invalidParameters([{ name: 'card.number', value: '', message: 'is required when no other payment instrument is sent' }]);
     case 'bankAccount':
     case 'virtualAccount':
     case 'tokenAccount':
@@ -121,32 +127,20 @@ export async function createPayment(services: PaymentServices, command: CreatePa
   }
 }
 
-interface CardCheck {
-  readonly brand: string | undefined;
-  readonly refusal: Result | undefined;
-}
-
-/** The gateway's own card checks, before any acquirer sees the card (COMPAT §7). */
-function checkCard(card: HeldCard, cvv: string | undefined, requested: string | undefined, now: Date): CardCheck {
-  const detected = detectBrand(card.number);
-  const brand = requested ?? detected;
-  if (!passesLuhn(card.number) || detected === undefined) return { brand, refusal: RESULTS.invalidCard };
-  if (requested !== undefined && requested !== detected) return { brand, refusal: RESULTS.cardBrandMismatch };
-  const cvvLength = cvvLengthOf(detected);
-  if (cvv !== undefined && cvvLength !== undefined && cvv.length !== cvvLength) {
-    throw invalidParameters([{ name: 'card.cvv', value: cvv, message: `must be ${cvvLength} digits for ${detected}` }]);
+/** The card a payment is made with: typed, or stored (with the holder sent when overrideHolder fills in an empty one). */
+async function cardFor(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  instrument: CardInstrument | StoredCardInstrument,
+): Promise<{ readonly card: HeldCard; readonly stored: StoredCard | undefined }> {
+  if (instrument.kind === 'card') {
+    const { number, expiryMonth, expiryYear, holder } = instrument;
+    return { card: { number, expiryMonth, expiryYear, holder, brand: '' }, stored: undefined };
   }
-  return { brand, refusal: isExpired(card.expiryMonth, card.expiryYear, now) ? RESULTS.cardExpired : undefined };
-}
-
-function summaryOf(card: HeldCard): CardSummary {
-  return {
-    bin: card.number.slice(0, 6),
-    last4Digits: card.number.slice(-4),
-    ...(card.holder !== undefined ? { holder: card.holder } : {}),
-    expiryMonth: String(card.expiryMonth).padStart(2, '0'),
-    expiryYear: String(card.expiryYear),
-  };
+  const stored = await openStoredCard(services, command.entityId, instrument.registrationId, 'registrationId');
+  // Doc 3 §2.5: overrideHolder lets card.holder fill in the registration's empty holder, for this payment only.
+  const holder = stored.card.holder || (command.overrideHolder ? instrument.holder : undefined) || undefined;
+  return { card: { ...stored.card, holder }, stored };
 }
 
 async function payByCard(
@@ -155,12 +149,9 @@ async function payByCard(
   draft: PaymentRecord,
   instrument: CardInstrument | StoredCardInstrument,
 ): Promise<PaymentRecord> {
-  // A stored card pays like a typed one from here on; the holder sent fills in one the card lacks.
-  const stored = instrument.kind === 'storedCard' ? await openStoredCard(services.store, services.vault, command.entityId, instrument.registrationId) : undefined;
-  const card: HeldCard =
-    instrument.kind === 'card'
-      ? { number: instrument.number, expiryMonth: instrument.expiryMonth, expiryYear: instrument.expiryYear, holder: instrument.holder, brand: '' }
-      : { ...(stored as NonNullable<typeof stored>).card, holder: stored?.card.holder ?? instrument.holder };
+  // A stored card pays like a typed one from here on.
+  const { card, stored } = await cardFor(services, command, instrument);
+  const echo = await cardOnFileEcho(services, command, stored?.registration);
   const requested = command.paymentBrand ?? stored?.registration.paymentBrand;
   const check = checkCard(card, instrument.cvv, requested, services.now());
   const base: PaymentRecord = {
@@ -168,6 +159,7 @@ async function payByCard(
     paymentBrand: check.brand ?? null,
     card: summaryOf(card),
     registrationId: stored?.registration.id ?? null,
+    requestEcho: echo,
   };
   const refuse = async (result: Result, threeDSecure: Record<string, string> | null = null) =>
     (await services.ledger.record({ payments: [{ ...withResult(base, result), threeDSecure }] }))[0] as PaymentRecord;
@@ -177,11 +169,14 @@ async function payByCard(
   const held: HeldCard = { ...card, brand: details.brand };
   // createRegistration=true stores the card once a payment with it is approved (doc 3 §2.5).
   const register = command.createRegistration && !stored;
+  const acquirer = services.acquirers.defaultAcquirer;
   const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
-    authorizeAndRecord(services, command, { ...base, threeDSecure: shown }, details, threeDSecure, register ? held : undefined);
+    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, details, threeDSecure, register ? held : undefined);
 
   // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
   if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);
+  // COMPAT §11: the shopper is not there to authenticate a merchant-initiated payment.
+  if (command.cardOnFile?.source === 'MIT') return authorize(undefined, null);
   const flow = services.directory?.flowFor(card.number, command.threeDSecure);
   if (flow === undefined) return authorize(undefined, null);
   if (flow === 'notEnrolled') return refuse(RESULTS.notEnrolled, notEnrolledResult());
@@ -197,7 +192,7 @@ async function payByCard(
       return authorize(threeDSecure, threeDSecure);
     }
     case 'challenge':
-      return recordPending(services, { ...withResult(base, RESULTS.pending), acquirer: services.acquirers.defaultAcquirer.name }, {
+      return recordPending(services, { ...withResult(base, RESULTS.pending), acquirer: acquirer.name }, {
         kind: 'threeDSecure',
         // Doc 3 §2.6: the name the directory server knows the merchant by, when the merchant sends it.
         merchantName: command.threeDSecure.merchantName,
@@ -211,18 +206,54 @@ async function payByCard(
 }
 
 /**
- * Asks the default acquirer to authorize, with the attempt committed first (and the card sealed with it when it is
- * to be stored), then records the answer. A PA.CP approved at once is captured at once.
+ * COMPAT §11: an incremental authorization or a reauthorization of an earlier PA (referenceUuid). The new PA names
+ * the original (referencedId), goes to the original's acquirer, and is made with the card sent, the registration
+ * named, or else the original's own authorization (no card data again).
+ */
+async function authorizeFollowUp(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, referenceUuid: string): Promise<PaymentRecord> {
+  const original = RESOURCE_ID.test(referenceUuid) ? await findPayment(services.store, command.entityId, referenceUuid) : undefined;
+  if (!original) throw invalidParameters([{ name: 'referenceUuid', value: referenceUuid, message: 'is not a payment of this entity' }]);
+  if (original.paymentType !== 'PA' || original.parentId !== null) {
+    throw new GatewayError(withReason(RESULTS.referencedInappropriateType, `${original.id} is a ${original.paymentType}, not a preauthorization`), 400);
+  }
+  if (original.status !== 'approved') {
+    throw new GatewayError(withReason(RESULTS.referencedInappropriateType, `${original.id} was not approved`), 400);
+  }
+  if (command.currency !== original.currency) {
+    throw invalidParameters([{ name: 'currency', value: command.currency, message: `must be ${original.currency}, the currency of the referenced payment` }]);
+  }
+  const acquirer = services.acquirers.get(original.acquirer);
+  if (!acquirer) throw new GatewayError(withReason(RESULTS.systemError, `the acquirer ${original.acquirer} of the referenced payment is not configured`), 400);
+  const { instrument } = command;
+  const sent = instrument.kind === 'card' || instrument.kind === 'storedCard' ? await cardFor(services, command, instrument) : undefined;
+  const payment: PaymentRecord = {
+    ...draft,
+    parentId: original.id,
+    paymentBrand: original.paymentBrand,
+    card: sent ? summaryOf(sent.card) : original.card,
+    registrationId: sent?.stored?.registration.id ?? original.registrationId,
+    requestEcho: await cardOnFileEcho(services, command, sent?.stored?.registration),
+  };
+  const details: CardDetails | undefined = sent
+    ? { ...sent.card, cvv: instrument.kind === 'card' || instrument.kind === 'storedCard' ? instrument.cvv : undefined, brand: original.paymentBrand ?? '' }
+    : undefined;
+  return authorizeAndRecord(services, command, acquirer, payment, details, undefined, undefined, original.acquirerReference);
+}
+
+/**
+ * Asks the acquirer to authorize, with the attempt committed first (and the card sealed with it when it is to be
+ * stored), then records the answer. A PA.CP approved at once is captured at once.
  */
 async function authorizeAndRecord(
   services: PaymentServices,
   command: CreatePaymentCommand,
+  acquirer: Acquirer,
   payment: PaymentRecord,
-  card: CardDetails,
+  card: CardDetails | undefined,
   threeDSecure: Readonly<Record<string, string>> | undefined,
   cardToStore: HeldCard | undefined,
+  referencedReference: string | null = null,
 ): Promise<PaymentRecord> {
-  const acquirer = services.acquirers.defaultAcquirer;
   const attemptId = newResourceId();
   const sealedCardId = cardToStore ? newResourceId() : null;
   const plan: Extract<AttemptPlan, { kind: 'initial' }> = {
@@ -244,6 +275,8 @@ async function authorizeAndRecord(
     testMode: command.testMode,
     card,
     threeDSecure,
+    cardOnFile: cardOnFileOf(payment.requestEcho),
+    referencedReference,
   });
   const [recorded] = await services.ledger.record(settleInitial(services, { id: attemptId, plan }, answer));
   const authorized = recorded as PaymentRecord;
@@ -264,16 +297,14 @@ export function settleInitial(
   const payment = withAnswer(plan.payment, answer);
   const approved = payment.status === 'approved';
   const sealedCardId = plan.registerSealedCardId;
-  const registration =
-    approved && sealedCardId !== null && payment.card !== null
-      ? newRegistration(payment.entityId, payment.card, payment.paymentBrand ?? '', sealedCardId, payment.createdAt)
-      : undefined;
+  const registration = approved && sealedCardId !== null ? registrationOfPayment(payment, sealedCardId, payment.createdAt) : undefined;
   return {
     payments: [registration ? { ...payment, registrationId: registration.id } : payment],
     attemptId: attempt.id,
     alongside: async (tx) => {
       if (registration) await recordRegistration(tx, services.outbox, registration);
       else if (sealedCardId !== null) await eraseSealed(tx, sealedCardId, services.now());
+      await registrationUsed(tx, payment, services.now());
       // Should the capture below never happen (the process dies first), the job makes it.
       if (approved && plan.captureAtOnce) await scheduleCaptureAtOnce(tx, payment, services.now(), CAPTURE_SAFETY_NET_MS);
     },

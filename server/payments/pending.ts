@@ -6,17 +6,18 @@ import {
 } from '../acquirers/threeDSecure.ts';
 import type { AcquirerAnswer } from '../acquirers/types.ts';
 import { newResourceId } from '../domain/ids.ts';
-import type { CardSummary, FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../domain/payment.ts';
+import type { FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../domain/payment.ts';
 import { statusOfResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import { findEntityName } from '../merchants/repository.ts';
-import { newRegistration, recordRegistration } from '../registrations/service.ts';
+import { recordRegistration, registrationOfPayment, registrationUsed } from '../registrations/service.ts';
 import type { Queryable } from '../store/index.ts';
 import type { HeldCard } from '../vault/cardVault.ts';
 import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
 import { finishAttempts, insertAttempts, type Attempt, type AttemptPlan } from './attempts.ts';
 import { scheduleCaptureAtOnce } from './captureAtOnce.ts';
+import { cardOnFileOf } from './cardOnFile.ts';
 import { lockPayment } from './repository.ts';
 import {
   decideRedirect,
@@ -168,10 +169,10 @@ export async function settleAfterRedirect(
   }
   const approved = statusOfResult(answer.code) === 'approved';
   const keepsCard = approved && plan.registerSealedCardId !== null && payment.card !== null;
-  const registration = keepsCard
-    ? newRegistration(payment.entityId, payment.card as CardSummary, payment.paymentBrand ?? '', plan.registerSealedCardId as string, now)
-    : undefined;
+  const answered = { ...payment, status: statusOfResult(answer.code), resultDetails: { ...answer.details } };
+  const registration = keepsCard ? registrationOfPayment(answered, plan.registerSealedCardId as string, now) : undefined;
   if (registration) await recordRegistration(tx, services.outbox, registration);
+  else await registrationUsed(tx, answered, now);
   const finished = await services.ledger.finish(
     tx,
     payment,
@@ -251,7 +252,13 @@ async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Pr
     testMode: (plan.payment.testMode ?? undefined) as TestMode | undefined,
   };
   const answer = card
-    ? await acquirer.authorize({ ...common, card: { ...card, cvv: undefined }, threeDSecure: plan.threeDSecure ?? undefined })
+    ? await acquirer.authorize({
+        ...common,
+        card: { ...card, cvv: undefined },
+        threeDSecure: plan.threeDSecure ?? undefined,
+        cardOnFile: cardOnFileOf(plan.payment.requestEcho),
+        referencedReference: null,
+      })
     : await acquirer.confirmRedirectPayment({ ...common, brand: plan.payment.paymentBrand ?? '' });
   return services.store.transaction((tx) => settleAfterRedirect(services, tx, { id: attemptId, plan }, answer));
 }

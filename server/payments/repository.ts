@@ -201,16 +201,21 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
     refunded: number;
     final_refund: boolean;
     reversed: boolean;
+    incremented: number;
   }>(
     `SELECT coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CP'), 0)::bigint AS captured,
+            coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'PA' AND increment), 0)::bigint AS incremented,
             count(*) FILTER (WHERE payment_type = 'CP')::bigint AS capture_count,
             coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'CP'), false) AS final_capture,
             coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'RF'), 0)::bigint AS refunded,
             coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'RF'), false) AS final_refund,
             count(*) FILTER (WHERE payment_type = 'RV') > 0 AS reversed
-       FROM (SELECT payment_type, amount_minor, final_in_sequence FROM payments WHERE parent_id = $1 AND status = 'approved'
+       FROM (SELECT payment_type, amount_minor, final_in_sequence,
+                    request_echo->'standingInstruction'->>'industryPractice' IS NOT DISTINCT FROM 'INCREMENTAL_AUTH' AS increment
+               FROM payments WHERE parent_id = $1 AND status = 'approved'
              UNION ALL
-             SELECT payment_type, amount_minor, final_in_sequence FROM acquirer_attempts WHERE parent_id = $1 AND finished_at IS NULL) AS children`,
+             SELECT payment_type, amount_minor, final_in_sequence, false
+               FROM acquirer_attempts WHERE parent_id = $1 AND finished_at IS NULL) AS children`,
     [parentId],
   );
   const row = found.rows[0];
@@ -221,5 +226,6 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
     refundedMinor: Number(row?.refunded ?? 0),
     finalRefundDone: row?.final_refund ?? false,
     reversed: row?.reversed ?? false,
+    incrementedMinor: Number(row?.incremented ?? 0),
   };
 }

@@ -1,5 +1,5 @@
 import type { GatewayEnvironment } from '../config.ts';
-import type { BackOfficeCommand, CheckoutContext, CreatePaymentCommand, Instrument, ThreeDSecureRequest } from '../domain/commands.ts';
+import type { BackOfficeCommand, CardInstrument, CardOnFile, CheckoutContext, CreatePaymentCommand, Instrument, ThreeDSecureRequest } from '../domain/commands.ts';
 import { GatewayError, invalidParameters } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { BackOfficeType, InitialPaymentType, PaymentSource, TestMode } from '../domain/payment.ts';
@@ -61,23 +61,30 @@ function anyWithPrefix(params: Params, prefix: string): boolean {
 
 const WALLET_TOKENS = ['walletA.paymentToken', 'walletB.paymentToken', 'walletC.paymentToken', 'virtualAccount.paymentToken'];
 
+/** The card the request carries (card.*), once the validator has checked its fields are all there. */
+export function cardOf(params: Params): CardInstrument | undefined {
+  const number = params.get('card.number');
+  if (number === undefined) return undefined;
+  return {
+    kind: 'card',
+    number,
+    expiryMonth: Number(params.get('card.expiryMonth')),
+    expiryYear: Number(params.get('card.expiryYear')),
+    cvv: params.get('card.cvv'),
+    holder: params.get('card.holder'),
+  };
+}
+
 /** The instrument a payment is made with, from the parameters the validator has checked. */
 function instrumentOf(params: Params): Instrument {
+  const card = cardOf(params);
+  if (card) return card;
   const cvv = params.get('card.cvv');
   const holder = params.get('card.holder');
-  const number = params.get('card.number');
-  if (number !== undefined) {
-    return {
-      kind: 'card',
-      number,
-      expiryMonth: Number(params.get('card.expiryMonth')),
-      expiryYear: Number(params.get('card.expiryYear')),
-      cvv,
-      holder,
-    };
-  }
   const registrationId = params.get('registrationId');
   if (registrationId !== undefined) return { kind: 'storedCard', registrationId, cvv, holder };
+  // An incremental authorization or reauthorization without card data is made with the original's card.
+  if (params.has('referenceUuid')) return { kind: 'referenced' };
   const brand = params.get('paymentBrand');
   // An asynchronous method's instrument is the shopper's account at the provider, chosen on its page.
   if (isRedirectBrand(brand)) return { kind: 'redirect', brand };
@@ -86,7 +93,7 @@ function instrumentOf(params: Params): Instrument {
   if (anyWithPrefix(params, 'bankAccount.')) return { kind: 'bankAccount' };
   if (anyWithPrefix(params, 'virtualAccount.')) return { kind: 'virtualAccount' };
   // The validator requires card data when no other instrument is named; what is left names one this gateway has not.
-  const named = ['giftCard.number', 'pos.encryptedSred.data', 'referenceUuid'].find((name) => params.has(name)) ?? 'card.number';
+  const named = ['giftCard.number', 'pos.encryptedSred.data'].find((name) => params.has(name)) ?? 'card.number';
   throw invalidParameters([{ name: named, value: params.get(named) ?? '', message: 'names a payment instrument this gateway does not process' }]);
 }
 
@@ -110,6 +117,35 @@ function threeDSecureRequest(params: Params): ThreeDSecureRequest {
 }
 
 const BROWSER_FIELD = /^customer\.browser\./;
+
+/** Doc 3 §2.14 and the legacy recurringType (COMPAT §11), or undefined when the payment is not card on file. */
+function cardOnFileOf(params: Params): CardOnFile | undefined {
+  const names = ['standingInstruction.source', 'standingInstruction.mode', 'standingInstruction.type', 'standingInstruction.industryPractice', 'recurringType'];
+  if (!names.some((name) => params.has(name)) && !params.has('standingInstruction.initialTransactionId')) return undefined;
+  return {
+    source: params.get('standingInstruction.source') as CardOnFile['source'],
+    mode: (params.get('standingInstruction.mode') ?? params.get('recurringType')) as CardOnFile['mode'],
+    industryPractice: params.get('standingInstruction.industryPractice'),
+    initialTransactionId: params.get('standingInstruction.initialTransactionId'),
+  };
+}
+
+/** Industry practices that make a new PA for an earlier one (COMPAT §11), named by referenceUuid. */
+const REFERENCING_PRACTICES = ['INCREMENTAL_AUTH', 'REAUTHORIZATION'];
+
+/** referenceUuid names the PA an incremental authorization or a reauthorization follows; nothing else takes one. */
+function referenceUuidOf(params: Params, paymentType: string): string | undefined {
+  const referenceUuid = params.get('referenceUuid');
+  if (referenceUuid === undefined) return undefined;
+  const practice = params.get('standingInstruction.industryPractice');
+  const errors = [];
+  if (practice === undefined || !REFERENCING_PRACTICES.includes(practice)) {
+    errors.push({ name: 'referenceUuid', value: referenceUuid, message: `requires standingInstruction.industryPractice ${REFERENCING_PRACTICES.join(' or ')}` });
+  }
+  if (paymentType !== 'PA') errors.push({ name: 'paymentType', value: paymentType, message: 'must be PA with referenceUuid' });
+  if (errors.length > 0) throw invalidParameters(errors);
+  return referenceUuid;
+}
 
 function amountOf(params: Params): number {
   const amount = params.get('amount') ?? '';
@@ -152,6 +188,9 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
     merchantTransactionId: params.get('merchantTransactionId'),
     numberOfCaptures: paymentType === 'PA' && numberOfCaptures !== undefined ? Number(numberOfCaptures) : undefined,
     createRegistration: isTrue(params.get('createRegistration')),
+    overrideHolder: isTrue(params.get('overrideHolder')),
+    cardOnFile: cardOnFileOf(params),
+    referenceUuid: referenceUuidOf(params, requestedType),
     shopperResultUrl: params.get('shopperResultUrl'),
     browserFields,
     threeDSecure: threeDSecureRequest(params),

@@ -16,6 +16,7 @@ import { createPayment } from './initial.ts';
 import { recoverAttemptsOf } from './recovery.ts';
 import { findPayment } from './repository.ts';
 import { backOfficeCommand, createPaymentCommand } from './request.ts';
+import type { PaymentServices } from './services.ts';
 import { paymentBody, paymentHttpStatus, resultOf } from './view.ts';
 
 /** The payment answer: the payment in the envelope, 200 unless it was declined or refused. */
@@ -23,6 +24,17 @@ export function paymentAnswer(payment: PaymentRecord, ndc: string = payment.ndc)
   const result = resultOf(payment);
   return { status: paymentHttpStatus(payment), body: envelope(result, ndc, paymentBody(payment)) };
 }
+
+/** What a request with an idempotency key that a crash cut short made: found once its acquirer's answer is recorded. */
+export function resumePayment(payments: PaymentServices, entityId: string) {
+  return async (paymentId: string): Promise<Answer | undefined> => {
+    await recoverAttemptsOf(payments, [paymentId], { onlyOrphaned: false });
+    const made = await findPayment(payments.store, entityId, paymentId);
+    return made ? paymentAnswer(made) : undefined;
+  };
+}
+
+const FOLLOW_UP_PRACTICES = ['INCREMENTAL_AUTH', 'REAUTHORIZATION'];
 
 /** /v1/payments: server-to-server payments and back-office operations. */
 export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
@@ -37,19 +49,13 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     if (!decision.allowed) throw throttledError();
   };
 
-  /** What a request with an idempotency key that a crash cut short made: found once its acquirer's answer is recorded. */
-  const resumePayment = (entityId: string) => async (paymentId: string) => {
-    await recoverAttemptsOf(payments, [paymentId], { onlyOrphaned: false });
-    const made = await findPayment(deps.store, entityId, paymentId);
-    return made ? paymentAnswer(made) : undefined;
-  };
 
   router.post('/', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
     return idempotently(c, deps, 'POST /v1/payments', newResourceId, {
       run: async (paymentId) =>
         paymentAnswer(await createPayment(payments, createPaymentCommand(c.get('params'), { entityId, environment, source: 'API', paymentId }))),
-      resume: resumePayment(entityId),
+      resume: resumePayment(payments, entityId),
     });
   });
   router.all('/', () => {
@@ -60,14 +66,20 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     const entityId = c.get('entityId');
     await withinLimit(`back-office:${entityId}`, limits.backOfficePerMinute);
     const referencedId = c.req.param('id');
+    const params = c.get('params');
     return idempotently(c, deps, `POST /v1/payments/${referencedId}`, newResourceId, {
       run: async (paymentId) => {
-        const payment = await processBackOffice(payments, backOfficeCommand(c.get('params'), { entityId, referencedId, environment, paymentId }));
+        // COMPAT §11: an incremental authorization or reauthorization sent to the original's path (= referenceUuid).
+        if (params.get('paymentType') === 'PA' && FOLLOW_UP_PRACTICES.includes(params.get('standingInstruction.industryPractice') ?? '')) {
+          const followUp = new Map([...params, ['referenceUuid', referencedId]]);
+          return paymentAnswer(await createPayment(payments, createPaymentCommand(followUp, { entityId, environment, source: 'API', paymentId })));
+        }
+        const payment = await processBackOffice(payments, backOfficeCommand(params, { entityId, referencedId, environment, paymentId }));
         // Only the automatic capture of a PA.CP is ever skipped, never a merchant's request.
         if (!payment) throw new Error('a back-office request was skipped');
         return paymentAnswer(payment);
       },
-      resume: resumePayment(entityId),
+      resume: resumePayment(payments, entityId),
     });
   });
   router.get('/:id', ...merchantRequest, async (c) => {

@@ -26,6 +26,8 @@ export interface PaymentServices {
   /** Seals the cards the gateway keeps (a challenge's, a registration's). */
   readonly vault: CardVault;
   readonly environment: GatewayEnvironment;
+  /** COMPAT §10: a registration expires this many months after its creation or last successful payment. */
+  readonly registrationLifetimeMonths: number;
   readonly now: () => Date;
   /** The gateway's public base URL: redirects point at its own pages. */
   readonly publicUrl: string;

@@ -22,6 +22,20 @@ function cardView(card: CardSummary): CardSummary {
   };
 }
 
+/**
+ * COMPAT §11: the standing instruction as sent, with the scheme reference an approved INITIAL payment got; and the
+ * top-level recurringType, the instruction's mode (or the legacy parameter as sent).
+ */
+function cardOnFileView(payment: PaymentRecord): Record<string, unknown> {
+  const instruction = payment.requestEcho.standingInstruction as Record<string, unknown> | undefined;
+  const mode = instruction?.mode ?? payment.requestEcho.recurringType;
+  const scheme = payment.status === 'approved' ? payment.resultDetails?.CardholderInitiatedTransactionID : undefined;
+  return {
+    ...(instruction ? { standingInstruction: scheme ? { ...instruction, initialTransactionId: scheme } : instruction } : {}),
+    ...(mode !== undefined ? { recurringType: mode } : {}),
+  };
+}
+
 /** The payment response body (spec doc 1 §2.1) without the envelope fields. */
 export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
   const { descriptor, merchantTransactionId, ...echo } = payment.requestEcho;
@@ -38,6 +52,7 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
     ...(payment.resultDetails ? { resultDetails: payment.resultDetails } : {}),
     ...(payment.card ? { card: cardView(payment.card) } : {}),
     ...echo,
+    ...cardOnFileView(payment),
     // The gateway's own authentication fills in what the merchant sent (e.g. challengeIndicator) without replacing it.
     ...(payment.threeDSecure ? { threeDSecure: { ...(echo.threeDSecure as object | undefined), ...payment.threeDSecure } } : {}),
     ...(payment.redirect ? { redirect: payment.redirect } : {}),

@@ -1,5 +1,6 @@
 import type { CardSummary } from '../domain/payment.ts';
 import type { Queryable } from '../store/index.ts';
+import type { SealedValue } from '../vault/cardVault.ts';
 
 /** SQL for registrations: stored cards, visible only to their own entity. */
 
@@ -8,9 +9,24 @@ export interface RegistrationRecord {
   readonly entityId: string;
   readonly paymentBrand: string;
   readonly card: CardSummary;
-  /** The card, sealed in the vault (vault_items). */
-  readonly sealedCardId: string;
+  /** The card, sealed in the vault (vault_items); null once the registration is deleted (the card is erased). */
+  readonly sealedCardId: string | null;
+  /** customer, billing, customParameters, merchantTransactionId, standingInstruction as sent (masked, no card data). */
+  readonly requestEcho: Record<string, unknown>;
+  readonly testMode: string | null;
+  /** The success code the registration was made with (by mode: 000.100.110, 000.100.112, 000.000.000). */
+  readonly resultCode: string;
+  /** The registration-only checkout it was made through, if any. */
+  readonly checkoutId: string | null;
+  /** The scheme reference of the card-on-file agreement's first, cardholder-initiated payment. */
+  readonly initialTransactionId: string | null;
   readonly createdAt: Date;
+  /** Creation, the last successful payment or extendlife: the registration expires a lifetime after it. */
+  readonly lastUsedAt: Date;
+  readonly updatedAt: Date | null;
+  readonly deletedAt: Date | null;
+  /** The id of the deregistration (DR) that deleted it. */
+  readonly deregistrationId: string | null;
 }
 
 interface RegistrationRow {
@@ -18,9 +34,21 @@ interface RegistrationRow {
   entity_id: string;
   payment_brand: string;
   card: CardSummary;
-  sealed_card_id: string;
+  sealed_card_id: string | null;
+  request_echo: Record<string, unknown>;
+  test_mode: string | null;
+  result_code: string;
+  checkout_id: string | null;
+  initial_transaction_id: string | null;
   created_at: Date;
+  last_used_at: Date;
+  updated_at: Date | null;
+  deleted_at: Date | null;
+  deregistration_id: string | null;
 }
+
+const COLUMNS = `id, entity_id, payment_brand, card, sealed_card_id, request_echo, test_mode, result_code, checkout_id,
+  initial_transaction_id, created_at, last_used_at, updated_at, deleted_at, deregistration_id`;
 
 function toRecord(row: RegistrationRow): RegistrationRecord {
   return {
@@ -29,32 +57,113 @@ function toRecord(row: RegistrationRow): RegistrationRecord {
     paymentBrand: row.payment_brand,
     card: row.card,
     sealedCardId: row.sealed_card_id,
-    createdAt: row.created_at,
+    requestEcho: row.request_echo,
+    testMode: row.test_mode,
+    resultCode: row.result_code,
+    checkoutId: row.checkout_id,
+    initialTransactionId: row.initial_transaction_id,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: new Date(row.last_used_at),
+    updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
+    deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at),
+    deregistrationId: row.deregistration_id,
   };
 }
 
 export async function insertRegistration(db: Queryable, registration: RegistrationRecord): Promise<void> {
   await db.query(
-    `INSERT INTO registrations (id, entity_id, payment_brand, card, sealed_card_id, created_at)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6::timestamptz)`,
+    `INSERT INTO registrations (id, entity_id, payment_brand, card, sealed_card_id, request_echo, test_mode, result_code,
+       checkout_id, initial_transaction_id, created_at, last_used_at)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10, $11::timestamptz, $11::timestamptz)`,
     [
       registration.id,
       registration.entityId,
       registration.paymentBrand,
       JSON.stringify(registration.card),
       registration.sealedCardId,
+      JSON.stringify(registration.requestEcho),
+      registration.testMode,
+      registration.resultCode,
+      registration.checkoutId,
+      registration.initialTransactionId,
       registration.createdAt.toISOString(),
     ],
   );
 }
 
-/** The entity's live registrations among `ids` (another entity's or a deleted one is simply not found). */
-export async function findRegistrations(db: Queryable, entityId: string, ids: readonly string[]): Promise<RegistrationRecord[]> {
+/** The entity's registration, deleted or not (another entity's does not exist for this caller); `forUpdate` locks it. */
+export async function findRegistration(
+  db: Queryable,
+  entityId: string,
+  id: string,
+  options: { readonly forUpdate?: boolean } = {},
+): Promise<RegistrationRecord | undefined> {
+  const found = await db.query<RegistrationRow>(
+    `SELECT ${COLUMNS} FROM registrations WHERE id = $1 AND entity_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, entityId],
+  );
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+/** The entity's live (not deleted) registrations among `ids`. */
+export async function findLiveRegistrations(db: Queryable, entityId: string, ids: readonly string[]): Promise<RegistrationRecord[]> {
   if (ids.length === 0) return [];
   const found = await db.query<RegistrationRow>(
-    `SELECT id, entity_id, payment_brand, card, sealed_card_id, created_at
-       FROM registrations WHERE entity_id = $1 AND id = ANY($2::char(32)[]) AND deleted_at IS NULL`,
+    `SELECT ${COLUMNS} FROM registrations WHERE entity_id = $1 AND id = ANY($2::char(32)[]) AND deleted_at IS NULL`,
     [entityId, ids],
   );
   return found.rows.map(toRecord);
+}
+
+/**
+ * The entity's registration with its sealed card, read in one statement: a delete committing meanwhile either
+ * happened before (the registration is found deleted, without a card) or after (both are found).
+ */
+export async function findRegistrationWithCard(
+  db: Queryable,
+  entityId: string,
+  id: string,
+): Promise<{ registration: RegistrationRecord; sealed: SealedValue | undefined } | undefined> {
+  const found = await db.query<RegistrationRow & { key_id: string | null; iv: string | null; tag: string | null; data: string | null }>(
+    `SELECT ${COLUMNS.split(',')
+      .map((column) => `r.${column.trim()}`)
+      .join(', ')}, v.key_id, v.iv, v.tag, v.data
+       FROM registrations r LEFT JOIN vault_items v ON v.id = r.sealed_card_id
+      WHERE r.id = $1 AND r.entity_id = $2`,
+    [id, entityId],
+  );
+  const row = found.rows[0];
+  if (!row) return undefined;
+  const sealed = row.key_id === null ? undefined : { keyId: row.key_id, iv: row.iv as string, tag: row.tag as string, data: row.data as string };
+  return { registration: toRecord(row), sealed };
+}
+
+/** New holder and expiry (POST /v1/registrations/{id}); the number stays sealed as it was. */
+export async function updateRegistrationCard(db: Queryable, id: string, card: CardSummary, sealedCardId: string, now: Date): Promise<void> {
+  await db.query('UPDATE registrations SET card = $2::jsonb, sealed_card_id = $3, updated_at = $4::timestamptz WHERE id = $1', [
+    id,
+    JSON.stringify(card),
+    sealedCardId,
+    now.toISOString(),
+  ]);
+}
+
+/** Starts the expiry clock again (a successful payment, extendlife); the scheme reference of an INITIAL payment with it. */
+export async function touchRegistration(db: Queryable, id: string, now: Date, initialTransactionId: string | null = null): Promise<void> {
+  await db.query(
+    `UPDATE registrations SET last_used_at = greatest(last_used_at, $2::timestamptz),
+            initial_transaction_id = coalesce($3, initial_transaction_id)
+      WHERE id = $1 AND deleted_at IS NULL`,
+    [id, now.toISOString(), initialTransactionId],
+  );
+}
+
+/** Marks a registration deleted (its card is erased by the caller in the same transaction). */
+export async function markRegistrationDeleted(db: Queryable, id: string, deregistrationId: string, now: Date): Promise<void> {
+  await db.query(
+    `UPDATE registrations SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz, sealed_card_id = NULL, deregistration_id = $3
+      WHERE id = $1`,
+    [id, now.toISOString(), deregistrationId],
+  );
 }

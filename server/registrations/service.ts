@@ -1,45 +1,187 @@
-import { newResourceId } from '../domain/ids.ts';
-import { invalidParameters } from '../domain/errors.ts';
-import type { CardSummary } from '../domain/payment.ts';
-import type { Outbox } from '../events/outbox.ts';
+import { checkCard, summaryOf } from '../domain/cards.ts';
+import { newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import type { CardInstrument } from '../domain/commands.ts';
+import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
+import { RESULTS, successResultOf, type Result } from '../domain/resultCodes.ts';
+import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
 import type { ParameterError } from '../params/types.ts';
-import type { Queryable } from '../store/index.ts';
+import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
-import { findSealed } from '../vault/repository.ts';
-import { findRegistrations, insertRegistration, type RegistrationRecord } from './repository.ts';
+import { eraseSealed, keepSealed } from '../vault/repository.ts';
+import {
+  findLiveRegistrations,
+  findRegistration,
+  findRegistrationWithCard,
+  insertRegistration,
+  markRegistrationDeleted,
+  touchRegistration,
+  updateRegistrationCard,
+  type RegistrationRecord,
+} from './repository.ts';
 
 /**
- * Registrations (doc 3 §2.5): a card stored by a payment with createRegistration=true, paid with later by
- * registrationId (server to server, or one-click in the widget). Only the merchant that stored it can use it.
+ * Registrations (COMPAT §10, doc 3 §2.5): stored cards, made on their own (POST /v1/registrations, a
+ * registration-only checkout) or by an approved payment with createRegistration=true, then paid with by id (server to
+ * server, one-click in the widget, card on file). Only the entity that stored one can use it, or learn it exists.
+ *
+ *   live ──DELETE──▶ deleted (the card erased from the vault)
+ *   live ──lifetime after its last successful use──▶ expired (answers 100.150.203; a payment or extendlife before
+ *                                                    then starts the clock again)
+ *
+ * Every creation, update and deletion appends its REGISTRATION event in the transaction that makes it.
  */
 
-/** A registration of a card already sealed in the vault (`sealedCardId`). */
-export function newRegistration(entityId: string, card: CardSummary, brand: string, sealedCardId: string, now: Date): RegistrationRecord {
-  return { id: newResourceId(), entityId, paymentBrand: brand, card, sealedCardId, createdAt: now };
+/** What a registration service needs: the store's writers and the registration lifetime. */
+export interface RegistrationServices {
+  readonly store: Store;
+  readonly outbox: Outbox;
+  readonly vault: CardVault;
+  readonly now: () => Date;
+  /** COMPAT §10: a registration expires this many months after its creation or last successful payment. */
+  readonly registrationLifetimeMonths: number;
 }
 
-/** The registration as notifications show it (COMPAT §10, §13). */
+/** The echo fields a registration keeps from the request (or the payment) that made it. */
+const KEPT_ECHO = ['customer', 'billing', 'customParameters', 'merchantTransactionId', 'standingInstruction'];
+
+export function registrationEcho(echo: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(KEPT_ECHO.filter((name) => echo[name] !== undefined).map((name) => [name, echo[name]]));
+}
+
+/** A registration of a card already sealed in the vault (`sealedCardId`). */
+export function newRegistration(fields: {
+  readonly entityId: string;
+  readonly card: CardSummary;
+  readonly paymentBrand: string;
+  readonly sealedCardId: string;
+  readonly now: Date;
+  readonly testMode: string | null;
+  readonly requestEcho?: Record<string, unknown>;
+  readonly checkoutId?: string | null;
+  readonly initialTransactionId?: string | null;
+  readonly id?: string;
+}): RegistrationRecord {
+  return {
+    id: fields.id ?? newResourceId(),
+    entityId: fields.entityId,
+    paymentBrand: fields.paymentBrand,
+    card: fields.card,
+    sealedCardId: fields.sealedCardId,
+    requestEcho: registrationEcho(fields.requestEcho ?? {}),
+    testMode: fields.testMode,
+    resultCode: successResultOf(fields.testMode).code,
+    checkoutId: fields.checkoutId ?? null,
+    initialTransactionId: fields.initialTransactionId ?? null,
+    createdAt: fields.now,
+    lastUsedAt: fields.now,
+    updatedAt: null,
+    deletedAt: null,
+    deregistrationId: null,
+  };
+}
+
+/** The registration a payment with createRegistration=true made, approved, with the card it sealed. */
+export function registrationOfPayment(payment: PaymentRecord, sealedCardId: string, now: Date): RegistrationRecord | undefined {
+  if (payment.card === null) return undefined;
+  return newRegistration({
+    entityId: payment.entityId,
+    card: payment.card,
+    paymentBrand: payment.paymentBrand ?? '',
+    sealedCardId,
+    now,
+    testMode: payment.testMode,
+    requestEcho: { ...payment.requestEcho, ...(payment.merchantTransactionId ? { merchantTransactionId: payment.merchantTransactionId } : {}) },
+    checkoutId: payment.checkoutId,
+    initialTransactionId: schemeReferenceOf(payment),
+  });
+}
+
+/** COMPAT §11: the scheme reference an approved INITIAL payment got (resultDetails.CardholderInitiatedTransactionID). */
+export function schemeReferenceOf(payment: Pick<PaymentRecord, 'resultDetails' | 'status'>): string | null {
+  return payment.status === 'approved' ? (payment.resultDetails?.CardholderInitiatedTransactionID ?? null) : null;
+}
+
+/** The card as answers show it, fields in their documented order (jsonb does not keep key order). */
+function cardView(card: CardSummary): CardSummary {
+  return {
+    bin: card.bin,
+    last4Digits: card.last4Digits,
+    ...(card.holder !== undefined ? { holder: card.holder } : {}),
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+  };
+}
+
+/** The registration as answers and REGISTRATION notifications show it (COMPAT §10, §13), without the envelope. */
 export function registrationBody(registration: RegistrationRecord): Record<string, unknown> {
-  return { id: registration.id, paymentBrand: registration.paymentBrand, card: registration.card };
+  return { id: registration.id, paymentBrand: registration.paymentBrand, card: cardView(registration.card), ...registration.requestEcho };
+}
+
+/** The result a registration answers with: the success of its mode. */
+export function registrationResult(registration: RegistrationRecord): Result {
+  return successResultOf(registration.testMode);
+}
+
+function registrationEvent(registration: RegistrationRecord, action: EventAction, at: Date): DomainEvent {
+  const result = registrationResult(registration);
+  return {
+    type: 'REGISTRATION',
+    action,
+    entityId: registration.entityId,
+    resourceId: registration.id,
+    payload: { ...registrationBody(registration), result: { code: result.code, description: result.description } },
+    createdAt: at,
+  };
 }
 
 /** Writes a new registration with its REGISTRATION CREATED event, in the caller's transaction. */
 export async function recordRegistration(tx: Queryable, outbox: Outbox, registration: RegistrationRecord): Promise<void> {
   await insertRegistration(tx, registration);
-  await outbox.append(tx, [
-    {
-      type: 'REGISTRATION',
-      action: 'CREATED',
-      entityId: registration.entityId,
-      resourceId: registration.id,
-      payload: registrationBody(registration),
-      createdAt: registration.createdAt,
-    },
-  ]);
+  await outbox.append(tx, [registrationEvent(registration, 'CREATED', registration.createdAt)]);
 }
 
-function unknownRegistration(name: string, value: string): ParameterError {
-  return { name, value, message: 'is not a stored registration of this entity' };
+/** When a registration expires: its lifetime in calendar months after its last successful use. */
+export function expiryOf(registration: Pick<RegistrationRecord, 'lastUsedAt'>, lifetimeMonths: number): Date {
+  const expiry = new Date(registration.lastUsedAt.getTime());
+  const day = expiry.getUTCDate();
+  expiry.setUTCDate(1);
+  expiry.setUTCMonth(expiry.getUTCMonth() + lifetimeMonths);
+  // The 31st of a month without one is that month's last day.
+  const lastDay = new Date(Date.UTC(expiry.getUTCFullYear(), expiry.getUTCMonth() + 1, 0)).getUTCDate();
+  expiry.setUTCDate(Math.min(day, lastDay));
+  return expiry;
+}
+
+/** A registration id that cannot be one (COMPAT §10: 100.150.101), refused before any lookup. */
+export function checkRegistrationId(id: string): void {
+  if (!RESOURCE_ID.test(id)) throw new GatewayError(RESULTS.invalidRegistrationId, 400);
+}
+
+/** Why a registration cannot be used: the §10 answer, naming the parameter that named it when there is one. */
+function unusable(result: Result, parameter: string | undefined, id: string, reason?: string): GatewayError {
+  const errors: ParameterError[] | undefined = parameter ? [{ name: parameter, value: id, message: result.description }] : undefined;
+  return new GatewayError(reason ? withReason(result, reason) : result, 400, errors);
+}
+
+/**
+ * Refuses a registration that is not the entity's (unknown and foreign alike: 100.150.200), deleted (100.150.202)
+ * or expired (100.150.203). `parameter` names the request parameter that named it, if any (registrationId).
+ */
+export function requireUsable(
+  registration: RegistrationRecord | undefined,
+  id: string,
+  lifetimeMonths: number,
+  now: Date,
+  parameter?: string,
+): RegistrationRecord {
+  if (!registration) throw unusable(RESULTS.registrationNotFound, parameter, id);
+  if (registration.deletedAt !== null) throw unusable(RESULTS.registrationDeleted, parameter, id);
+  const expiry = expiryOf(registration, lifetimeMonths);
+  if (now.getTime() >= expiry.getTime()) {
+    throw unusable(RESULTS.registrationNotValid, parameter, id, `the registration expired on ${expiry.toISOString().slice(0, 10)}`);
+  }
+  return registration;
 }
 
 /** A stored card opened for a payment: the card (never its CVV, which is not stored) and its registration. */
@@ -49,19 +191,19 @@ export interface StoredCard {
 }
 
 /**
- * The stored card of `registrationId`, for a payment that treats it like a card the shopper typed. An id that is
- * not one of the entity's registrations is refused naming the parameter.
+ * The stored card of `registrationId`, for a payment that treats it like a card the shopper typed; refused with the
+ * §10 codes when the registration cannot be used.
  */
-export async function openStoredCard(db: Queryable, vault: CardVault, entityId: string, registrationId: string): Promise<StoredCard> {
-  const [registration] = await findRegistrations(db, entityId, [registrationId]);
-  if (!registration) throw invalidParameters([unknownRegistration('registrationId', registrationId)]);
-  // The foreign key keeps a live registration's card in the vault.
-  const sealed = await findSealed(db, registration.sealedCardId);
-  if (!sealed) throw new Error(`the card of registration ${registration.id} is not in the vault`);
+export async function openStoredCard(services: RegistrationServices, entityId: string, registrationId: string, parameter: string): Promise<StoredCard> {
+  if (!RESOURCE_ID.test(registrationId)) throw unusable(RESULTS.invalidRegistrationId, parameter, registrationId);
+  const found = await findRegistrationWithCard(services.store, entityId, registrationId);
+  const registration = requireUsable(found?.registration, registrationId, services.registrationLifetimeMonths, services.now(), parameter);
+  // A live registration's card is in the vault: the row and the card were read in one statement.
+  if (!found?.sealed) throw new Error(`the card of registration ${registration.id} is not in the vault`);
   try {
-    return { registration, card: vault.open<HeldCard>(sealed) };
+    return { registration, card: services.vault.open<HeldCard>(found.sealed) };
   } catch {
-    throw invalidParameters([{ name: 'registrationId', value: registrationId, message: 'cannot be used: its card was sealed with another card-data key' }]);
+    throw unusable(RESULTS.registrationNotValid, parameter, registrationId, 'its card was sealed with a card-data key this gateway does not have');
   }
 }
 
@@ -77,11 +219,21 @@ export interface StoredCardView {
 
 /**
  * The stored cards a checkout offers (registrations[n].id, in index order), for the widget's one-click form.
- * An id that is not one of the entity's registrations is refused, naming its parameter.
+ * An id that is not one of the entity's usable registrations is refused, naming its parameter.
  */
-export async function storedCardsFor(db: Queryable, entityId: string, offered: readonly { name: string; id: string }[]): Promise<StoredCardView[]> {
-  const found = new Map((await findRegistrations(db, entityId, offered.map((entry) => entry.id))).map((registration) => [registration.id, registration]));
-  const errors = offered.filter((entry) => !found.has(entry.id)).map((entry) => unknownRegistration(entry.name, entry.id));
+export async function storedCardsFor(
+  services: Pick<RegistrationServices, 'store' | 'now' | 'registrationLifetimeMonths'>,
+  entityId: string,
+  offered: readonly { name: string; id: string }[],
+): Promise<StoredCardView[]> {
+  const now = services.now().getTime();
+  const live = await findLiveRegistrations(services.store, entityId, offered.map((entry) => entry.id));
+  const found = new Map(
+    live.filter((registration) => now < expiryOf(registration, services.registrationLifetimeMonths).getTime()).map((registration) => [registration.id, registration]),
+  );
+  const errors = offered
+    .filter((entry) => !found.has(entry.id))
+    .map((entry) => ({ name: entry.name, value: entry.id, message: 'is not a usable stored registration of this entity' }));
   if (errors.length > 0) throw invalidParameters(errors);
   return offered.map(({ id }) => {
     const { paymentBrand, card } = found.get(id) as RegistrationRecord;
@@ -102,4 +254,162 @@ export function storedCardView(card: StoredCardView): StoredCardView {
     expiryYear: card.expiryYear,
     ...(card.holder !== undefined ? { holder: card.holder } : {}),
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The registrations API (COMPAT §10)
+
+export interface CreateRegistrationCommand {
+  readonly entityId: string;
+  /** The id chosen before the registration exists (an idempotency key). */
+  readonly registrationId: string | undefined;
+  readonly card: CardInstrument;
+  readonly paymentBrand: string | undefined;
+  readonly testMode: string | null;
+  /** customer, billing, customParameters, standingInstruction, ... as the answer echoes them. */
+  readonly echo: Record<string, unknown>;
+  /** recurringMigration.connectorTxId1: an agreement made elsewhere, which later MIT payments name. */
+  readonly initialTransactionId: string | undefined;
+  readonly checkoutId?: string;
+}
+
+/** A registration refused by the gateway's card checks: answered with its would-be id and the card, and not stored. */
+export interface RefusedRegistration {
+  readonly id: string;
+  readonly paymentBrand: string | undefined;
+  readonly card: CardSummary;
+  readonly result: Result;
+}
+
+export type RegistrationOutcome =
+  | { readonly kind: 'created'; readonly registration: RegistrationRecord }
+  | { readonly kind: 'refused'; readonly refused: RefusedRegistration };
+
+/** POST /v1/registrations: the gateway's card checks, then the card sealed and the registration written with its event. */
+export async function createRegistration(services: RegistrationServices, command: CreateRegistrationCommand): Promise<RegistrationOutcome> {
+  const now = services.now();
+  const id = command.registrationId ?? newResourceId();
+  const held: HeldCard = {
+    number: command.card.number,
+    expiryMonth: command.card.expiryMonth,
+    expiryYear: command.card.expiryYear,
+    holder: command.card.holder,
+    brand: '',
+  };
+  const check = checkCard(held, command.card.cvv, command.paymentBrand, now);
+  const card = summaryOf(held);
+  if (check.refusal) return { kind: 'refused', refused: { id, paymentBrand: check.brand, card, result: check.refusal } };
+  const brand = check.brand as string;
+  return services.store.transaction(async (tx) => {
+    const sealedCardId = await keepSealed(tx, services.vault.seal({ ...held, brand }), now);
+    const registration = newRegistration({
+      id,
+      entityId: command.entityId,
+      card,
+      paymentBrand: brand,
+      sealedCardId,
+      now,
+      testMode: command.testMode,
+      requestEcho: command.echo,
+      checkoutId: command.checkoutId ?? null,
+      initialTransactionId: command.initialTransactionId ?? null,
+    });
+    await recordRegistration(tx, services.outbox, registration);
+    return { kind: 'created', registration };
+  });
+}
+
+/** GET /v1/registrations/{id}: the entity's usable registration. */
+export async function readRegistration(services: RegistrationServices, entityId: string, id: string): Promise<RegistrationRecord> {
+  checkRegistrationId(id);
+  return requireUsable(await findRegistration(services.store, entityId, id), id, services.registrationLifetimeMonths, services.now());
+}
+
+/** The deregistration (DR) or life extension (TE) a registration answered a request with. */
+export interface RegistrationOperation {
+  readonly id: string;
+  readonly paymentType: 'DR' | 'TE';
+  readonly registration: RegistrationRecord;
+}
+
+/**
+ * DELETE /v1/registrations/{id}: under the registration's lock, marked deleted and its card erased from the vault,
+ * with the REGISTRATION DELETED event. A second delete finds it deleted (100.150.202). An expired registration can
+ * still be deleted: its card goes too.
+ */
+export async function deleteRegistration(services: RegistrationServices, entityId: string, id: string, operationId: string = newResourceId()): Promise<RegistrationOperation> {
+  checkRegistrationId(id);
+  return services.store.transaction(async (tx) => {
+    const registration = await findRegistration(tx, entityId, id, { forUpdate: true });
+    if (!registration) throw unusable(RESULTS.registrationNotFound, undefined, id);
+    if (registration.deletedAt !== null) throw unusable(RESULTS.registrationDeleted, undefined, id);
+    const now = services.now();
+    await markRegistrationDeleted(tx, id, operationId, now);
+    if (registration.sealedCardId !== null) await eraseSealed(tx, registration.sealedCardId, now);
+    const deleted: RegistrationRecord = { ...registration, deletedAt: now, updatedAt: now, sealedCardId: null, deregistrationId: operationId };
+    await services.outbox.append(tx, [registrationEvent(deleted, 'DELETED', now)]);
+    return { id: operationId, paymentType: 'DR', registration: deleted };
+  });
+}
+
+/** New card details of POST /v1/registrations/{id}: the holder and the expiry; the number never changes. */
+export interface RegistrationUpdate {
+  readonly holder: string | undefined;
+  readonly expiryMonth: number | undefined;
+  readonly expiryYear: number | undefined;
+}
+
+/**
+ * POST /v1/registrations/{id}: a new holder or expiry (a reissued card). The card is sealed again with them (the old
+ * sealed value is erased), with the REGISTRATION UPDATED event.
+ */
+export async function updateRegistration(services: RegistrationServices, entityId: string, id: string, update: RegistrationUpdate): Promise<RegistrationRecord> {
+  checkRegistrationId(id);
+  return services.store.transaction(async (tx) => {
+    const now = services.now();
+    const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
+    const found = await findRegistrationWithCard(tx, entityId, id);
+    if (!found?.sealed || registration.sealedCardId === null) throw new Error(`the card of registration ${id} is not in the vault`);
+    let card: HeldCard;
+    try {
+      card = services.vault.open<HeldCard>(found.sealed);
+    } catch {
+      throw unusable(RESULTS.registrationNotValid, undefined, id, 'its card was sealed with a card-data key this gateway does not have');
+    }
+    const updated: HeldCard = {
+      ...card,
+      holder: update.holder ?? card.holder,
+      expiryMonth: update.expiryMonth ?? card.expiryMonth,
+      expiryYear: update.expiryYear ?? card.expiryYear,
+    };
+    const sealedCardId = await keepSealed(tx, services.vault.seal(updated), now);
+    const summary = summaryOf(updated);
+    await updateRegistrationCard(tx, id, summary, sealedCardId, now);
+    await eraseSealed(tx, registration.sealedCardId, now);
+    const changed: RegistrationRecord = { ...registration, card: summary, sealedCardId, updatedAt: now };
+    await services.outbox.append(tx, [registrationEvent(changed, 'UPDATED', now)]);
+    return changed;
+  });
+}
+
+/** POST /v1/registrations/{id}/extendlife (TE): the expiry clock starts again now. */
+export async function extendRegistrationLife(services: RegistrationServices, entityId: string, id: string, operationId: string = newResourceId()): Promise<RegistrationOperation> {
+  checkRegistrationId(id);
+  return services.store.transaction(async (tx) => {
+    const now = services.now();
+    const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
+    await touchRegistration(tx, id, now);
+    const extended: RegistrationRecord = { ...registration, lastUsedAt: now, updatedAt: now };
+    await services.outbox.append(tx, [registrationEvent(extended, 'UPDATED', now)]);
+    return { id: operationId, paymentType: 'TE', registration: extended };
+  });
+}
+
+/**
+ * After a payment with a registration was approved: the registration's expiry clock starts again, and an INITIAL
+ * payment's scheme reference is kept with it for the merchant-initiated payments that will name it.
+ */
+export async function registrationUsed(tx: Queryable, payment: PaymentRecord, now: Date): Promise<void> {
+  if (payment.status !== 'approved' || payment.registrationId === null) return;
+  await touchRegistration(tx, payment.registrationId, now, schemeReferenceOf(payment));
 }

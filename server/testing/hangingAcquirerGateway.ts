@@ -14,9 +14,9 @@ function hanging(acquirer: Acquirer): Acquirer {
   return {
     ...acquirer,
     async authorize(request) {
-      const holder = request.card.holder;
-      if (holder !== 'HANG' && holder !== 'HANG AFTER ANSWER') return acquirer.authorize(request);
-      if (holder === 'HANG AFTER ANSWER') await acquirer.authorize({ ...request, card: { ...request.card, holder: 'Jane Jones' } });
+      const card = request.card;
+      if (!card || (card.holder !== 'HANG' && card.holder !== 'HANG AFTER ANSWER')) return acquirer.authorize(request);
+      if (card.holder === 'HANG AFTER ANSWER') await acquirer.authorize({ ...request, card: { ...card, holder: 'Jane Jones' } });
       process.stderr.write(`acquirer called for ${request.attemptId}\n`);
       return new Promise(() => undefined);
     },

@@ -129,6 +129,8 @@ export interface TestGateway {
   newMerchant(): Promise<{ entityId: string; token: string }>;
   post(path: string, params: Record<string, string> | string, options?: RequestOptions): Promise<ApiResponse>;
   get(path: string, query?: Record<string, string>, options?: RequestOptions): Promise<ApiResponse>;
+  /** DELETE with the parameters in the query string, or (`body`) in a form body. */
+  delete(path: string, query?: Record<string, string>, options?: RequestOptions & { readonly body?: Record<string, string> }): Promise<ApiResponse>;
   close(): Promise<void>;
 }
 
@@ -234,6 +236,19 @@ export async function startTestGateway(
       });
       return readResponse(response);
     },
+    async delete(path, query = {}, options = {}) {
+      const search = new URLSearchParams(query).toString();
+      const response = await fetch(`${gateway.url}${path}${search ? `?${search}` : ''}`, {
+        method: 'DELETE',
+        headers: {
+          ...authorization(options),
+          ...(options.body ? { 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' } : {}),
+          ...options.headers,
+        },
+        ...(options.body ? { body: new URLSearchParams(options.body).toString() } : {}),
+      });
+      return readResponse(response);
+    },
     async close() {
       await gateway.close();
       await location.dispose();
@@ -298,6 +313,7 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
       directory: undefined,
       vault: createCardVault(randomBytes(32)),
       environment: 'live',
+      registrationLifetimeMonths: config.registrationLifetimeMonths,
       now,
       publicUrl: config.publicUrl,
       logger,

@@ -1,0 +1,64 @@
+import type { CardOnFileRequest } from '../acquirers/types.ts';
+import type { CreatePaymentCommand } from '../domain/commands.ts';
+import { GatewayError, withReason } from '../domain/errors.ts';
+import { RESOURCE_ID } from '../domain/ids.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { schemeReferenceOf } from '../registrations/service.ts';
+import type { RegistrationRecord } from '../registrations/repository.ts';
+import { findPayment } from './repository.ts';
+import type { PaymentServices } from './services.ts';
+
+/**
+ * Card on file (doc 3 §2.14, COMPAT §11). A cardholder-initiated INITIAL payment starts an agreement: approved, the
+ * acquirer gives it a scheme reference (resultDetails.CardholderInitiatedTransactionID, also shown as
+ * standingInstruction.initialTransactionId, and kept on its registration). Every merchant-initiated payment of the
+ * agreement names that reference: as sent, as our id of the INITIAL payment, or taken from the registration.
+ */
+
+function recurringData(reason: string): GatewayError {
+  return new GatewayError(withReason(RESULTS.invalidRecurringData, reason), 400);
+}
+
+/**
+ * The payment's echo with the merchant-initiated payment's scheme reference resolved (COMPAT §11), or refused with
+ * 600.200.501 when the agreement has none.
+ */
+export async function cardOnFileEcho(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  registration: RegistrationRecord | undefined,
+): Promise<Record<string, unknown>> {
+  const cardOnFile = command.cardOnFile;
+  if (cardOnFile?.source !== 'MIT') return command.echo;
+  if (cardOnFile.mode === 'INITIAL') {
+    throw recurringData('a merchant-initiated payment cannot be the INITIAL payment of a series: the cardholder makes that one (CIT)');
+  }
+  let reference = cardOnFile.initialTransactionId;
+  if (reference !== undefined && RESOURCE_ID.test(reference)) {
+    // Our id of the INITIAL payment: the scheme reference it got.
+    const initial = await findPayment(services.store, command.entityId, reference);
+    if (initial) {
+      const scheme = schemeReferenceOf(initial);
+      if (scheme === null) throw recurringData(`payment ${initial.id} is not an approved INITIAL card-on-file payment`);
+      reference = scheme;
+    }
+  }
+  reference ??= registration?.initialTransactionId ?? undefined;
+  if (reference === undefined) {
+    throw recurringData('standingInstruction.initialTransactionId is required: no approved INITIAL payment is known for this card');
+  }
+  const standingInstruction = (command.echo.standingInstruction ?? {}) as Record<string, unknown>;
+  return { ...command.echo, standingInstruction: { ...standingInstruction, initialTransactionId: reference } };
+}
+
+/** The standing instruction a payment's echo records, as its acquirer is told (the challenge path reads it back). */
+export function cardOnFileOf(echo: Record<string, unknown>): CardOnFileRequest | undefined {
+  const instruction = echo.standingInstruction as Record<string, string> | undefined;
+  const legacy = echo.recurringType as string | undefined;
+  if (instruction === undefined && legacy === undefined) return undefined;
+  return {
+    source: instruction?.source as CardOnFileRequest['source'],
+    mode: (instruction?.mode ?? legacy) as CardOnFileRequest['mode'],
+    initialTransactionId: instruction?.initialTransactionId,
+  };
+}

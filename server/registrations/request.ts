@@ -1,0 +1,64 @@
+import type { GatewayEnvironment } from '../config.ts';
+import type { CardInstrument } from '../domain/commands.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import type { ParameterError } from '../params/types.ts';
+import { validateParameters } from '../params/validate.ts';
+import { brandCode } from '../params/values.ts';
+import { cardOf, requestEcho, resolveTestMode } from '../payments/request.ts';
+import type { CreateRegistrationCommand, RegistrationUpdate } from './service.ts';
+
+/** The edge of the registration use-cases: the wire's parameters validated once and turned into commands. */
+
+type Params = ReadonlyMap<string, string>;
+
+/** COMPAT §10: a registration has no amount, currency or type; if a client sends them, they are ignored. */
+const IGNORED = ['amount', 'currency', 'paymentType'];
+
+const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
+
+/** POST /v1/registrations: a card to store (bank accounts come with the instruments of a later version). */
+export function registrationCommand(
+  params: Params,
+  context: { readonly entityId: string; readonly environment: GatewayEnvironment; readonly registrationId: string; readonly checkoutId?: string },
+): CreateRegistrationCommand {
+  const testMode = resolveTestMode(params, context.environment);
+  const relevant = new Map([...params].filter(([name]) => !IGNORED.includes(name)));
+  if (relevant.get('paymentBrand') === 'DIRECTDEBIT_SEPA' || [...relevant.keys()].some((name) => name.startsWith('bankAccount.'))) {
+    throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, 'bank account registrations are not processed by this gateway yet'), 400);
+  }
+  const errors = validateParameters(relevant, 'registration');
+  // A card is the one instrument a registration stores here: its number and expiry are required.
+  for (const name of CARD_FIELDS) if (!relevant.has(name)) errors.push({ name, value: '', message: 'is required to register a card' });
+  if (errors.length > 0) throw invalidParameters(errors);
+  const card = cardOf(relevant) as CardInstrument;
+  return {
+    entityId: context.entityId,
+    registrationId: context.registrationId,
+    card,
+    paymentBrand: brandCode(relevant.get('paymentBrand')),
+    testMode: testMode ?? null,
+    echo: requestEcho(relevant),
+    initialTransactionId: relevant.get('recurringMigration.connectorTxId1'),
+    checkoutId: context.checkoutId,
+  };
+}
+
+/** POST /v1/registrations/{id}: the new holder or expiry; the number of a stored card never changes. */
+export function registrationUpdateOf(params: Params): RegistrationUpdate {
+  const errors: ParameterError[] = validateParameters(params, 'registrationUpdate');
+  const unchangeable = ['card.number', 'card.cvv', 'paymentBrand'].filter((name) => params.has(name));
+  errors.push(...unchangeable.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be changed: register the card anew' })));
+  const fields = ['card.holder', 'card.expiryMonth', 'card.expiryYear'];
+  if (errors.length === 0 && !fields.some((name) => params.has(name))) {
+    errors.push({ name: 'card.expiryYear', value: '', message: 'card.holder, card.expiryMonth or card.expiryYear is required' });
+  }
+  if (errors.length > 0) throw invalidParameters(errors);
+  const month = params.get('card.expiryMonth');
+  const year = params.get('card.expiryYear');
+  return {
+    holder: params.get('card.holder'),
+    expiryMonth: month === undefined ? undefined : Number(month),
+    expiryYear: year === undefined ? undefined : Number(year),
+  };
+}

@@ -1,0 +1,125 @@
+import { Hono } from 'hono';
+import type { AppDependencies } from '../deps.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { newNdc, newResourceId } from '../domain/ids.ts';
+import { RESULTS, successResultOf } from '../domain/resultCodes.ts';
+import { requireMerchant } from '../http/auth.ts';
+import type { AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
+import { requestParams } from '../http/requestParams.ts';
+import { createPayment } from '../payments/initial.ts';
+import { paymentAnswer, resumePayment } from '../payments/routes.ts';
+import { createPaymentCommand, resolveTestMode } from '../payments/request.ts';
+import { findRegistration, type RegistrationRecord } from './repository.ts';
+import { registrationCommand, registrationUpdateOf } from './request.ts';
+import {
+  checkRegistrationId,
+  createRegistration,
+  deleteRegistration,
+  extendRegistrationLife,
+  readRegistration,
+  registrationBody,
+  registrationResult,
+  updateRegistration,
+  type RegistrationOperation,
+  type RegistrationOutcome,
+} from './service.ts';
+
+/** The registration answer (COMPAT §10): the registration in the envelope. */
+export function registrationAnswer(registration: RegistrationRecord, ndc: string = newNdc(registration.entityId)): Answer {
+  return { status: 200, body: envelope(registrationResult(registration), ndc, registrationBody(registration)) };
+}
+
+function outcomeAnswer(entityId: string, outcome: RegistrationOutcome): Answer {
+  if (outcome.kind === 'created') return registrationAnswer(outcome.registration);
+  // COMPAT §10: a refused card is 400, and the answer still carries the id and the card.
+  const { id, paymentBrand, card, result } = outcome.refused;
+  return { status: 400, body: envelope(result, newNdc(entityId), { id, ...(paymentBrand ? { paymentBrand } : {}), card }) };
+}
+
+/** A deregistration (DR) or life extension (TE): its own id, the registration it references, the mode's success. */
+function operationAnswer(operation: RegistrationOperation, testMode: string | null | undefined): Answer {
+  const body = { id: operation.id, referencedId: operation.registration.id, paymentType: operation.paymentType };
+  return { status: 200, body: envelope(successResultOf(testMode), newNdc(operation.registration.entityId), body) };
+}
+
+/** Only payments are made with a registration: operations on payments reference the payment, not the registration. */
+const PAYMENT_TYPES_WITH_REGISTRATION = ['PA', 'DB', 'CD', 'PA.CP'];
+
+/** /v1/registrations: stored cards, server to server (COMPAT §10). */
+export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
+  const { payments } = deps;
+  const { environment } = deps.config;
+  const router = new Hono<AppEnv>();
+  // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
+  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
+
+  router.post('/', ...merchantRequest, async (c) => {
+    const entityId = c.get('entityId');
+    return idempotently(c, deps, 'POST /v1/registrations', newResourceId, {
+      run: async (registrationId) =>
+        outcomeAnswer(entityId, await createRegistration(payments, registrationCommand(c.get('params'), { entityId, environment, registrationId }))),
+      resume: async (registrationId) => {
+        const made = await findRegistration(deps.store, entityId, registrationId);
+        return made ? registrationAnswer(made) : undefined;
+      },
+    });
+  });
+  router.all('/', () => {
+    throw methodNotAllowed(['POST']);
+  });
+
+  router.post('/:id/payments', ...merchantRequest, async (c) => {
+    const entityId = c.get('entityId');
+    const registrationId = c.req.param('id');
+    checkRegistrationId(registrationId);
+    const params = c.get('params');
+    const paymentType = params.get('paymentType');
+    if (paymentType !== undefined && !PAYMENT_TYPES_WITH_REGISTRATION.includes(paymentType)) {
+      throw new GatewayError(withReason(RESULTS.registrationNotApplicable, `${paymentType} references a payment: send it to /v1/payments/{id}`), 400);
+    }
+    const named = ['card.number', 'card.expiryMonth', 'card.expiryYear', 'registrationId'].filter((name) => params.has(name));
+    if (named.length > 0) {
+      throw invalidParameters(named.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be sent with a payment on a registration: the registration is the card' })));
+    }
+    const withRegistration = new Map([...params, ['registrationId', registrationId]]);
+    return idempotently(c, deps, `POST /v1/registrations/${registrationId}/payments`, newResourceId, {
+      run: async (paymentId) =>
+        paymentAnswer(await createPayment(payments, createPaymentCommand(withRegistration, { entityId, environment, source: 'API', paymentId }))),
+      resume: resumePayment(payments, entityId),
+    });
+  });
+  router.all('/:id/payments', () => {
+    throw methodNotAllowed(['POST']);
+  });
+
+  router.post('/:id/extendlife', ...merchantRequest, async (c) => {
+    const testMode = resolveTestMode(c.get('params'), environment);
+    const extended = await extendRegistrationLife(payments, c.get('entityId'), c.req.param('id'));
+    return answerResponse(c, operationAnswer(extended, testMode));
+  });
+  router.all('/:id/extendlife', () => {
+    throw methodNotAllowed(['POST']);
+  });
+
+  router.get('/:id', ...merchantRequest, async (c) => {
+    return answerResponse(c, registrationAnswer(await readRegistration(payments, c.get('entityId'), c.req.param('id'))));
+  });
+  router.post('/:id', ...merchantRequest, async (c) => {
+    const params = c.get('params');
+    resolveTestMode(params, environment);
+    const updated = await updateRegistration(payments, c.get('entityId'), c.req.param('id'), registrationUpdateOf(params));
+    return answerResponse(c, registrationAnswer(updated));
+  });
+  router.delete('/:id', ...merchantRequest, async (c) => {
+    const testMode = resolveTestMode(c.get('params'), environment);
+    const deleted = await deleteRegistration(payments, c.get('entityId'), c.req.param('id'));
+    return answerResponse(c, operationAnswer(deleted, testMode));
+  });
+  router.all('/:id', () => {
+    throw methodNotAllowed(['GET', 'POST', 'DELETE']);
+  });
+  return router;
+}
