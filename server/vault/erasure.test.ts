@@ -9,6 +9,7 @@ import {
   STORE_KINDS,
   startTestGateway,
   TEST_DATABASE_URL,
+  testCard,
   warnIfPostgresSkipped,
   type TestGateway,
 } from '../testing/harness.ts';
@@ -73,6 +74,16 @@ describe.each(STORE_KINDS)('erasing sealed cards on %s', (kind) => {
         });
         expect(answered.status).toBe(200);
       }
+      // A deleted registration's card, and the card an update sealed anew, are erased the same way.
+      const registered = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard() });
+      const sealedOf = async () =>
+        (await t.gateway.store.query<{ data: string; iv: string }>('SELECT v.data, v.iv FROM registrations r JOIN vault_items v ON v.id = r.sealed_card_id WHERE r.id = $1', [registered.body.id])).rows[0];
+      const first = await sealedOf();
+      expect((await t.post(`/v1/registrations/${registered.body.id}`, { entityId: t.entityId, 'card.expiryYear': '2036' })).status).toBe(200);
+      const second = await sealedOf();
+      challenged.push(first?.data as string, first?.iv as string, second?.data as string, second?.iv as string);
+      const deleted = await fetch(`${t.url}/v1/registrations/${registered.body.id}?entityId=${t.entityId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${t.token}` } });
+      expect(deleted.status).toBe(200);
       expect(challenged.every((value) => value.length >= 16)).toBe(true);
       expect((await t.gateway.store.query('SELECT 1 FROM vault_items')).rows).toEqual([]);
       // Deleted is not gone: the rows are dead but their bytes are still in the files (this is what the test guards).
