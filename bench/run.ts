@@ -5,7 +5,9 @@
  *   A  a trivial Hono JSON route on @hono/node-server (the HTTP stack's ceiling on this machine);
  *   B  per store, the raw single-row insert+commit rate through the Store interface (and B0: PGlite as it
  *      starts by default, with fsync off, to show what the gateway's durable commits cost);
- *   C  per store, POST /v1/payments (DB, test card) on a real gateway.
+ *   C  per store, POST /v1/payments (DB, test card) on a real gateway;
+ *   D  per store, POST /v1/registrations/{id}/payments (DB with a stored card, opened from the vault) on the same
+ *      gateway: the vault must not halve what C makes.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -24,7 +26,7 @@ import { loadConfig, type GatewayConfig } from '../server/config.ts';
 import { isSuccessfulCode } from '../server/domain/resultCodes.ts';
 import { startGateway, type RunningGateway } from '../server/gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../server/merchants/repository.ts';
-import { cardPayment } from '../server/testing/harness.ts';
+import { cardPayment, testCard } from '../server/testing/harness.ts';
 import { measureHttp } from './http-load.ts';
 import { hasFailures, type LoadResult, type LoadSpec, type Outcome } from './load-protocol.ts';
 import { displayUrl, freshLocation, postgresSource, type StoreKind } from './locations.ts';
@@ -34,6 +36,8 @@ import { measureWidget } from './widget.ts';
 
 /** Payments as a share of the raw insert rate (issue 10): about all of it on PGlite, at least 70% on PostgreSQL. */
 const TARGET_RATIO: Record<StoreKind, number> = { PGlite: 0.9, PostgreSQL: 0.7 };
+/** Payments with a stored card as a share of payments with a typed one (issue 11: the vault must not halve it). */
+const STORED_CARD_TARGET_RATIO = 0.5;
 
 function positiveIntFromEnv(name: string, fallback: number, max: number): number {
   const raw = process.env[name];
@@ -248,9 +252,11 @@ async function durabilityBaseline(entityId: string): Promise<void> {
 async function benchStore(kind: StoreKind, honoRate: number | undefined): Promise<void> {
   const rawLabel = `B  raw insert+commit, ${kind}`;
   const payLabel = `C  POST /v1/payments, ${kind}`;
+  const storedLabel = `D  POST /v1/registrations/{id}/payments, ${kind}`;
   console.log(`\n[${kind}]`);
   let raw: Summary | undefined;
   let payments: Summary | undefined;
+  let storedPayments: Summary | undefined;
   try {
     await withScope(async (scope) => {
       const location = await freshLocation(kind, postgresSource());
@@ -338,12 +344,35 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
           ' a few more rows are normal: requests in flight when a run stops are stored but not counted)',
       );
       rows.push({ label: payLabel, unit: 'req/s', summary: payments, check });
+
+      // D: the same payment with a stored card: the registration read and its card opened from the vault.
+      const registration = await fetch(`${gateway.url}/v1/registrations`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ entityId: entity.id, ...testCard() }).toString(),
+      });
+      const registrationId = ((await registration.json()) as { id?: string }).id;
+      if (registration.status !== 200 || registrationId === undefined) throw new Error(`the gateway over ${kind} did not store the bench card (HTTP ${registration.status})`);
+      const storedBody = new URLSearchParams({ entityId: entity.id, amount: '92.00', currency: 'EUR', paymentType: 'DB' }).toString();
+      const storedResult = await measureHttp(loadSpec(`${gateway.url}/v1/registrations/${registrationId}/payments`, 'POST', headers, storedBody));
+      const storedCheck = checkHttp(storedLabel, storedResult);
+      storedPayments = storedResult.measured;
+      printMeasurement('POST /v1/registrations/{id}/payments', 'req/s', storedPayments, storedCheck);
+      rows.push({ label: storedLabel, unit: 'req/s', summary: storedPayments, check: storedCheck });
     });
   } catch (error) {
     fail(`${kind}: ${messageOf(error)}`, `\n!!! ${kind} FAILED: ${messageOf(error)} !!!\n`);
     if (!interrupted && error instanceof Error && error.cause instanceof Error && error.cause.stack) console.error(error.cause.stack);
     if (!raw) rows.push({ label: rawLabel, unit: 'ops/s', summary: undefined, check: 'not measured' });
     if (!payments) rows.push({ label: payLabel, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+    if (!storedPayments) rows.push({ label: storedLabel, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+  }
+  if (payments && storedPayments) {
+    const ratio = storedPayments.rate / payments.rate;
+    ratios.push(
+      `${kind}: payments with a stored card ${formatRate(storedPayments.rate)} req/s = ${Math.round(ratio * 100)}% of payments with a typed card ` +
+        `(target ≥ ${STORED_CARD_TARGET_RATIO * 100}%) — ${ratio >= STORED_CARD_TARGET_RATIO ? 'meets target' : 'BELOW target'}`,
+    );
   }
 
   if (raw && payments) {
