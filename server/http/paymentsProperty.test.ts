@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../params/catalogue.ts';
 import { expectEnvelope } from '../testing/envelope.ts';
-import { cardPayment, startTestGateway, type TestGateway } from '../testing/harness.ts';
+import { cardPayment, startTestGateway, testCard, type ApiResponse, type TestGateway } from '../testing/harness.ts';
 
 /**
  * Random parameter maps against POST /v1/payments: valid card payments, catalogue names with random values
@@ -120,6 +120,38 @@ const request = fc.record({
 // ---------------------------------------------------------------------------------------------------------------
 
 
+/** 200 or 400, a full envelope, a code of the class its status says, well-formed parameterErrors, no card number. */
+function expectWellFormed(response: ApiResponse, params: ReadonlyMap<string, string>, sent: string): void {
+  const context = `${response.status} ${JSON.stringify(response.body)}\nsent: ${sent.slice(0, 2000)}`;
+  expect([200, 400], context).toContain(response.status);
+  expectEnvelope(response);
+
+  const code: string = response.body.result.code;
+  if (response.status === 200) {
+    expect(SUCCESS.test(code) || SUCCESS_REVIEW.test(code) || PENDING.test(code), context).toBe(true);
+  } else {
+    expect(SUCCESS.test(code) || SUCCESS_REVIEW.test(code) || PENDING.test(code), context).toBe(false);
+  }
+
+  if (code === '200.300.404') {
+    const errors: unknown = response.body.result.parameterErrors;
+    expect(Array.isArray(errors), context).toBe(true);
+    expect((errors as unknown[]).length, context).toBeGreaterThan(0);
+    for (const error of errors as Record<string, unknown>[]) {
+      expect(typeof error.name, context).toBe('string');
+      expect(typeof error.value, context).toBe('string');
+      expect(typeof error.message, context).toBe('string');
+    }
+  }
+
+  // The card number never comes back in full, neither in parameterErrors nor anywhere else.
+  const number = params.get('card.number');
+  const sentElsewhere = [...params].some(([name, value]) => name !== 'card.number' && number !== undefined && value.includes(number));
+  if (number !== undefined && number.replace(/\s/g, '').length >= 12 && !sentElsewhere) {
+    expect(JSON.stringify(response.body), context).not.toContain(number);
+  }
+}
+
 describe('POST /v1/payments with random parameters', () => {
   it('always answers 200 or 400 with a full envelope and a code of the matching class', async () => {
     let runs = 0;
@@ -135,34 +167,7 @@ describe('POST /v1/payments with random parameters', () => {
 
         const response = await t.post('/v1/payments', body);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        const context = `${response.status} ${JSON.stringify(response.body)}\nsent: ${body.slice(0, 2000)}`;
-        expect([200, 400], context).toContain(response.status);
-        expectEnvelope(response);
-
-        const code: string = response.body.result.code;
-        if (response.status === 200) {
-          expect(SUCCESS.test(code) || SUCCESS_REVIEW.test(code) || PENDING.test(code), context).toBe(true);
-        } else {
-          expect(SUCCESS.test(code) || SUCCESS_REVIEW.test(code) || PENDING.test(code), context).toBe(false);
-        }
-
-        if (code === '200.300.404') {
-          const errors: unknown = response.body.result.parameterErrors;
-          expect(Array.isArray(errors), context).toBe(true);
-          expect((errors as unknown[]).length, context).toBeGreaterThan(0);
-          for (const error of errors as Record<string, unknown>[]) {
-            expect(typeof error.name, context).toBe('string');
-            expect(typeof error.value, context).toBe('string');
-            expect(typeof error.message, context).toBe('string');
-          }
-        }
-
-        // The card number never comes back in full, neither in parameterErrors nor anywhere else.
-        const number = params.get('card.number');
-        const sentElsewhere = [...params].some(([name, value]) => name !== 'card.number' && number !== undefined && value.includes(number));
-        if (number !== undefined && number.replace(/\s/g, '').length >= 12 && !sentElsewhere) {
-          expect(JSON.stringify(response.body), context).not.toContain(number);
-        }
+        expectWellFormed(response, params, body);
 
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
         expect(({} as any).polluted).toBeUndefined();
@@ -191,4 +196,47 @@ describe('POST /v1/payments with random parameters', () => {
     expect(levels.filter((level) => level === 'error')).toEqual([]);
     expect(t.logLines.join('\n')).not.toContain('4200000000000000');
   });
+});
+
+describe('the registrations API with random parameters and ids', () => {
+  it('always answers 200 or 400 with a full envelope, never a card number, on every registration endpoint', async () => {
+    const stored = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard() });
+    expect(stored.status).toBe(200);
+    const registrationKeys = Object.keys({ entityId: '', ...testCard() });
+    const registrationRequest = fc.record({
+      endpoint: fc.constantFrom('create', 'pay', 'update', 'delete', 'read'),
+      id: fc.oneof({ weight: 3, arbitrary: fc.constant(stored.body.id as string) }, fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 40 })),
+      base: fc.oneof({ weight: 3, arbitrary: fc.constant(registrationKeys) }, fc.subarray(registrationKeys)),
+      known: fc.array(fc.tuple(catalogueName, randomValue), { maxLength: 8 }),
+      random: fc.array(fc.tuple(randomName, randomValue), { maxLength: 5 }),
+    });
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(registrationRequest, async ({ endpoint, id, base, known, random }) => {
+        runs++;
+        const valid: Record<string, string> = { entityId: t.entityId, ...testCard(), amount: '5.00', currency: 'EUR', paymentType: 'DB' };
+        const params = new Map<string, string>(base.map((name) => [name, valid[name] as string]));
+        if (endpoint === 'pay') for (const name of ['card.number', 'card.expiryMonth', 'card.expiryYear']) params.delete(name);
+        if (endpoint === 'pay') for (const name of ['amount', 'currency', 'paymentType']) params.set(name, valid[name] as string);
+        for (const [name, value] of [...known, ...random]) params.set(name, value);
+        const body = new URLSearchParams([...params]).toString();
+        const path = `/v1/registrations/${encodeURIComponent(id)}`;
+        const response =
+          endpoint === 'create'
+            ? await t.post('/v1/registrations', body)
+            : endpoint === 'pay'
+              ? await t.post(`${path}/payments`, body)
+              : endpoint === 'update'
+                ? await t.post(path, body)
+                : endpoint === 'delete'
+                  ? await t.delete(path, Object.fromEntries(params))
+                  : await t.get(path, Object.fromEntries(params));
+        expectWellFormed(response, params, `${endpoint} ${path} ${body}`);
+      }),
+      { numRuns: 120, interruptAfterTimeLimit: 25_000 },
+    );
+    expect(runs).toBeGreaterThan(20);
+    const levels = t.logLines.map((line) => (JSON.parse(line) as { level: string }).level);
+    expect(levels.filter((level) => level === 'error')).toEqual([]);
+  }, 60_000);
 });
