@@ -25,12 +25,12 @@ const MINUTE = 60_000;
 
 const shopperCard = testCard;
 
-function expectResultCall(request: ReceivedRequest | undefined, path: string, checkoutId: string): void {
+function expectResultCall(request: ReceivedRequest | undefined, path: string, checkoutId: string, kind: 'payment' | 'registration' = 'payment'): void {
   expect(request).toBeDefined();
   expect(request?.method).toBe('GET');
   expect(request?.path).toBe(path);
   expect(request?.query.get('id')).toBe(checkoutId);
-  expect(request?.query.get('resourcePath')).toBe(`/v1/checkouts/${checkoutId}/payment`);
+  expect(request?.query.get('resourcePath')).toBe(`/v1/checkouts/${checkoutId}/${kind}`);
 }
 
 describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
@@ -86,6 +86,25 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
       clock.advance(MINUTE);
       await runJobs();
       expect(receiver.requestsFor(id)).toHaveLength(1);
+    });
+
+    it('names /registration for a registration-only checkout, whose result the merchant then reads there', async () => {
+      const created = await t.post('/v1/checkouts', { entityId: t.entityId, createRegistration: 'true' });
+      const id = created.body.id as string;
+      const registered = await t.post(
+        `/v1/checkouts/${id}/registration`,
+        shopperCard({ shopperResultUrl: `${receiver.url}/shop/registered` }),
+        { token: null },
+      );
+      expect(registered.status).toBe(200);
+      clock.advance(29 * MINUTE);
+      await runJobs();
+      const calls = receiver.requestsFor(id);
+      expect(calls).toHaveLength(1);
+      expectResultCall(calls[0], '/shop/registered', id, 'registration');
+      const result = await t.get(calls[0]?.query.get('resourcePath') ?? '', { entityId: t.entityId });
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ paymentBrand: 'VISA', result: { code: '000.100.110' }, ndc: id });
     });
 
     it('does not arrive when the merchant has read the result', async () => {
@@ -200,6 +219,16 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
       }
       expect((await findJobByKey(t.gateway.store, key))?.doneAt).not.toBeNull();
       for (const line of t.logLines) expect(line).not.toContain('s3cr3t');
+    });
+
+    it('names /registration for a registration-only checkout', async () => {
+      const created = await t.post('/v1/checkouts', { entityId: t.entityId, createRegistration: 'true', notificationUrl: `${receiver.url}/notify-registration` });
+      const id = created.body.id as string;
+      expect((await t.post(`/v1/checkouts/${id}/registration`, shopperCard(), { token: null })).status).toBe(200);
+      await runJobs();
+      const notifications = receiver.requestsFor(id).filter((request) => request.path === '/notify-registration');
+      expect(notifications).toHaveLength(1);
+      expectResultCall(notifications[0], '/notify-registration', id, 'registration');
     });
 
     it('is sent for a declined payment too, once per final result', async () => {

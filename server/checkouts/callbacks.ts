@@ -5,11 +5,11 @@ import { scheduleJob, type ClaimedJob } from '../jobs/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import type { EventSubscriber } from '../events/outbox.ts';
 import { findCheckout, type CheckoutRecord } from './repository.ts';
-import { resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
+import { checkoutKindOf, resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
 
 /**
  * The gateway's own GET calls about a checkout, both `GET <url>?id=<checkoutId>&resourcePath=/v1/checkouts/<id>/payment`
- * so the merchant's server fetches the result:
+ * (`/registration` for a registration-only checkout, doc 1 §3 rule 3) so the merchant's server fetches the result:
  *
  * - The 29-minute call (doc 1 §3 rule 3, COMPAT §2): scheduled when the pay button is first used, due 29 minutes
  *   after the checkout's creation, sent only if the merchant has not read a final result by then. The URL is
@@ -143,11 +143,11 @@ async function callMerchant(job: ClaimedJob, context: JobContext, options: Callb
   const { checkoutId, url } = payloadOf(job);
   const checkout = await findCheckout(context.store, checkoutId);
   const skipped = skipReason(checkout, job.kind, context.now());
-  if (skipped) {
+  if (!checkout || skipped) {
     context.logger.info('checkout callback skipped', { kind: job.kind, checkoutId, reason: skipped });
     return;
   }
-  const target = withQuery(parseCallbackUrl(url), { id: checkoutId, resourcePath: resultPathOf(checkoutId) });
+  const target = withQuery(parseCallbackUrl(url), { id: checkoutId, resourcePath: resultPathOf(checkoutId, checkoutKindOf(checkout)) });
   const status = await getMerchantUrl(target, options, context.signal);
   context.logger.info('checkout callback sent', { kind: job.kind, checkoutId, target: describeUrl(target), status });
 }

@@ -1,5 +1,6 @@
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { GatewayError } from '../domain/errors.ts';
+import type { CheckoutKind } from './state.ts';
 
 /**
  * The answers of the checkout endpoints (COMPAT §2, §8). Every refusal of a checkout that cannot be used is
@@ -32,18 +33,33 @@ export const REASONS = {
   resultRead: 'its final result has already been read',
 } as const;
 
-export function alreadyPaid(): GatewayError {
-  return refusal('checkout already paid: a successful payment has closed this checkout');
+export function alreadyPaid(kind: CheckoutKind): GatewayError {
+  return refusal(
+    kind === 'payment'
+      ? 'checkout already paid: a successful payment has closed this checkout'
+      : 'checkout already used: the shopper\'s card has been registered, which closed this checkout',
+  );
 }
 
-export function paymentInProgress(): GatewayError {
-  return refusal('a payment for this checkout is in progress; try again once it has a result');
+export function paymentInProgress(kind: CheckoutKind): GatewayError {
+  return refusal(`a ${kind} for this checkout is in progress; try again once it has a result`);
 }
 
+/** A payment submit (POST /payment) on a checkout created registration-only. */
 export function registrationOnly(): GatewayError {
-  return refusal('this checkout is registration-only (no paymentType); it takes no payment');
+  return refusal(
+    'this checkout is registration-only (no paymentType); it takes no payment: the card is submitted to /v1/checkouts/{id}/registration',
+  );
 }
 
-export function tooManyDeclines(count: number): GatewayError {
-  return refusal(`this checkout has had ${count} declined payments and takes no more; the merchant can start a new one`);
+/** A registration submit (POST /registration), or its result read, on a checkout created to take a payment. */
+export function notRegistrationOnly(): GatewayError {
+  return refusal(
+    'this checkout takes a payment (it has a paymentType), not a registration: its submit and result are at /v1/checkouts/{id}/payment',
+  );
+}
+
+export function tooManyDeclines(count: number, kind: CheckoutKind): GatewayError {
+  const what = kind === 'payment' ? 'declined payments' : 'declined card verifications';
+  return refusal(`this checkout has had ${count} ${what} and takes no more; the merchant can start a new one`);
 }

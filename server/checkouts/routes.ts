@@ -12,11 +12,12 @@ import { answerResponse, idempotently, type Answer } from '../http/idempotency.t
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { paymentBody, paymentHttpStatus, resultOf } from '../payments/view.ts';
-import { noSession, CHECKOUT_RESULTS } from './results.ts';
-import { createCheckout, deleteCheckout, integrityOf, readCheckoutPayment, updateCheckout, type CheckoutContext } from './service.ts';
+import { noSession, notRegistrationOnly, CHECKOUT_RESULTS } from './results.ts';
+import { createCheckout, deleteCheckout, integrityOf, readCheckoutResult, updateCheckout, type CheckoutContext } from './service.ts';
 import { findCheckout, type CheckoutRecord } from './repository.ts';
-import { isCheckoutId, newCheckoutId } from './state.ts';
-import { submitCheckoutPayment } from './submit.ts';
+import { isCheckoutId, newCheckoutId, type CheckoutKind } from './state.ts';
+import { submitCheckout } from './submit.ts';
+import { registrationCheckoutAnswer } from './verification.ts';
 
 const BROWSER_HEADERS = [
   ['customer.browser.acceptHeader', 'accept'],
@@ -95,33 +96,44 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   });
 
   // The shopper's browser posts here: no Authorization header, the checkout id is the capability.
-  router.post('/:id/payment', checkoutNdc, requestParams, async (c) => {
-    const id = c.req.param('id');
+  const shopperSubmit = (path: CheckoutKind) => async (c: Context<AppEnv>) => {
+    const id = c.req.param('id') as string;
     // 3-D Secure needs what the browser sent in its headers: a page cannot read them, the gateway can.
     const browserHeaders = new Map<string, string>();
     for (const [name, header] of BROWSER_HEADERS) {
       const value = c.req.header(header);
       if (value) browserHeaders.set(name, value.slice(0, 2048));
     }
-    return shopperAnswer(c, await submitCheckoutPayment(context, id, c.get('params'), browserHeaders), id);
-  });
-  router.get('/:id/payment', checkoutNdc, ...merchantRequest, async (c) => {
-    const id = c.req.param('id');
-    const read = isCheckoutId(id) ? await readCheckoutPayment(context, c.get('entityId'), id) : { kind: 'noSession' as const };
+    return shopperAnswer(c, await submitCheckout(context, id, path, c.get('params'), browserHeaders), id);
+  };
+  // The merchant's server reads the result: the payment, or (a registration-only checkout, on either path) the registration.
+  const resultRead = (path: CheckoutKind) => async (c: Context<AppEnv>) => {
+    const id = c.req.param('id') as string;
+    const read = isCheckoutId(id) ? await readCheckoutResult(context, c.get('entityId'), id, path) : { kind: 'noSession' as const };
     switch (read.kind) {
       case 'noSession':
         throw noSession();
       case 'throttled':
         throw throttledError();
+      case 'notRegistrationOnly':
+        throw notRegistrationOnly();
       case 'pending':
         return jsonResponse(c, envelope(RESULTS.pending, id), 200);
       case 'payment':
         return paymentAnswer(c, read.payment, id);
+      case 'registration': {
+        const answer = registrationCheckoutAnswer(read.verification, read.registration);
+        return jsonResponse(c, envelope(answer.result, id, answer.body), answer.status);
+      }
     }
-  });
-  router.all('/:id/payment', () => {
-    throw methodNotAllowed(['GET', 'POST']);
-  });
+  };
+  for (const path of ['payment', 'registration'] as const) {
+    router.post(`/:id/${path}`, checkoutNdc, requestParams, shopperSubmit(path));
+    router.get(`/:id/${path}`, checkoutNdc, ...merchantRequest, resultRead(path));
+    router.all(`/:id/${path}`, () => {
+      throw methodNotAllowed(['GET', 'POST']);
+    });
+  }
 
   router.post('/:id', checkoutNdc, ...merchantRequest, async (c) => {
     const checkout = await updateCheckout(context, c.get('entityId'), c.req.param('id'), c.get('params'));

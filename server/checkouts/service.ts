@@ -4,6 +4,7 @@ import { perMinute, takeFromLimit } from '../throttling/limiter.ts';
 import { formatAmount, parseAmount } from '../domain/money.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
+import type { ParameterError } from '../params/types.ts';
 import { validateParameters } from '../params/validate.ts';
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
@@ -13,6 +14,7 @@ import { resolveTestMode } from '../payments/request.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';
+import { findRegistration, type RegistrationRecord } from '../registrations/repository.ts';
 import { storedCardsFor, type StoredCardView } from '../registrations/service.ts';
 import { offeredRegistrationsOf, shopperOnlyErrors, storedParameters } from './parameters.ts';
 import {
@@ -26,7 +28,16 @@ import {
   type CheckoutRecord,
 } from './repository.ts';
 import { alreadyPaid, noSession, paymentInProgress, REASONS } from './results.ts';
-import { CHECKOUT_LIFETIME_MS, checkoutState, newCheckoutId, resultPathOf, type Attempt, type CheckoutState } from './state.ts';
+import {
+  CHECKOUT_LIFETIME_MS,
+  checkoutKindOf,
+  checkoutState,
+  newCheckoutId,
+  resultPathOf,
+  type Attempt,
+  type CheckoutKind,
+  type CheckoutState,
+} from './state.ts';
 
 /** Checkout use-cases of the merchant's server: create, update, delete, read the result. HTTP-free. */
 
@@ -64,11 +75,24 @@ function snapshotOf(
     currency: params.get('currency') ?? null,
     paymentType,
     // Without a paymentType the validator has required createRegistration=true: a registration-only checkout.
-    resourcePath: paymentType === null ? `/v1/checkouts/${id}/registration` : resultPathOf(id),
+    resourcePath: resultPathOf(id, paymentType === null ? 'registration' : 'payment'),
     registrations,
     gatewayUrl: context.gatewayUrl,
     staticBaseUrl: context.staticBaseUrl,
   };
+}
+
+/**
+ * The validator's findings for a checkout's parameters. COMPAT §10: a registration-only checkout (createRegistration=
+ * true, no paymentType) needs no amount or currency either; the catalogue requires both of every checkout, so their
+ * absence is not reported for one (a value sent is still checked). This belongs with the rule that makes paymentType
+ * optional (params/rules.ts checkoutPaymentType); it lives here until the parameter rules say so themselves.
+ */
+function checkoutParameterErrors(params: ReadonlyMap<string, string>): ParameterError[] {
+  const errors = validateParameters(params, 'checkout');
+  const registrationOnly = !params.has('paymentType') && isTrue(params.get('createRegistration'));
+  if (!registrationOnly) return errors;
+  return errors.filter((error) => !((error.name === 'amount' || error.name === 'currency') && !params.has(error.name)));
 }
 
 /** POST /v1/checkouts. testMode is checked first, as for payments (its own result codes). */
@@ -80,7 +104,7 @@ export async function createCheckout(
   presetId: string = newCheckoutId(context.environment),
 ): Promise<{ readonly checkout: CheckoutRecord; readonly integrity: string | undefined }> {
   resolveTestMode(params, context.environment);
-  const errors = [...validateParameters(params, 'checkout'), ...shopperOnlyErrors(params)];
+  const errors = [...checkoutParameterErrors(params), ...shopperOnlyErrors(params)];
   if (errors.length > 0) throw invalidParameters(errors);
   const registrations = await storedCardsFor(context.payments, entityId, offeredRegistrationsOf(params));
   const now = context.now();
@@ -124,8 +148,8 @@ export async function currentAttempts(context: CheckoutContext, tx: Queryable, c
   return current;
 }
 
-/** Throws the refusal for a checkout that cannot be changed or paid any more. */
-export function refuseUnlessOpen(state: CheckoutState): void {
+/** Throws the refusal for a checkout that cannot be changed or paid (or take its registration) any more. */
+export function refuseUnlessOpen(state: CheckoutState, kind: CheckoutKind): void {
   switch (state.kind) {
     case 'gone':
       throw noSession();
@@ -134,12 +158,22 @@ export function refuseUnlessOpen(state: CheckoutState): void {
     case 'resultRead':
       throw noSession(REASONS.resultRead);
     case 'paid':
-      throw alreadyPaid();
+      throw alreadyPaid(kind);
     case 'inProgress':
-      throw paymentInProgress();
+      throw paymentInProgress(kind);
     case 'open':
       return;
   }
+}
+
+/**
+ * A checkout's kind is fixed at creation (its widget's bytes, its submit and result paths depend on it): an update
+ * may not give a registration-only checkout a paymentType.
+ */
+function kindChangeErrors(kind: CheckoutKind, params: ReadonlyMap<string, string>): ParameterError[] {
+  const paymentType = params.get('paymentType');
+  if (kind !== 'registration' || paymentType === undefined) return [];
+  return [{ name: 'paymentType', value: paymentType, message: 'cannot be added to a registration-only checkout: create a payment checkout instead' }];
 }
 
 /** POST /v1/checkouts/{id}: new values replace the stored ones; the whole result must still be valid. */
@@ -154,9 +188,10 @@ export async function updateCheckout(
     const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
     if (!checkout) throw noSession();
     const now = context.now();
-    refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now));
+    const kind = checkoutKindOf(checkout);
+    refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now), kind);
     const combined = new Map([...checkout.parameters, ...params]);
-    const errors = [...validateParameters(combined, 'checkout'), ...shopperOnlyErrors(params)];
+    const errors = [...checkoutParameterErrors(combined), ...shopperOnlyErrors(params), ...kindChangeErrors(kind, params)];
     if (errors.length > 0) throw invalidParameters(errors);
     const parameters = storedParameters(combined);
     await updateCheckoutParameters(tx, id, parameters, now);
@@ -170,7 +205,7 @@ export async function deleteCheckout(context: CheckoutContext, entityId: string,
     const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
     if (!checkout) throw noSession();
     const now = context.now();
-    refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now));
+    refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now), checkoutKindOf(checkout));
     await markCheckoutDeleted(tx, id, now);
     return checkout;
   });
@@ -179,17 +214,22 @@ export async function deleteCheckout(context: CheckoutContext, entityId: string,
 export type StatusRead =
   | { readonly kind: 'noSession' }
   | { readonly kind: 'throttled' }
-  /** No payment yet (or one being made): 000.200.000 without payment fields. */
+  /** GET /registration of a checkout that takes a payment. */
+  | { readonly kind: 'notRegistrationOnly' }
+  /** No payment yet (or one being made, or a verification waiting for the shopper): 000.200.000 without payment fields. */
   | { readonly kind: 'pending' }
-  | { readonly kind: 'payment'; readonly payment: PaymentRecord };
+  | { readonly kind: 'payment'; readonly payment: PaymentRecord }
+  /** A registration-only checkout's final verification, with the registration it made when approved. */
+  | { readonly kind: 'registration'; readonly verification: PaymentRecord; readonly registration: RegistrationRecord | undefined };
 
 /**
- * GET /v1/checkouts/{id}/payment. Decided under the checkout's row lock: the read is counted against the
- * limit (in the database, so every instance shares it), and reading a final result closes the checkout,
- * so its result can never change after the merchant has seen it. Answered, not thrown, so that the
- * transaction commits the counted read even when the answer is a refusal.
+ * GET /v1/checkouts/{id}/payment (`path` 'payment') or /registration. Decided under the checkout's row lock: the
+ * read is counted against the limit (in the database, so every instance shares it), and reading a final result
+ * closes the checkout, so its result can never change after the merchant has seen it. Answered, not thrown, so
+ * that the transaction commits the counted read even when the answer is a refusal. A registration-only checkout
+ * answers the same on both paths (COMPAT §10); a payment checkout has no /registration result.
  */
-export async function readCheckoutPayment(context: CheckoutContext, entityId: string, id: string): Promise<StatusRead> {
+export async function readCheckoutResult(context: CheckoutContext, entityId: string, id: string, path: CheckoutKind): Promise<StatusRead> {
   return context.store.transaction(async (tx): Promise<StatusRead> => {
     const checkout = await findCheckout(tx, id, { entityId, forUpdate: true });
     if (!checkout) return { kind: 'noSession' };
@@ -197,6 +237,8 @@ export async function readCheckoutPayment(context: CheckoutContext, entityId: st
     const state = checkoutState(checkout, await currentAttempts(context, tx, id), now);
     // A closed session keeps answering the same, however often it is asked: only live sessions count reads.
     if (state.kind === 'gone' || state.kind === 'expired' || state.kind === 'resultRead') return { kind: 'noSession' };
+    const kind = checkoutKindOf(checkout);
+    if (path === 'registration' && kind === 'payment') return { kind: 'notRegistrationOnly' };
     const read = await takeFromLimit(tx, `checkout-read:${id}`, perMinute(context.limits.checkoutReadsPerMinute), now);
     if (!read.allowed) return { kind: 'throttled' };
 
@@ -212,7 +254,11 @@ export async function readCheckoutPayment(context: CheckoutContext, entityId: st
 
     const payment = await findPayment(tx, checkout.entityId, paymentId);
     if (!payment) return { kind: 'pending' };
+    // A verification waiting for its 3-D Secure challenge has made no registration yet: pending, as for payments.
+    if (kind === 'registration' && !closes) return { kind: 'pending' };
     if (closes) await markResultRead(tx, id, now);
-    return { kind: 'payment', payment };
+    if (kind === 'payment') return { kind: 'payment', payment };
+    const registration = payment.registrationId === null ? undefined : await findRegistration(tx, checkout.entityId, payment.registrationId);
+    return { kind: 'registration', verification: payment, registration };
   });
 }

@@ -34,8 +34,20 @@ export function newCheckoutId(environment: GatewayEnvironment): string {
   return `${randomUUID().replace(/-/g, '').toUpperCase()}.${suffix}`;
 }
 
-export function resultPathOf(checkoutId: string): string {
-  return `/v1/checkouts/${checkoutId}/payment`;
+/**
+ * What a checkout makes, fixed when it is created: a payment, or (created with createRegistration=true and no
+ * paymentType, COMPAT §10) a registration of the shopper's card. Its widget, submit and result use the kind's path.
+ */
+export type CheckoutKind = 'payment' | 'registration';
+
+/** The kind a checkout was created as: its widget snapshot has no payment type when it is registration-only. */
+export function checkoutKindOf(checkout: { readonly bootstrap: { readonly paymentType: string | null } }): CheckoutKind {
+  return checkout.bootstrap.paymentType === null ? 'registration' : 'payment';
+}
+
+/** `/v1/checkouts/<id>/payment` or `/v1/checkouts/<id>/registration`: where its submit goes and its result is read. */
+export function resultPathOf(checkoutId: string, kind: CheckoutKind): string {
+  return `/v1/checkouts/${checkoutId}/${kind}`;
 }
 
 export interface CheckoutTimes {

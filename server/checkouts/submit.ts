@@ -10,14 +10,18 @@ import { findEntity } from '../merchants/repository.ts';
 import { scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
 import { mergeShopperSubmit } from './parameters.ts';
 import { deleteAttempt, findCheckout, insertAttempt, listAttempts } from './repository.ts';
-import { noSession, registrationOnly, tooManyDeclines } from './results.ts';
+import { noSession, notRegistrationOnly, registrationOnly, tooManyDeclines } from './results.ts';
 import { currentAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
-import { checkoutState, resultPathOf } from './state.ts';
+import { checkoutKindOf, checkoutState, resultPathOf, type CheckoutKind } from './state.ts';
+import { requireTypedCard, verificationParameters } from './verification.ts';
 import { withQuery } from '../domain/urls.ts';
 
 /**
- * POST /v1/checkouts/{id}/payment: the shopper's submit from the widget. No credentials: the checkout id is
- * the capability, so everything that decides the payment's amount, type and owner comes from the checkout.
+ * POST /v1/checkouts/{id}/payment (or /registration): the shopper's submit from the widget. No credentials: the
+ * checkout id is the capability, so everything that decides the payment's amount, type and owner comes from the
+ * checkout. A payment checkout takes only /payment, a registration-only one only /registration, where the submit
+ * is an account verification (verification.ts): a zero-amount preauthorization that stores the card, made here
+ * exactly like a payment.
  *
  * The submit is decided in two steps. Under the checkout's row lock: the checkout must be open, the page's
  * parameters are checked against it, and an attempt row reserves the payment id (a second submit on this or
@@ -34,15 +38,17 @@ interface Claim {
  * Where the shopper lands after a 3-D Secure challenge or a provider page: the same result URL the widget
  * goes to for a payment that is final at once (COMPAT §6). The validator has checked the URL already.
  */
-function returnUrlOf(merged: ReadonlyMap<string, string>, checkoutId: string): string | undefined {
+function returnUrlOf(merged: ReadonlyMap<string, string>, checkoutId: string, kind: CheckoutKind): string | undefined {
   const shopperResultUrl = merged.get('shopperResultUrl');
   if (shopperResultUrl === undefined || !URL.canParse(shopperResultUrl)) return undefined;
-  return withQuery(new URL(shopperResultUrl), { id: checkoutId, resourcePath: resultPathOf(checkoutId) }).href;
+  return withQuery(new URL(shopperResultUrl), { id: checkoutId, resourcePath: resultPathOf(checkoutId, kind) }).href;
 }
 
-export async function submitCheckoutPayment(
+/** `path`: the endpoint the shopper's browser posted to (`/payment` or `/registration`), which must be the checkout's. */
+export async function submitCheckout(
   context: CheckoutContext,
   id: string,
+  path: CheckoutKind,
   submitted: ReadonlyMap<string, string>,
   browserHeaders: ReadonlyMap<string, string> = new Map(),
 ): Promise<PaymentRecord> {
@@ -53,26 +59,29 @@ export async function submitCheckoutPayment(
   const claim = await context.store.transaction(async (tx): Promise<Claim> => {
     const checkout = await findCheckout(tx, id, { forUpdate: true });
     if (!checkout) throw noSession();
+    const kind = checkoutKindOf(checkout);
+    if (path !== kind) throw kind === 'registration' ? registrationOnly() : notRegistrationOnly();
     const now = context.now();
     const attempts = await currentAttempts(context, tx, id);
     const state = checkoutState(checkout, attempts, now);
-    refuseUnlessOpen(state);
+    refuseUnlessOpen(state, kind);
     // A card tester tries card after card on one checkout: past the cap, the checkout takes no more submits.
     const maxDeclines = context.limits.checkoutMaxDeclines;
-    if (state.kind === 'open' && maxDeclines > 0 && state.declinedPayments >= maxDeclines) throw tooManyDeclines(state.declinedPayments);
-    if (!checkout.parameters.has('paymentType')) throw registrationOnly();
+    if (state.kind === 'open' && maxDeclines > 0 && state.declinedPayments >= maxDeclines) throw tooManyDeclines(state.declinedPayments, kind);
 
     const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, submitted);
     // Refused before anything is written: a forged or malformed post leaves no trace on the checkout.
     if (errors.length > 0) throw invalidParameters(errors);
-    const command = createPaymentCommand(merged, {
+    const params = kind === 'registration' ? verificationParameters(merged, id) : merged;
+    const command = createPaymentCommand(params, {
       entityId: checkout.entityId,
       environment: context.environment,
       source: 'OPPUI',
       browserHeaders,
       paymentId,
-      checkout: { checkoutId: id, returnUrl: returnUrlOf(merged, id) },
+      checkout: { checkoutId: id, returnUrl: returnUrlOf(merged, id, kind) },
     });
+    if (kind === 'registration') requireTypedCard(command, params);
 
     await insertAttempt(tx, {
       checkoutId: id,
