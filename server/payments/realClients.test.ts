@@ -83,6 +83,51 @@ describe.each(STORE_KINDS)('what real clients send, on %s', (kind) => {
     });
   });
 
+  /**
+   * ActiveMerchant's OppGateway#store and #purchase with the stored id (lib/active_merchant/billing/gateways/opp.rb):
+   * its remote suite has no store test to capture, so these bodies are built the way its code builds them —
+   * flatten_hash order, nil options sent as empty values, the upper-cased brand, customParameters[SHOPPER_pluginId],
+   * authentication.entityId last — and its success_from decides.
+   */
+  it("stores a card and pays with it as ActiveMerchant's store and purchase(registration id) send them", async () => {
+    const year = new Date().getUTCFullYear() + 2;
+    const store = [
+      'paymentBrand=AMERICAN_EXPRESS',
+      'card.holder=Longbob+Longsen',
+      'card.number=377777777777770',
+      'card.expiryMonth=05',
+      `card.expiryYear=${year}`,
+      'card.cvv=1234',
+      'billing.street1=456+My+Street',
+      'billing.street2=Apt+1',
+      'billing.city=Ottawa',
+      'billing.state=ON',
+      'billing.postcode=K1C2N6',
+      'billing.country=CA',
+      'testMode=EXTERNAL',
+      'customParameters%5BSHOPPER_pluginId%5D=activemerchant',
+      `authentication.entityId=${t.entityId}`,
+    ].join('&');
+    const stored = await t.post('/v1/registrations', store, { headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' } });
+    expect(stored.body.result.code).toMatch(ACTIVE_MERCHANT_SUCCESS);
+    expect(stored.body).toMatchObject({ paymentBrand: 'AMEX', card: { last4Digits: '7770' }, customParameters: { SHOPPER_pluginId: 'activemerchant' } });
+    const purchase = [
+      'paymentType=DB',
+      'amount=1.00',
+      'currency=EUR',
+      'descriptor=',
+      'merchantInvoiceId=',
+      `merchantTransactionId=${'ab12'.repeat(8)}`,
+      'testMode=EXTERNAL',
+      'customParameters%5BSHOPPER_pluginId%5D=activemerchant',
+      `authentication.entityId=${t.entityId}`,
+    ].join('&');
+    const paid = await t.post(`/v1/registrations/${stored.body.id}/payments`, purchase, { headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' } });
+    expect(paid.status).toBe(200);
+    expect(paid.body.result.code).toMatch(ACTIVE_MERCHANT_SUCCESS);
+    expect(paid.body).toMatchObject({ paymentType: 'DB', registrationId: stored.body.id, paymentBrand: 'AMEX' });
+  });
+
   describe('php-oppwa (with the Authorization header COMPAT §1 requires)', () => {
     const { entityId, requests } = wire.phpOppwa;
     it.each(requests.map((request) => [`${request.method} ${request.path} ${request.body.replace(/.*entityId=\w+&/, '')}`, request] as const))(
