@@ -8,7 +8,7 @@ import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
-import { eraseSealed, keepSealed } from '../vault/repository.ts';
+import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
 import {
   findLiveRegistrations,
   findRegistration,
@@ -368,11 +368,12 @@ export async function updateRegistration(services: RegistrationServices, entityI
   return services.store.transaction(async (tx) => {
     const now = services.now();
     const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
-    const found = await findRegistrationWithCard(tx, entityId, id);
-    if (!found?.sealed || registration.sealedCardId === null) throw new Error(`the card of registration ${id} is not in the vault`);
+    // A live registration's card is in the vault (the row is locked: no delete can take it meanwhile).
+    const sealed = registration.sealedCardId === null ? undefined : await findSealed(tx, registration.sealedCardId);
+    if (!sealed || registration.sealedCardId === null) throw new Error(`the card of registration ${id} is not in the vault`);
     let card: HeldCard;
     try {
-      card = services.vault.open<HeldCard>(found.sealed);
+      card = services.vault.open<HeldCard>(sealed);
     } catch {
       throw unusable(RESULTS.registrationNotValid, undefined, id, 'its card was sealed with a card-data key this gateway does not have');
     }
