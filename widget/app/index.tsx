@@ -6,6 +6,7 @@ import { invoke, reportError } from './callbacks.ts';
 import { textsFor, type Texts } from './messages.ts';
 import { languageOf, loadLanguage } from '../i18n/index.ts';
 import { readOptions, type WidgetOptions } from './options.ts';
+import { isRegistrationOnly } from './payment/answer.ts';
 import { RedirectForm } from './redirect/RedirectForm.tsx';
 import { RegistrationForm } from './registration/RegistrationForm.tsx';
 import { storedCardsOf } from './registration/stored.ts';
@@ -18,7 +19,7 @@ import type { CheckoutInfo, FormHandle } from './types.ts';
  * redirect brand (PAYPAL, SOFORTUEBERWEISUNG); it offers wpwl.unload() and wpwl.executePayment().
  * When the checkout offers stored cards, the one-click form (div#wpwl-registrations) comes first, above
  * the first form; with registrations.hideInitialPaymentForms the other forms wait for the shopper's
- * "Show other payment methods".
+ * "Show other payment methods". A registration-only checkout gets the card form alone, which registers the card.
  */
 
 interface Wpwl {
@@ -93,7 +94,9 @@ async function renderForms(): Promise<void> {
   }
   const info: CheckoutInfo = { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl };
   const rendered: { container: string; brands: string[] }[] = [];
-  const storedCards = storedCardsOf(checkout.config?.registrations);
+  // A registration-only checkout registers a card the shopper types: no redirect brands, no stored cards.
+  const registrationOnly = isRegistrationOnly(info);
+  const storedCards = registrationOnly ? [] : storedCardsOf(checkout.config?.registrations);
   let storedCardsRendered = false;
   /** The other forms' hosts, hidden while registrations.hideInitialPaymentForms holds them back. */
   const initialHosts: HTMLElement[] = [];
@@ -109,7 +112,7 @@ async function renderForms(): Promise<void> {
   for (const form of forms) {
     const brands = brandsOf(form);
     const cardBrands = brands.filter(isCardBrand);
-    const redirectBrands = brands.filter(isRedirectBrand);
+    const redirectBrands = registrationOnly ? [] : brands.filter(isRedirectBrand);
     if (cardBrands.length === 0 && redirectBrands.length === 0) continue;
     // The merchant's form stays in the page, hidden, so a reload of the widget finds it again.
     const children = Array.from(form.childNodes).filter((node) => node.nodeType === Node.ELEMENT_NODE);

@@ -146,7 +146,7 @@ function start(launch: Required<FieldLaunch>): void {
   }
 
   const submit = async (message: Extract<ParentMessage, { type: 'submit' }>) => {
-    // Card data goes to this gateway's checkout payment endpoint and nowhere else, whatever the page asks.
+    // Card data goes to this gateway's checkout submit endpoint and nowhere else, whatever the page asks.
     const target = isPaymentTarget(message.action, location.origin);
     if (!target) {
       send({ type: 'result', requestId: message.requestId, status: 0, body: { error: 'refused target' } });

@@ -26,7 +26,8 @@
  *     submit     {requestId, action, fields}    the field that posts the payment: the number field of a card
  *                                               form, the CVV field of a one-click form. It drops any card
  *                                               number or CVV among `fields`, adds its own card data, and posts
- *                                               only to /v1/checkouts/<id>/payment on its own origin.
+ *                                               only to /v1/checkouts/<id>/payment (or /registration) on its
+ *                                               own origin.
  *     clear      {}                             empty the field
  *   field → parent
  *     ready      {field}                        loaded and listening
@@ -155,11 +156,14 @@ export function postsPayment(launch: Required<FieldLaunch>): boolean {
   return launch.form === 'registration' ? launch.field === 'cvv' : launch.field === 'cardNumber';
 }
 
-/** A hosted field posts card data only to the checkout payment endpoint on its own (the gateway's) origin. */
+/**
+ * A hosted field posts card data only to a checkout's submit endpoint on its own (the gateway's) origin: `/payment`,
+ * or `/registration` for a registration-only checkout.
+ */
 export function isPaymentTarget(action: string, fieldOrigin: string): URL | undefined {
   try {
     const target = new URL(action, fieldOrigin);
-    return target.origin === fieldOrigin && /^\/v1\/checkouts\/[^/]+\/payment$/.test(target.pathname) ? target : undefined;
+    return target.origin === fieldOrigin && /^\/v1\/checkouts\/[^/]+\/(payment|registration)$/.test(target.pathname) ? target : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isCardBrand, isRedirectBrand, REDIRECT_BRANDS } from '../app/brands.ts';
 import { readOptions } from '../app/options.ts';
-import { outcomeOf, redirectOf, resultUrl } from '../app/payment/answer.ts';
+import { isRegistrationOnly, outcomeOf, redirectOf, resultUrl } from '../app/payment/answer.ts';
 import { browserFields, withBrowserData } from '../app/payment/browser.ts';
 
 const gatewayRedirect = {
@@ -45,6 +45,15 @@ describe('the gateway answer to a submitted payment', () => {
       'https://shop.example/result?id=ABC.sbx01-gw01&resourcePath=%2Fv1%2Fcheckouts%2FABC.sbx01-gw01%2Fpayment',
     );
     expect(resultUrl('https://shop.example/result?order=7', checkout)).toMatch(/\?order=7&id=ABC/);
+  });
+
+  it('names /registration in the result URL of a registration-only checkout', () => {
+    const checkout = { id: 'ABC.sbx01-gw01', resourcePath: '/v1/checkouts/ABC.sbx01-gw01/registration', gatewayUrl: '', staticBaseUrl: '' };
+    expect(isRegistrationOnly(checkout)).toBe(true);
+    expect(isRegistrationOnly({ resourcePath: '/v1/checkouts/ABC.sbx01-gw01/payment' })).toBe(false);
+    expect(resultUrl('https://shop.example/result', checkout)).toBe(
+      'https://shop.example/result?id=ABC.sbx01-gw01&resourcePath=%2Fv1%2Fcheckouts%2FABC.sbx01-gw01%2Fregistration',
+    );
   });
 });
 

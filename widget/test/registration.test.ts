@@ -100,13 +100,18 @@ describe('hosted fields of the one-click form (protocol version 2)', () => {
     expect(parseLaunch(hash({ ...base, field: 'expiry' }))).toBeUndefined();
   });
 
-  it('posts card data only to the checkout payment endpoint of its own origin', () => {
+  it('posts card data only to the checkout submit endpoints (payment, registration) of its own origin', () => {
     const gateway = 'https://pay.example';
     expect(isPaymentTarget(`${gateway}/v1/checkouts/ABC.sbx01-gw01/payment`, gateway)?.href).toBe(`${gateway}/v1/checkouts/ABC.sbx01-gw01/payment`);
     expect(isPaymentTarget('/v1/checkouts/ABC/payment', gateway)).toBeDefined();
     expect(isPaymentTarget('https://evil.example/v1/checkouts/ABC/payment', gateway)).toBeUndefined();
     expect(isPaymentTarget(`${gateway}/v1/payments`, gateway)).toBeUndefined();
     expect(isPaymentTarget(`${gateway}/v1/checkouts/ABC/payment/x`, gateway)).toBeUndefined();
+    // A registration-only checkout's submit endpoint, and nothing else under the checkout.
+    expect(isPaymentTarget(`${gateway}/v1/checkouts/ABC.sbx01-gw01/registration`, gateway)).toBeDefined();
+    expect(isPaymentTarget('https://evil.example/v1/checkouts/ABC/registration', gateway)).toBeUndefined();
+    expect(isPaymentTarget(`${gateway}/v1/checkouts/ABC`, gateway)).toBeUndefined();
+    expect(isPaymentTarget(`${gateway}/v1/registrations`, gateway)).toBeUndefined();
     expect(isPaymentTarget('http://[', gateway)).toBeUndefined();
   });
 

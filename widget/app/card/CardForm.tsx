@@ -270,7 +270,7 @@ export function CardForm(props: CardFormProps) {
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
       <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
-      <PayButton state={state} texts={texts} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
+      <PayButton state={state} texts={texts} checkout={checkout} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
     </PaymentContainer>
   );
 }

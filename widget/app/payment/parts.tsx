@@ -5,6 +5,7 @@ import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import { ThreeDSecureFrame } from '../redirect/ThreeDSecureFrame.tsx';
 import type { CheckoutInfo } from '../types.ts';
+import { isRegistrationOnly } from './answer.ts';
 import type { PaymentState } from './flow.ts';
 
 /** Pieces every payment form renders the same way (COMPAT §4 classes). */
@@ -35,13 +36,14 @@ export function Spinner({ state, options, texts }: { state: PaymentState; option
   );
 }
 
-export function PayButton({ state, texts, invalid }: { state: PaymentState; texts: Texts; invalid: boolean }) {
+/** The pay button; on a registration-only checkout it registers the card ("Register", labels.register). */
+export function PayButton({ state, texts, invalid, checkout }: { state: PaymentState; texts: Texts; invalid: boolean; checkout: CheckoutInfo }) {
   const busy = state.busy.value;
   return (
     <div class="wpwl-group wpwl-group-submit wpwl-clearfix">
       <div class="wpwl-wrapper wpwl-wrapper-submit">
         <button type="submit" class={cx('wpwl-button', 'wpwl-button-pay', invalid && 'wpwl-button-error')} disabled={busy} aria-busy={busy ? 'true' : undefined}>
-          {busy ? texts.label('processing') : texts.label('submit')}
+          {busy ? texts.label('processing') : texts.label(isRegistrationOnly(checkout) ? 'register' : 'submit')}
         </button>
       </div>
     </div>

@@ -78,7 +78,7 @@ export function RedirectForm(props: RedirectFormProps) {
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
       <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
-      <PayButton state={state} texts={texts} invalid={false} />
+      <PayButton state={state} texts={texts} checkout={checkout} invalid={false} />
     </PaymentContainer>
   );
 }

@@ -218,7 +218,7 @@ export function RegistrationForm(props: RegistrationFormProps) {
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
       <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
-      <PayButton state={state} texts={texts} invalid={cvvError} />
+      <PayButton state={state} texts={texts} checkout={checkout} invalid={cvvError} />
       {model.initialFormsHidden.value && (
         <div class="wpwl-group wpwl-group-showOtherPaymentMethods wpwl-clearfix">
           <div class="wpwl-wrapper wpwl-wrapper-showOtherPaymentMethods">
