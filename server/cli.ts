@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { ENTITY_ID } from './domain/ids.ts';
@@ -11,8 +13,16 @@ import {
   revokeToken,
   setShopperResultUrlBase,
 } from './merchants/repository.ts';
-import { openStore } from './store/index.ts';
-import { newCardDataKey } from './vault/key.ts';
+import { openStore, type Store } from './store/index.ts';
+import { createCardVault, type CardVault } from './vault/cardVault.ts';
+import { loadCardDataKeys, newCardDataKey } from './vault/key.ts';
+import {
+  DEFAULT_ROTATION_BATCH,
+  rotateSealedValues,
+  scheduleCompactionAfterRotation,
+  sealedValuesByKey,
+  type KeyCount,
+} from './vault/rotation.ts';
 
 /**
  * Operator commands, run with `npm run gateway -- <command>` against the configured store
@@ -31,7 +41,16 @@ const USAGE = `Usage: npm run gateway -- <command>
   token create --entity ID [--entity ID ...] [--label LABEL]
                                              create an access token allowed for the given entities
   token revoke TOKEN_ID                      revoke an access token
-  key generate                               print a new card-data key (for CARD_DATA_KEY)
+  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
+                                             \`key generate\`
+  keys status                                how many sealed card values each key id holds, and which
+                                             key is current (CARD_DATA_KEY)
+  keys rotate [--batch N]                    re-seal, N at a time (default ${DEFAULT_ROTATION_BATCH}), every card value
+                                             sealed with a previous key (CARD_DATA_PREVIOUS_KEYS) with
+                                             CARD_DATA_KEY, while gateways run (PostgreSQL; the embedded
+                                             store's own gateway does it at start); then the vault's
+                                             compaction is scheduled. Exits non-zero when values no
+                                             configured key opens remain
 `;
 
 class UsageError extends Error {}
@@ -43,7 +62,104 @@ function resultUrlBaseOption(raw: string | undefined): string | undefined {
   return raw;
 }
 
-async function run(args: string[]): Promise<string> {
+/** Where a command writes (the process's streams, or a test's lines) and the environment it reads. */
+export interface CliIO {
+  readonly env: NodeJS.ProcessEnv;
+  /** A line of progress, before the command's result. */
+  readonly progress: (line: string) => void;
+  readonly now?: () => Date;
+}
+
+/** A command's result: what it prints on standard output, and its exit code. */
+interface Outcome {
+  readonly output: string;
+  readonly exitCode: number;
+}
+
+function batchOption(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_ROTATION_BATCH;
+  const batch = Number(raw);
+  if (!/^\d+$/.test(raw) || batch < 1 || batch > 100_000) throw new UsageError('--batch must be an integer between 1 and 100000');
+  return batch;
+}
+
+const ROLES = {
+  current: 'current (CARD_DATA_KEY)',
+  previous: 'previous (CARD_DATA_PREVIOUS_KEYS)',
+  unknown: 'not configured: nothing here opens these',
+} as const;
+
+/** `keys status`: the sealed values per key id. Key ids only: they are hashes, never a key. */
+async function keyStatus(store: Store, vault: CardVault): Promise<string> {
+  const counts = await sealedValuesByKey(store, vault);
+  const lines = ['key id            sealed values  key', ...counts.map((count) => `${count.keyId}  ${String(count.sealedValues).padStart(13)}  ${ROLES[count.role]}`)];
+  const sum = (role: KeyCount['role']) => counts.filter((count) => count.role === role).reduce((total, count) => total + count.sealedValues, 0);
+  const [previous, unknown] = [sum('previous'), sum('unknown')];
+  if (previous > 0) lines.push(`${previous} sealed value(s) still under a previous key: \`npm run gateway -- keys rotate\` re-seals them with the current one.`);
+  if (unknown > 0) lines.push(`${unknown} sealed value(s) under a key that is not configured: no gateway with these keys can open them.`);
+  if (previous === 0 && unknown === 0) lines.push('Every sealed value is under the current key.');
+  return lines.join('\n');
+}
+
+/** `keys rotate`: see vault/rotation.ts. */
+async function rotateKeys(store: Store, vault: CardVault, batchSize: number, io: CliIO): Promise<Outcome> {
+  const now = io.now ?? (() => new Date());
+  io.progress(`Re-sealing card data with the current key ${vault.keyId}, ${batchSize} value(s) per transaction`);
+  const result = await rotateSealedValues(store, vault, {
+    batchSize,
+    onBatch: ({ resealed, totalResealed }) => io.progress(`  re-sealed ${resealed} (${totalResealed} so far)`),
+  });
+  if (result.resealed > 0) await scheduleCompactionAfterRotation(store, now());
+  const lines = [
+    `Re-sealed ${result.resealed} sealed value(s) with key ${vault.keyId}; ${result.left} left under other keys.`,
+    result.resealed > 0
+      ? 'Scheduled the vault compaction: the next job run of a gateway on this store rewrites the table, so the old ciphertexts leave its data files.'
+      : 'Nothing was re-sealed; no compaction scheduled.',
+  ];
+  if (result.unopenable.length > 0) {
+    lines.push(
+      `${result.unopenable.length} sealed value(s) no configured key opens (sealed with a key that is not configured, or altered) were left as they are:`,
+      ...result.unopenable.map((id) => `  vault item ${id}`),
+      'If a key that is not configured sealed them, add it to CARD_DATA_PREVIOUS_KEYS and run this again.',
+    );
+  }
+  const counts = await sealedValuesByKey(store, vault);
+  const underPrevious = counts.filter((count) => count.role === 'previous').reduce((total, count) => total + count.sealedValues, 0);
+  if (vault.keyIds.length === 1) {
+    lines.push('No previous key is configured (CARD_DATA_PREVIOUS_KEYS).');
+  } else if (underPrevious === 0) {
+    lines.push(
+      'The previous key(s) seal nothing any more and can be dropped from CARD_DATA_PREVIOUS_KEYS once every instance has run with this ' +
+        'CARD_DATA_KEY for 24 hours (until then, an Idempotency-Key used before the switch is checked with the key it was used under).',
+    );
+  } else {
+    lines.push(`Do not drop the previous key(s) yet: ${underPrevious} sealed value(s) still need them (a gateway not yet restarted with this CARD_DATA_KEY may have sealed them; run this again).`);
+  }
+  lines.push('', await keyStatus(store, vault));
+  return { output: lines.join('\n'), exitCode: result.unopenable.length > 0 ? 1 : 0 };
+}
+
+/** What a command printed and how it ended. */
+export interface CliResult {
+  readonly exitCode: number;
+  /** The command's result (progress lines went to `io.progress` before). */
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs one operator command. The entry below runs it for `npm run gateway`; tests run it in-process. */
+export async function runCli(args: readonly string[], io: CliIO): Promise<CliResult> {
+  try {
+    const outcome = await run([...args], io);
+    return typeof outcome === 'string' ? { exitCode: 0, stdout: `${outcome}\n`, stderr: '' } : { exitCode: outcome.exitCode, stdout: `${outcome.output}\n`, stderr: '' };
+  } catch (error) {
+    if (error instanceof UsageError) return { exitCode: 1, stdout: '', stderr: `${error.message}\n\n${USAGE}` };
+    if (error instanceof ConfigError) return { exitCode: 1, stdout: '', stderr: `Configuration error: ${error.message}\n` };
+    return { exitCode: 1, stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n` };
+  }
+}
+
+async function run(args: string[], io: CliIO): Promise<string | Outcome> {
   const [resource, action, ...rest] = args;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -53,16 +169,27 @@ async function run(args: string[]): Promise<string> {
       entity: { type: 'string', multiple: true },
       label: { type: 'string' },
       'result-url-base': { type: 'string' },
+      batch: { type: 'string' },
     },
     allowPositionals: true,
   });
-  if (`${resource} ${action}` === 'key generate') {
+  const command = `${resource} ${action}`;
+  if (command === 'key generate' || command === 'keys generate') {
     return `${newCardDataKey()}\n(set it as CARD_DATA_KEY on every gateway instance sharing the database, and keep it apart from the data)`;
   }
-  const config = loadConfig();
+  if (resource === 'keys' && command !== 'keys status' && command !== 'keys rotate') throw new UsageError(`unknown command: ${args.join(' ')}`);
+  const batchSize = command === 'keys rotate' ? batchOption(values.batch) : DEFAULT_ROTATION_BATCH;
+  const config = loadConfig(io.env);
+  // The keys before the store: a wrong key setting stops the command before it touches anything.
+  const keys = command.startsWith('keys ') ? loadCardDataKeys(config) : undefined;
   const store = await openStore(config);
   try {
-    switch (`${resource} ${action}`) {
+    if (keys) {
+      const vault = createCardVault(keys.current, keys.previous);
+      if (command === 'keys status') return await keyStatus(store, vault);
+      if (command === 'keys rotate') return await rotateKeys(store, vault, batchSize, io);
+    }
+    switch (command) {
       case 'entity create': {
         if (values.id !== undefined && !ENTITY_ID.test(values.id)) throw new UsageError('--id must be 32 lowercase hexadecimal characters');
         const base = resultUrlBaseOption(values['result-url-base']);
@@ -112,14 +239,18 @@ async function run(args: string[]): Promise<string> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (output) => {
-    process.stdout.write(`${output}\n`);
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError) process.stderr.write(`Configuration error: ${error.message}\n`);
-    else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+// Run as a script (`npm run gateway -- ...`), not when a test imports runCli.
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(resolve(entry)).href) {
+  runCli(process.argv.slice(2), { env: process.env, progress: (line) => process.stdout.write(`${line}\n`) }).then(
+    ({ exitCode, stdout, stderr }) => {
+      process.stdout.write(stdout);
+      process.stderr.write(stderr);
+      process.exitCode = exitCode;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

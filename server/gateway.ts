@@ -17,7 +17,8 @@ import type { GatewayConfig } from './config.ts';
 import { createJobRegistry } from './jobs/registry.ts';
 import { createCardVault } from './vault/cardVault.ts';
 import { vaultJobHandlers } from './vault/compaction.ts';
-import { loadCardDataKey } from './vault/key.ts';
+import { loadCardDataKeys } from './vault/key.ts';
+import { scheduleRotationIfDue } from './vault/rotation.ts';
 import { redirectJobHandlers } from './redirects/jobs.ts';
 import { maintenanceJobHandlers } from './jobs/maintenance.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
@@ -68,7 +69,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const logger = createLogger({ level: config.logLevel, ...(options.logSink ? { sink: options.logSink } : {}) });
   currentBuildNumber();
   // Before the store opens: a gateway that would seal cards with the wrong key does not start at all.
-  const cardDataKey = loadCardDataKey(config);
+  const cardDataKeys = loadCardDataKeys(config);
+  // Seals with the current key, opens with it and with every previous one (a rotation in progress).
+  const vault = createCardVault(cardDataKeys.current, cardDataKeys.previous);
   const store = await openStore({
     ...config,
     onInstanceLockLost: (error) => {
@@ -94,7 +97,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     acquirers: createAcquirerRegistry(store, config, options.wrapAcquirer),
     // The simulated directory server is a test fixture: a live gateway authenticates nothing itself.
     directory: config.environment === 'test' ? simulatedDirectory : undefined,
-    vault: createCardVault(cardDataKey),
+    vault,
     environment: config.environment,
     registrationLifetimeMonths: config.registrationLifetimeMonths,
     now,
@@ -134,7 +137,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...redirectJobHandlers(payments),
       ...recoveryJobHandlers(payments),
       ...captureAtOnceJobHandlers(payments),
-      ...vaultJobHandlers(),
+      ...vaultJobHandlers(vault),
       ...throttlingJobHandlers(),
       ...idempotencyJobHandlers(),
       ...maintenanceJobHandlers(),
@@ -142,6 +145,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });
   await jobs.scheduleRecurring();
+  // The embedded store's one process re-seals what a previous key still seals itself: no operator command can open
+  // the directory while it runs. (On PostgreSQL the operator starts it, once every instance holds the new key.)
+  if (store.kind === 'pglite' && (await scheduleRotationIfDue(store, vault, now()))) {
+    logger.info('card data sealed with a previous key is being re-sealed with the current one', { keyId: vault.keyId });
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -81,6 +81,14 @@ describe('the operator command line', () => {
     const key = await gateway('key', 'generate');
     expect(key.code).toBe(0);
     expect(key.stdout).toMatch(/^[0-9a-f]{64}\n/);
+    const keys = await gateway('keys', 'generate');
+    expect(keys.code).toBe(0);
+    expect(keys.stdout).toMatch(/^[0-9a-f]{64}\n/);
+    expect(keys.stdout).not.toBe(key.stdout);
+    const badBatch = await gateway('keys', 'rotate', '--batch', 'all');
+    expect(badBatch.code).toBe(1);
+    expect(badBatch.stderr).toContain('--batch must be an integer between 1 and 100000');
+    expect((await gateway('keys', 'destroy')).stderr).toContain('unknown command: keys destroy');
     const badId = await gateway('entity', 'create', '--id', 'XYZ');
     expect(badId.code).toBe(1);
     expect(badId.stderr).toContain('--id must be 32 lowercase hexadecimal characters');
