@@ -24,6 +24,11 @@ export interface MerchantSite {
   pageUrl(page: string, checkout?: Record<string, string>): string;
   /** Creates a checkout as the merchant's server would, returning its id. */
   createCheckout(params?: Record<string, string>): Promise<string>;
+  /**
+   * Creates a registration-only checkout (createRegistration=true, no amount, currency or paymentType), returning
+   * its id; its page is `pageUrl(page, { checkoutId: `${id}/registration` })`, as COMPAT §10 loads the widget.
+   */
+  createRegistrationCheckout(params?: Record<string, string>): Promise<string>;
   /** Creates a checkout with integrity=true, returning its id and the SRI hash of its paymentWidgets.js. */
   createCheckoutWithIntegrity(params?: Record<string, string>): Promise<{ id: string; integrity: string }>;
   /**
@@ -73,11 +78,12 @@ export async function startMerchantSite(): Promise<MerchantSite> {
   const entity = await createEntity(gateway.store, 'E2E shop');
   await grantToken(gateway.store, token, 'e2e', [entity.id]);
 
-  const postCheckout = async (params: Record<string, string>) => {
+  const paymentDefaults = { amount: '92.00', currency: 'EUR', paymentType: 'DB' };
+  const postCheckout = async (params: Record<string, string>, defaults: Record<string, string> = paymentDefaults) => {
     const response = await fetch(`${gatewayUrl}/v1/checkouts`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ entityId: entity.id, amount: '92.00', currency: 'EUR', paymentType: 'DB', ...params }),
+      body: new URLSearchParams({ entityId: entity.id, ...defaults, ...params }),
     });
     const body = (await response.json()) as { id?: string; integrity?: string; result: { code: string; description: string } };
     if (!body.id) throw new Error(`checkout not created: ${JSON.stringify(body.result)}`);
@@ -85,6 +91,7 @@ export async function startMerchantSite(): Promise<MerchantSite> {
   };
   const createCheckout = async (params: Record<string, string> = {}) => (await postCheckout(params)).id;
   const createCheckoutWithIntegrity = (params: Record<string, string> = {}) => postCheckout({ ...params, integrity: 'true' });
+  const createRegistrationCheckout = async (params: Record<string, string> = {}) => (await postCheckout({ createRegistration: 'true', ...params }, {})).id;
 
   let merchantUrl = '';
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -139,6 +146,7 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     pageUrl: (page, checkout = {}) => `${merchantUrl}/pages/${page}?${new URLSearchParams(checkout)}`,
     createCheckout,
     createCheckoutWithIntegrity,
+    createRegistrationCheckout,
     advanceClock(ms) {
       offsetMs += ms;
     },
