@@ -8,7 +8,8 @@ import { startTestGateway, type ApiResponse, type TestGateway, testCard } from '
 /**
  * Random parameters against the checkout endpoints, the shopper's submit above all (anyone holding a
  * checkout id can post anything there): whatever is sent, the answer is 200 or 400 with a full envelope,
- * a code of the class its status says, and never a card number.
+ * a code of the class its status says, and never a card number. Payment and registration-only checkouts alike,
+ * submitted and read on either path (/payment, /registration).
  */
 
 let t: TestGateway;
@@ -36,6 +37,8 @@ const value = fc.oneof(
 );
 
 const extra = fc.array(fc.tuple(name, value), { maxLength: 6 });
+const registrationOnly = fc.boolean();
+const path = fc.constantFrom('payment', 'registration');
 
 function expectWellFormed(response: ApiResponse, sent: string): void {
   const context = `${response.status} ${JSON.stringify(response.body)}\nsent: ${sent.slice(0, 1000)}`;
@@ -58,12 +61,10 @@ describe('checkout endpoints with random parameters', () => {
     let runs = 0;
     const statuses = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(extra, extra, extra, async (onCreate, onUpdate, onSubmit) => {
+      fc.asyncProperty(extra, extra, extra, registrationOnly, path, async (onCreate, onUpdate, onSubmit, forRegistration, submitPath) => {
         runs++;
-        const createBody = new URLSearchParams([
-          ...Object.entries({ entityId: t.entityId, amount: '10.00', currency: 'EUR', paymentType: 'DB' }),
-          ...onCreate,
-        ]).toString();
+        const kind = forRegistration ? { createRegistration: 'true' } : { amount: '10.00', currency: 'EUR', paymentType: 'DB' };
+        const createBody = new URLSearchParams([...Object.entries({ entityId: t.entityId, ...kind }), ...onCreate]).toString();
         const created = await t.post('/v1/checkouts', createBody);
         expectWellFormed(created, createBody);
         const id = created.status === 200 ? (created.body.id as string) : 'FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF.sbx01-gw01';
@@ -74,11 +75,11 @@ describe('checkout endpoints with random parameters', () => {
         const submitted = new Map(Object.entries(SHOPPER_CARD));
         for (const [key, item] of onSubmit) submitted.set(key, item);
         const submitBody = new URLSearchParams([...submitted]).toString();
-        const submit = await t.post(`/v1/checkouts/${id}/payment`, submitBody, { token: null });
+        const submit = await t.post(`/v1/checkouts/${id}/${submitPath}`, submitBody, { token: null });
         expectWellFormed(submit, submitBody);
         statuses.set(submit.status, (statuses.get(submit.status) ?? 0) + 1);
 
-        const read = await t.get(`/v1/checkouts/${id}/payment`, { entityId: t.entityId });
+        const read = await t.get(`/v1/checkouts/${id}/${submitPath}`, { entityId: t.entityId });
         expectWellFormed(read, `read of ${id}`);
       }),
       {
@@ -87,8 +88,10 @@ describe('checkout endpoints with random parameters', () => {
         // Random extras rarely leave a whole create-update-submit valid: these two make sure both an approved
         // and a refused submit are always among the runs, whatever the seed.
         examples: [
-          [[], [], []],
-          [[], [], [['card.cvv', '1']]],
+          [[], [], [], false, 'payment'],
+          [[], [], [['card.cvv', '1']], false, 'payment'],
+          [[], [], [], true, 'registration'],
+          [[], [], [['card.holder', '800.100.203']], true, 'registration'],
         ],
       },
     );
