@@ -281,6 +281,19 @@ describe.each(STORE_KINDS)('registration-only checkouts on %s', (kind) => {
       expect((await read(registrationOnly)).status).toBe(200);
     });
 
+    it('on a deleted checkout, whichever endpoint: as for an unknown id', async () => {
+      const registrationOnly = await createRegistrationCheckout();
+      const payment = await createPaymentCheckout();
+      for (const id of [registrationOnly, payment]) {
+        const deleted = await fetch(`${t.url}/v1/checkouts/${id}?entityId=${t.entityId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${t.token}` } });
+        expect(deleted.status).toBe(200);
+        for (const path of ['payment', 'registration'] as const) {
+          expectRefusal(await submit(id, shopperCard(), path), NO_SESSION);
+          expectRefusal(await read(id, path), NO_SESSION);
+        }
+      }
+    });
+
     it('an instrument other than a typed card: a redirect brand, a stored card', async () => {
       const id = await createRegistrationCheckout();
       const paypal = await submit(id, { paymentBrand: 'PAYPAL', shopperResultUrl: 'https://shop.example/result' });

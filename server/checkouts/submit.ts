@@ -58,7 +58,8 @@ export async function submitCheckout(
   const paymentId = newResourceId();
   const claim = await context.store.transaction(async (tx): Promise<Claim> => {
     const checkout = await findCheckout(tx, id, { forUpdate: true });
-    if (!checkout) throw noSession();
+    // A deleted checkout answers as an unknown id, whichever endpoint was used.
+    if (!checkout || checkout.deletedAt) throw noSession();
     const kind = checkoutKindOf(checkout);
     if (path !== kind) throw kind === 'registration' ? registrationOnly() : notRegistrationOnly();
     const now = context.now();
