@@ -82,19 +82,6 @@ function snapshotOf(
   };
 }
 
-/**
- * The validator's findings for a checkout's parameters. COMPAT §10: a registration-only checkout (createRegistration=
- * true, no paymentType) needs no amount or currency either; the catalogue requires both of every checkout, so their
- * absence is not reported for one (a value sent is still checked). This belongs with the rule that makes paymentType
- * optional (params/rules.ts checkoutPaymentType); it lives here until the parameter rules say so themselves.
- */
-function checkoutParameterErrors(params: ReadonlyMap<string, string>): ParameterError[] {
-  const errors = validateParameters(params, 'checkout');
-  const registrationOnly = !params.has('paymentType') && isTrue(params.get('createRegistration'));
-  if (!registrationOnly) return errors;
-  return errors.filter((error) => !((error.name === 'amount' || error.name === 'currency') && !params.has(error.name)));
-}
-
 /** POST /v1/checkouts. testMode is checked first, as for payments (its own result codes). */
 export async function createCheckout(
   context: CheckoutContext,
@@ -104,7 +91,7 @@ export async function createCheckout(
   presetId: string = newCheckoutId(context.environment),
 ): Promise<{ readonly checkout: CheckoutRecord; readonly integrity: string | undefined }> {
   resolveTestMode(params, context.environment);
-  const errors = [...checkoutParameterErrors(params), ...shopperOnlyErrors(params)];
+  const errors = [...validateParameters(params, 'checkout'), ...shopperOnlyErrors(params)];
   if (errors.length > 0) throw invalidParameters(errors);
   const registrations = await storedCardsFor(context.payments, entityId, offeredRegistrationsOf(params));
   const now = context.now();
@@ -191,7 +178,7 @@ export async function updateCheckout(
     const kind = checkoutKindOf(checkout);
     refuseUnlessOpen(checkoutState(checkout, await currentAttempts(context, tx, id), now), kind);
     const combined = new Map([...checkout.parameters, ...params]);
-    const errors = [...checkoutParameterErrors(combined), ...shopperOnlyErrors(params), ...kindChangeErrors(kind, params)];
+    const errors = [...validateParameters(combined, 'checkout'), ...shopperOnlyErrors(params), ...kindChangeErrors(kind, params)];
     if (errors.length > 0) throw invalidParameters(errors);
     const parameters = storedParameters(combined);
     await updateCheckoutParameters(tx, id, parameters, now);

@@ -445,10 +445,11 @@ const MAP_KEY = /^[A-Za-z0-9._]{3,64}$/;
 export const CATALOGUE: readonly ParamSpec[] = [
   // Doc 2 §2.1 Basic payment
   // A reversal may omit amount and currency (it covers the whole payment): backOffice amounts are in rules.ts.
-  required(amount('amount'), 'payment', 'checkout', 'schedule'),
+  // A checkout's amount and currency are required unless it is registration-only (rules.ts).
+  required(amount('amount'), 'payment', 'schedule'),
   amount('taxAmount'),
   amount('discountAmount'),
-  required(currency('currency'), 'payment', 'checkout', 'schedule'),
+  required(currency('currency'), 'payment', 'schedule'),
   matching('paymentBrand', /^[A-Za-z0-9_]{1,32}$/, 'must be 1 to 32 letters, digits or underscores'),
   // The whole enum; which types an operation accepts, and the checkout's createRegistration exception, are in rules.ts.
   // PA.CP: a preauthorization captured at once (payments/captureAtOnce.ts).

@@ -148,6 +148,15 @@ function backOfficeAmount(params: Params, operation: Operation): ParameterError[
   return ['amount', 'currency'].filter((name) => !params.has(name)).map((name) => missing(name, 'is required'));
 }
 
+/**
+ * COMPAT §2, §10: a checkout needs an amount and a currency unless it is registration-only (createRegistration=true
+ * and no paymentType): it stores a card and charges nothing.
+ */
+function checkoutAmount(params: Params, operation: Operation): ParameterError[] {
+  if (operation !== 'checkout' || (!params.has('paymentType') && isTrue(params.get('createRegistration')))) return [];
+  return ['amount', 'currency'].filter((name) => !params.has(name)).map((name) => missing(name, 'is required unless the checkout is registration-only'));
+}
+
 /** COMPAT §2: a checkout needs paymentType unless createRegistration=true makes it registration-only. */
 function checkoutPaymentType(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'checkout' || params.has('paymentType') || isTrue(params.get('createRegistration'))) return [];
@@ -279,6 +288,7 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   houseNumbers,
   streetNotDigitsOnly,
   paymentTypeForOperation,
+  checkoutAmount,
   checkoutPaymentType,
   backOfficeAmount,
   cardDetails,

@@ -408,7 +408,9 @@ describe('required per operation', () => {
 
   it('checkout: amount and currency; paymentType unless createRegistration=true', () => {
     expect(names(validate({}, 'checkout'))).toEqual(['amount', 'currency', 'paymentType']);
-    expect(names(validate({ createRegistration: 'true' }, 'checkout'))).toEqual(['amount', 'currency']);
+    // A registration-only checkout charges nothing: no amount, no currency.
+    expect(validate({ createRegistration: 'true' }, 'checkout')).toEqual([]);
+    expect(names(validate({ createRegistration: 'true', paymentType: 'DB' }, 'checkout'))).toEqual(['amount', 'currency']);
     expect(names(validate({ createRegistration: 'false' }, 'checkout'))).toEqual(['amount', 'currency', 'paymentType']);
     expect(validate({ amount: '10.00', currency: 'EUR', paymentType: 'DB' }, 'checkout')).toEqual([]);
     expect(validate({ amount: '10.00', currency: 'EUR', createRegistration: 'true' }, 'checkout')).toEqual([]);

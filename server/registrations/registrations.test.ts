@@ -89,6 +89,11 @@ describe.each(STORE_KINDS)('registrations on %s', (kind) => {
     await answerRedirect(pending);
     const final = await t.get(`/v1/payments/${pending.body.id}`, { entityId: t.entityId });
     expect(final.body.registrationId).toMatch(/^[0-9a-f]{32}$/);
+    // The registration keeps the payment's customer data, but not the browser data of that one visit.
+    const registration = await t.get(`/v1/registrations/${final.body.registrationId}`, { entityId: t.entityId });
+    expect(registration.status).toBe(200);
+    expect(final.body.customer.browser).toBeDefined();
+    expect(registration.body.customer).toBeUndefined();
     // The stored enrolled card is challenged again when paid with later.
     const again = await payWith(final.body.registrationId, BROWSER);
     expect(again.body.result.code).toBe('000.200.000');

@@ -45,8 +45,18 @@ export interface RegistrationServices {
 /** The echo fields a registration keeps from the request (or the payment) that made it. */
 const KEPT_ECHO = ['customer', 'billing', 'customParameters', 'merchantTransactionId', 'standingInstruction'];
 
+/**
+ * What a registration keeps of the echo that made it. Not the shopper's browser data (customer.browser.*): it
+ * describes one visit for 3-D Secure, and a stored card outlives it by years.
+ */
 export function registrationEcho(echo: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(KEPT_ECHO.filter((name) => echo[name] !== undefined).map((name) => [name, echo[name]]));
+  const kept = Object.fromEntries(KEPT_ECHO.filter((name) => echo[name] !== undefined).map((name) => [name, echo[name]]));
+  if (kept.customer && typeof kept.customer === 'object') {
+    const { browser: _browser, ...customer } = kept.customer as Record<string, unknown>;
+    if (Object.keys(customer).length > 0) kept.customer = customer;
+    else delete kept.customer;
+  }
+  return kept;
 }
 
 /** A registration of a card already sealed in the vault (`sealedCardId`). */
