@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { invalidParameters } from '../domain/errors.ts';
-import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import type { Result } from '../domain/resultCodes.ts';
-import { paymentHttpStatus, resultOf } from '../payments/view.ts';
+import { cardView, paymentHttpStatus, resultOf } from '../payments/view.ts';
 import type { RegistrationRecord } from '../registrations/repository.ts';
 import { registrationBody, registrationResult } from '../registrations/service.ts';
 
@@ -63,12 +63,6 @@ export function requireTypedCard(command: CreatePaymentCommand, params: Readonly
   throw invalidParameters([
     { name, value: params.get(name) ?? '', message: 'a registration-only checkout registers a card the shopper types (card.number and its fields)' },
   ]);
-}
-
-/** The card as answers show it, fields in their documented order (jsonb does not keep key order). */
-function cardView(card: CardSummary): CardSummary {
-  const { bin, last4Digits, holder, expiryMonth, expiryYear } = card;
-  return { bin, last4Digits, ...(holder !== undefined ? { holder } : {}), expiryMonth, expiryYear };
 }
 
 /** The answer of a registration-only checkout's result read: HTTP status, result and body (without the envelope). */

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../store/index.ts';
+import { filesBelow, keysOf, valuesOf } from '../testing/dataAtRest.ts';
 import {
   answerRedirect,
   BROWSER_DATA,
@@ -53,13 +54,6 @@ const INSTRUMENT_GROUPS: Readonly<Record<string, string>> = {
 
 /** What a browser reports for 3-D Secure, and where the shopper returns: needed by the challenge card. */
 const REDIRECT_FIELDS = { shopperResultUrl: 'https://shop.example/result', ...BROWSER_DATA };
-
-function filesBelow(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? filesBelow(path) : [path];
-  });
-}
 
 /**
  * The bytes at rest, as someone with the data files or a backup would see them: PGlite's data directory (read
@@ -113,23 +107,6 @@ async function dumpTables(db: Queryable): Promise<string[]> {
     rows.push(...dumped.rows.map((row) => row.row));
   }
   return rows;
-}
-
-/** Every string (and number) value anywhere inside a parsed JSON document. */
-function valuesOf(node: unknown): string[] {
-  if (typeof node === 'string') return [node];
-  if (typeof node === 'number') return [String(node)];
-  if (Array.isArray(node)) return node.flatMap(valuesOf);
-  if (node && typeof node === 'object') return Object.values(node).flatMap(valuesOf);
-  return [];
-}
-
-function keysOf(node: unknown): string[] {
-  if (Array.isArray(node)) return node.flatMap(keysOf);
-  if (node && typeof node === 'object') {
-    return Object.entries(node).flatMap(([key, value]) => [key, ...keysOf(value)]);
-  }
-  return [];
 }
 
 describe.each(STORE_KINDS)('card data never at rest or in logs, on %s', (kind) => {

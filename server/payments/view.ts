@@ -12,7 +12,7 @@ export function shortIdOf(paymentId: string): string {
 }
 
 /** The card as responses show it, fields in their documented order (jsonb does not keep key order). */
-function cardView(card: CardSummary): CardSummary {
+export function cardView(card: CardSummary): CardSummary {
   return {
     bin: card.bin,
     last4Digits: card.last4Digits,

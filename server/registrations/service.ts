@@ -5,6 +5,7 @@ import type { CardInstrument } from '../domain/commands.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
 import { RESULTS, successResultOf, type Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
+import { cardView } from '../payments/view.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
@@ -110,17 +111,6 @@ export function registrationOfPayment(payment: PaymentRecord, sealedCardId: stri
 /** COMPAT §11: the scheme reference an approved INITIAL payment got (resultDetails.CardholderInitiatedTransactionID). */
 export function schemeReferenceOf(payment: Pick<PaymentRecord, 'resultDetails' | 'status'>): string | null {
   return payment.status === 'approved' ? (payment.resultDetails?.CardholderInitiatedTransactionID ?? null) : null;
-}
-
-/** The card as answers show it, fields in their documented order (jsonb does not keep key order). */
-function cardView(card: CardSummary): CardSummary {
-  return {
-    bin: card.bin,
-    last4Digits: card.last4Digits,
-    ...(card.holder !== undefined ? { holder: card.holder } : {}),
-    expiryMonth: card.expiryMonth,
-    expiryYear: card.expiryYear,
-  };
 }
 
 /** The registration as answers and REGISTRATION notifications show it (COMPAT §10, §13), without the envelope. */

@@ -1,6 +1,3 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   BROWSER_DATA,
@@ -8,11 +5,11 @@ import {
   createTestClock,
   STORE_KINDS,
   startTestGateway,
-  TEST_DATABASE_URL,
   testCard,
   warnIfPostgresSkipped,
   type TestGateway,
 } from '../testing/harness.ts';
+import { containsAny, storeFiles } from '../testing/dataAtRest.ts';
 import { VAULT_COMPACTION_INTERVAL_MS } from './repository.ts';
 
 /**
@@ -22,33 +19,10 @@ import { VAULT_COMPACTION_INTERVAL_MS } from './repository.ts';
 
 warnIfPostgresSkipped('vault erasure');
 
-function filesBelow(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? filesBelow(path) : [path];
-  });
-}
 
-/** The files a value could be read back from: PGlite's whole directory, or the vault table's files on the server. */
-async function dataFiles(t: TestGateway): Promise<Buffer[]> {
-  if (t.kind === 'PGlite') return filesBelow(t.location.dataDir).map((file) => readFileSync(file));
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query('CHECKPOINT');
-    const found = await admin.query<{ dir: string; path: string }>(
-      `SELECT current_setting('data_directory') AS dir, pg_relation_filepath(c.oid) AS path
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = $1 AND c.relname IN ('vault_items', 'payment_redirects', 'registrations')`,
-      [t.location.schema],
-    );
-    return found.rows.map(({ dir, path }) => join(dir, path)).filter((file) => existsSync(file)).map((file) => readFileSync(file));
-  } finally {
-    await admin.end();
-  }
-}
+/** The files a value could be read back from: PGlite's whole directory, or the files of the tables that held cards. */
+const dataFiles = (t: TestGateway) => storeFiles(t.location, ['vault_items', 'payment_redirects', 'registrations']);
 
-const containsAny = (files: readonly Buffer[], values: readonly string[]) => files.some((file) => values.some((value) => file.includes(value)));
 
 describe.each(STORE_KINDS)('erasing sealed cards on %s', (kind) => {
   it('leaves nothing of an erased card in the data files after the compaction', async () => {

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../cli.ts';
@@ -24,6 +22,7 @@ import {
   type TestClock,
   type TestGateway,
 } from '../testing/harness.ts';
+import { containsAny, storeFiles } from '../testing/dataAtRest.ts';
 import { createCardVault, keyIdOf, type HeldCard } from './cardVault.ts';
 import { VAULT_COMPACTION_JOB } from './repository.ts';
 import { rotateSealedValues, VAULT_ROTATION_JOB } from './rotation.ts';
@@ -39,33 +38,10 @@ warnIfPostgresSkipped('card-data key rotation');
 
 const hex = (key: Buffer) => key.toString('hex');
 
-function filesBelow(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? filesBelow(path) : [path];
-  });
-}
 
 /** The files a value could be read back from: PGlite's whole directory, or the vault table's files on the server. */
-async function dataFiles(location: StoreLocation): Promise<Buffer[]> {
-  if (!location.schema) return filesBelow(location.dataDir).map((file) => readFileSync(file));
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query('CHECKPOINT');
-    const found = await admin.query<{ dir: string; path: string }>(
-      `SELECT current_setting('data_directory') AS dir, pg_relation_filepath(c.oid) AS path
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = $1 AND c.relname = 'vault_items'`,
-      [location.schema],
-    );
-    return found.rows.map(({ dir, path }) => join(dir, path)).filter((file) => existsSync(file)).map((file) => readFileSync(file));
-  } finally {
-    await admin.end();
-  }
-}
+const dataFiles = (location: StoreLocation) => storeFiles(location, ['vault_items']);
 
-const containsAny = (files: readonly Buffer[], values: readonly string[]) => files.some((file) => values.some((value) => file.includes(value)));
 
 /** Every form a key could be printed in: none may appear in an answer, a log line or the command's output. */
 function expectNoKeyMaterial(texts: readonly string[], keys: readonly Buffer[]): void {
