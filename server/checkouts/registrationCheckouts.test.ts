@@ -199,6 +199,10 @@ describe.each(STORE_KINDS)('registration-only checkouts on %s', (kind) => {
     expect(waiting.body.result.code).toBe('000.200.000');
     expect(waiting.body.id).toBeUndefined();
     expectRefusal(await submit(id), /in progress/);
+    // The issuer's page asks the shopper to confirm a card, and shows no amount: nothing is charged.
+    const challenge = await (await fetch(pending.body.redirect.url as string, { headers: { 'accept-language': 'de' } })).text();
+    expect(challenge).toContain('Bestätigen Sie Ihre Karte');
+    expect(challenge).not.toContain('0.00');
 
     const completion = await answerRedirect(pending);
     const page = await completion.text();

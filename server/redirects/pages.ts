@@ -75,10 +75,20 @@ ${script ? `<script nonce="${nonce}">${script}</script>` : ''}
   };
 }
 
+/**
+ * A card verification (a registration-only checkout's zero-amount preauthorization that stores the card): the
+ * shopper confirms a card, not a payment, and no amount is shown.
+ */
+function isCardVerification(redirect: RedirectRecord, payment: PaymentRecord): boolean {
+  return redirect.createRegistration && payment.amountMinor === 0;
+}
+
 function summary(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): string {
+  const amount = isCardVerification(redirect, payment)
+    ? ''
+    : `\n<dt>${escapeHtml(texts.text('threeDSecure.amount'))}</dt><dd dir="ltr">${escapeHtml(`${formatAmount(payment.amountMinor)} ${payment.currency}`)}</dd>`;
   return `<dl>
-<dt>${escapeHtml(texts.text('threeDSecure.merchant'))}</dt><dd>${escapeHtml(redirect.merchantName)}</dd>
-<dt>${escapeHtml(texts.text('threeDSecure.amount'))}</dt><dd dir="ltr">${escapeHtml(`${formatAmount(payment.amountMinor)} ${payment.currency}`)}</dd>
+<dt>${escapeHtml(texts.text('threeDSecure.merchant'))}</dt><dd>${escapeHtml(redirect.merchantName)}</dd>${amount}
 </dl>`;
 }
 
@@ -95,12 +105,13 @@ ${fields}
 
 /** The simulated issuer asks for a one-time code; the test code is on the page, as test ACS pages show it. */
 export function challengePage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): Page {
-  const title = texts.text('threeDSecure.pageTitle');
+  const verification = isCardVerification(redirect, payment);
+  const title = texts.text(verification ? 'threeDSecure.cardPageTitle' : 'threeDSecure.pageTitle');
   const fields = `<label for="otp">${escapeHtml(texts.text('threeDSecure.codeLabel'))}</label>
 <input id="otp" name="otp" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="8" required aria-describedby="otp-hint" dir="ltr">
 <p id="otp-hint" class="hint">${escapeHtml(texts.text('threeDSecure.codeHint', { code: TEST_CHALLENGE_CODE }))}</p>`;
   const body = `<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(texts.text('threeDSecure.info'))}</p>
+<p>${escapeHtml(texts.text(verification ? 'threeDSecure.cardInfo' : 'threeDSecure.info'))}</p>
 ${summary(texts, redirect, payment)}
 ${answerForm(redirect, payment, fields, texts.text('threeDSecure.submit'), texts.text('threeDSecure.cancel'))}`;
   return page(texts, 200, title, body);
