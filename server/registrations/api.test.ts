@@ -218,6 +218,19 @@ describe.each(STORE_KINDS)('the registrations API on %s', (kind) => {
     expect(await sealedCardOf(id)).toBeNull();
   });
 
+  it('moves the expiry clock at most once an hour, so payments in a burst do not all write the registration', async () => {
+    const id = await registered();
+    const lastUsed = async () =>
+      (await t.gateway.store.query<{ last_used_at: Date }>('SELECT last_used_at FROM registrations WHERE id = $1', [id])).rows[0]?.last_used_at.getTime();
+    const created = await lastUsed();
+    clock.advance(10 * 60_000);
+    expect((await pay(id)).status).toBe(200);
+    expect(await lastUsed()).toBe(created);
+    clock.advance(60 * 60_000);
+    expect((await pay(id)).status).toBe(200);
+    expect(await lastUsed()).toBe(clock.now().getTime());
+  });
+
   it('never loses a delete racing payments on the same registration: each payment is made or refused with 100.150.202', async () => {
     const id = await registered();
     const answers = await Promise.all([

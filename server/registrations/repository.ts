@@ -149,14 +149,35 @@ export async function updateRegistrationCard(db: Queryable, id: string, card: Ca
   ]);
 }
 
-/** Starts the expiry clock again (a successful payment, extendlife); the scheme reference of an INITIAL payment with it. */
-export async function touchRegistration(db: Queryable, id: string, now: Date, initialTransactionId: string | null = null): Promise<void> {
+/**
+ * How stale a registration's expiry clock may be before a payment moves it: a lifetime is counted in months, and a
+ * card paid with many times a minute (a subscription run, a busy one-click shop) would otherwise have every payment
+ * update, and wait for the lock of, the same row.
+ */
+export const LAST_USE_RESOLUTION_MS = 60 * 60_000;
+
+/**
+ * After a successful payment: the expiry clock starts again (unless it was moved within LAST_USE_RESOLUTION_MS), and
+ * an INITIAL payment's scheme reference is kept. A row with nothing to change is not written (nor locked).
+ */
+export async function registrationPaidWith(db: Queryable, id: string, now: Date, initialTransactionId: string | null): Promise<void> {
   await db.query(
     `UPDATE registrations SET last_used_at = greatest(last_used_at, $2::timestamptz),
-            initial_transaction_id = coalesce($3, initial_transaction_id)
-      WHERE id = $1 AND deleted_at IS NULL`,
-    [id, now.toISOString(), initialTransactionId],
+            initial_transaction_id = coalesce($3::text, initial_transaction_id)
+      WHERE id = $1 AND deleted_at IS NULL
+        AND (last_used_at < $2::timestamptz - make_interval(secs => $4::double precision)
+             OR ($3::text IS NOT NULL AND $3::text IS DISTINCT FROM initial_transaction_id))`,
+    [id, now.toISOString(), initialTransactionId, LAST_USE_RESOLUTION_MS / 1000],
+    { preparedAs: 'registration-paid-with' },
   );
+}
+
+/** extendlife: the expiry clock starts again now. */
+export async function extendRegistration(db: Queryable, id: string, now: Date): Promise<void> {
+  await db.query('UPDATE registrations SET last_used_at = $2::timestamptz, updated_at = $2::timestamptz WHERE id = $1 AND deleted_at IS NULL', [
+    id,
+    now.toISOString(),
+  ]);
 }
 
 /** Marks a registration deleted (its card is erased by the caller in the same transaction). */

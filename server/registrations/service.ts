@@ -11,12 +11,13 @@ import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
 import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
 import {
+  extendRegistration,
   findLiveRegistrations,
   findRegistration,
   findRegistrationWithCard,
   insertRegistration,
   markRegistrationDeleted,
-  touchRegistration,
+  registrationPaidWith,
   updateRegistrationCard,
   type RegistrationRecord,
 } from './repository.ts';
@@ -399,7 +400,7 @@ export async function extendRegistrationLife(services: RegistrationServices, ent
   return services.store.transaction(async (tx) => {
     const now = services.now();
     const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
-    await touchRegistration(tx, id, now);
+    await extendRegistration(tx, id, now);
     const extended: RegistrationRecord = { ...registration, lastUsedAt: now, updatedAt: now };
     await services.outbox.append(tx, [registrationEvent(extended, 'UPDATED', now)]);
     return { id: operationId, paymentType: 'TE', registration: extended };
@@ -412,5 +413,5 @@ export async function extendRegistrationLife(services: RegistrationServices, ent
  */
 export async function registrationUsed(tx: Queryable, payment: PaymentRecord, now: Date): Promise<void> {
   if (payment.status !== 'approved' || payment.registrationId === null) return;
-  await touchRegistration(tx, payment.registrationId, now, schemeReferenceOf(payment));
+  await registrationPaidWith(tx, payment.registrationId, now, schemeReferenceOf(payment));
 }
