@@ -29,6 +29,8 @@ import { createAuthFailureGuard } from './throttling/authFailures.ts';
 import { throttlingJobHandlers } from './throttling/jobs.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
+import { webhookJobHandlers } from './webhooks/delivery.ts';
+import { WEBHOOK_TIMEOUT_MS, type WebhookServices } from './webhooks/service.ts';
 import { loadWidgetBuild } from './widget/build.ts';
 
 export interface RunningGateway {
@@ -41,6 +43,8 @@ export interface RunningGateway {
   readonly jobs: JobWorker;
   /** The payment core this gateway runs (tests look at its acquirers). */
   readonly payments: PaymentServices;
+  /** Webhooks: their configuration use-cases, and the worker that sends deliveries (apart from the other jobs). */
+  readonly webhooks: { readonly services: WebhookServices; readonly deliveries: JobWorker };
   /** What the operator must hear about at start (the start banner prints them; they are logged too). */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -63,6 +67,8 @@ export interface GatewayOptions {
 }
 
 const DEFAULT_JOB_POLL_MS = 1000;
+/** Deliveries sent at once by one instance (each waits at most WEBHOOK_TIMEOUT_MS for its receiver). */
+const WEBHOOK_DELIVERY_BATCH = 32;
 
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -125,15 +131,13 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     );
   });
   protectServer(server as Server, config.http);
+  const outbound: OutboundPolicy = { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) };
   const jobs = startJobWorker({
     store,
     logger,
     now,
     handlers: createJobRegistry([
-      ...checkoutJobHandlers({
-        outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
-        outbound: { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) },
-      }),
+      ...checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS, outbound }),
       ...redirectJobHandlers(payments),
       ...recoveryJobHandlers(payments),
       ...captureAtOnceJobHandlers(payments),
@@ -145,6 +149,26 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });
   await jobs.scheduleRecurring();
+  const webhookServices: WebhookServices = {
+    store,
+    vault,
+    now,
+    environment: config.environment,
+    publicUrl: config.publicUrl,
+    outbound,
+    timeoutMs: options.outboundTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    logger,
+  };
+  // Deliveries have a worker of their own: a receiver that hangs for its 30 s holds a delivery slot, never a slot of
+  // the jobs that finish payments.
+  const webhookDeliveries = startJobWorker({
+    store,
+    logger,
+    now,
+    handlers: createJobRegistry(webhookJobHandlers(webhookServices)),
+    pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
+    batchSize: WEBHOOK_DELIVERY_BATCH,
+  });
   // The embedded store's one process re-seals what a previous key still seals itself: no operator command can open
   // the directory while it runs. (On PostgreSQL the operator starts it, once every instance holds the new key.)
   if (store.kind === 'pglite' && (await scheduleRotationIfDue(store, vault, now()))) {
@@ -159,10 +183,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     logger,
     jobs,
     payments,
+    webhooks: { services: webhookServices, deliveries: webhookDeliveries },
     notices,
     async close() {
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
-      await jobs.stop();
+      await Promise.all([jobs.stop(), webhookDeliveries.stop()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');

@@ -1,6 +1,9 @@
 import type { PaymentRecord } from '../domain/payment.ts';
 import type { Queryable } from '../store/index.ts';
 
+/** The job kind that sends a webhook delivery (webhooks/delivery.ts handles it). */
+export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
+
 /**
  * The outbox (DESIGN principle 4): every change of a payment, registration or schedule appends an event row in the
  * transaction that makes the change, and whatever the event causes later (a checkout's notificationUrl call, later
@@ -31,11 +34,28 @@ export interface Outbox {
   append(tx: Queryable, events: readonly DomainEvent[]): Promise<void>;
 }
 
-/** All rows travel as one JSON parameter: one statement for any number of events (group commit). */
-const INSERT_EVENTS = `INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
-  SELECT type, action, entity_id, resource_id, payload, created_at
-    FROM jsonb_to_recordset($1::jsonb) AS e (type text, action text, entity_id char(32), resource_id char(32), payload jsonb,
-      created_at timestamptz)`;
+/**
+ * All rows travel as one JSON parameter: one statement for any number of events (group commit). The same statement
+ * fans every event out to the entity's active webhooks subscribed to its type (webhooks/): a delivery row and the
+ * job that sends it, in the event's transaction, so no notification is lost or made twice by a crash (the delivery's
+ * id is derived from the webhook's and the event's). Without webhooks the join finds nothing, and an event costs
+ * no more round trip than before.
+ */
+const INSERT_EVENTS = `WITH inserted AS (
+    INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
+    SELECT type, action, entity_id, resource_id, payload, created_at
+      FROM jsonb_to_recordset($1::jsonb) AS e (type text, action text, entity_id char(32), resource_id char(32), payload jsonb,
+        created_at timestamptz)
+    RETURNING id, type, entity_id, created_at
+  ), deliveries AS (
+    INSERT INTO webhook_deliveries (id, webhook_id, event_id, created_at)
+    SELECT md5(w.id || ':' || i.id), w.id, i.id, i.created_at
+      FROM inserted i JOIN webhooks w ON w.entity_id = i.entity_id AND w.status = 'active' AND i.type = ANY (w.types)
+    RETURNING id, created_at
+  )
+  INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
+  SELECT d.id, '${WEBHOOK_DELIVERY_JOB}', '${WEBHOOK_DELIVERY_JOB}:' || d.id, jsonb_build_object('deliveryId', d.id), d.created_at, d.created_at
+    FROM deliveries d`;
 
 export function createOutbox(subscribers: readonly EventSubscriber[]): Outbox {
   return {

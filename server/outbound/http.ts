@@ -33,6 +33,8 @@ export interface OutboundRequest {
   readonly timeoutMs: number;
   /** Aborts the call early (the worker is stopping). */
   readonly signal?: AbortSignal;
+  /** The answer's body is read and dropped; one longer than this fails the call (a receiver flooding the gateway). */
+  readonly maxResponseBytes?: number;
 }
 
 /** The destination is one the policy refuses: no retry can change that, only the merchant's URL or the setting. */
@@ -85,7 +87,13 @@ export async function sendOutbound(url: URL, request: OutboundRequest, policy: O
           agent: false,
         },
         (response: IncomingMessage) => {
-          response.resume();
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (request.maxResponseBytes !== undefined && received > request.maxResponseBytes) {
+              response.destroy(new Error(`the answer's body exceeded ${request.maxResponseBytes} bytes`));
+            }
+          });
           response.once('end', () => resolve(response.statusCode ?? 0));
           response.once('error', reject);
         },

@@ -1,6 +1,7 @@
 import { formatAmount } from '../domain/money.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
+import { isRedirectBrand, REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
 
 /**
  * A short, human-readable reference derived from the payment id (`1234.5678.9012`), used as the default
@@ -71,12 +72,27 @@ export function resultOf(payment: Pick<PaymentRecord, 'resultCode' | 'resultDesc
  * the process that answers, not to the payment.
  */
 export function paymentSnapshot(payment: PaymentRecord, at: Date): Record<string, unknown> {
+  const body = paymentBody(payment);
   return {
-    ...paymentBody(payment),
+    ...body,
+    // COMPAT §13: what a PAYMENT notification carries besides the API's answer.
+    presentationAmount: body.amount,
+    presentationCurrency: body.currency,
+    authentication: { entityId: payment.entityId },
+    merchantAccountId: payment.entityId,
+    paymentMethod: paymentMethodOf(payment.paymentBrand),
+    shortId: shortIdOf(payment.id),
+    source: payment.source,
     result: resultOf(payment),
     timestamp: formatTimestamp(at),
     ndc: payment.checkoutId ?? payment.ndc,
   };
+}
+
+/** The platform's payment method codes (COMPAT §13): cards CC; PayPal a virtual account (VA); Sofort an online transfer (OT). */
+function paymentMethodOf(brand: string | null): string {
+  if (brand === null || !isRedirectBrand(brand)) return 'CC';
+  return REDIRECT_BRANDS[brand]?.family === 'virtualAccount' ? 'VA' : 'OT';
 }
 
 /** 200 for an approved or pending payment, 400 for a declined or refused one (spec doc 1 §7). */

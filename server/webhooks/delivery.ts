@@ -1,0 +1,92 @@
+import { WEBHOOK_DELIVERY_JOB } from '../events/outbox.ts';
+import { PermanentJobError, type JobHandler } from '../jobs/registry.ts';
+import { findDelivery, findWebhook, logAttempt, markDelivered, markGivenUp, updateWebhook, type WebhookRecord } from './repository.ts';
+import { notificationPlaintext } from './notification.ts';
+import { secretOf, sendToWebhook, type WebhookServices } from './service.ts';
+
+/**
+ * Sending a delivery (COMPAT §13): the event's notification, encrypted afresh for every attempt (a new IV), POSTed to
+ * the webhook; any 2xx within 30 s delivers it. Otherwise it is tried again 1, 2, 4, 8, 15, 30 minutes and 1 hour
+ * after each failure, then once a day until 30 days after the delivery was created. Every attempt is logged (time,
+ * status, latency, error; never the plaintext). A webhook whose deliveries have failed for 5 days is switched off.
+ */
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+/** The waits after the first failures; after those, one a day. */
+const FIRST_RETRY_DELAYS_MS = [1, 2, 4, 8, 15, 30, 60].map((minutes) => minutes * MINUTE_MS);
+/** How long a delivery is tried, from its creation. */
+export const DELIVERY_LIFETIME_MS = 30 * DAY_MS;
+/** How long a webhook may fail before it is switched off. */
+export const FAILING_WEBHOOK_CUTOFF_MS = 5 * DAY_MS;
+
+export function webhookRetryDelayMs(attempts: number): number {
+  return FIRST_RETRY_DELAYS_MS[attempts - 1] ?? DAY_MS;
+}
+
+/** Enough attempts for 30 days of the schedule above (the lifetime check gives up first). */
+const MAX_ATTEMPTS = FIRST_RETRY_DELAYS_MS.length + 31;
+
+/** After a failed attempt: since when the webhook fails, and whether that is long enough to switch it off. */
+async function recordFailure(services: WebhookServices, webhook: WebhookRecord): Promise<void> {
+  const now = services.now();
+  await services.store.transaction(async (tx) => {
+    const current = await findWebhook(tx, webhook.id, { forUpdate: true });
+    if (!current || current.status !== 'active') return;
+    const failingSince = current.failingSince ?? now;
+    const switchOff = now.getTime() - failingSince.getTime() >= FAILING_WEBHOOK_CUTOFF_MS;
+    await updateWebhook(tx, {
+      ...current,
+      failingSince,
+      ...(switchOff ? { status: 'inactive' as const, statusReason: `deliveries failed for 5 days (since ${failingSince.toISOString()})` } : {}),
+      updatedAt: now,
+    });
+    if (switchOff) services.logger.warn('webhook switched off: its deliveries failed for 5 days', { webhookId: current.id, failingSince: failingSince.toISOString() });
+  });
+}
+
+async function recordSuccess(services: WebhookServices, webhook: WebhookRecord): Promise<void> {
+  if (webhook.failingSince === null) return;
+  await services.store.transaction(async (tx) => {
+    const current = await findWebhook(tx, webhook.id, { forUpdate: true });
+    if (current && current.failingSince !== null) await updateWebhook(tx, { ...current, failingSince: null, updatedAt: services.now() });
+  });
+}
+
+export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
+  return [
+    {
+      kind: WEBHOOK_DELIVERY_JOB,
+      maxAttempts: MAX_ATTEMPTS,
+      retryDelayMs: webhookRetryDelayMs,
+      run: async (job, context) => {
+        const deliveryId = job.payload.deliveryId;
+        if (typeof deliveryId !== 'string') throw new PermanentJobError('malformed webhook delivery payload');
+        const resend = job.payload.resend === true;
+        const delivery = await findDelivery(context.store, deliveryId);
+        // Deleted with its webhook, or delivered meanwhile (an operator's re-send goes again anyway).
+        if (!delivery || (delivery.deliveredAt !== null && !resend)) return;
+        const webhook = await findWebhook(context.store, delivery.webhookId);
+        if (!webhook || webhook.status !== 'active') {
+          await markGivenUp(context.store, delivery.id, context.now());
+          throw new PermanentJobError(`webhook ${delivery.webhookId} is not active`);
+        }
+        const now = context.now();
+        if (!resend && now.getTime() - delivery.createdAt.getTime() > DELIVERY_LIFETIME_MS) {
+          await markGivenUp(context.store, delivery.id, now);
+          throw new PermanentJobError('not delivered within 30 days');
+        }
+        const secret = await secretOf(services, webhook);
+        const outcome = await sendToWebhook(services, webhook, secret, notificationPlaintext(delivery.event, webhook.fields), context.signal);
+        await logAttempt(context.store, { deliveryId: delivery.id, attemptedAt: now, httpStatus: outcome.httpStatus, latencyMs: outcome.latencyMs, error: outcome.error });
+        if (outcome.delivered) {
+          await markDelivered(context.store, delivery.id, context.now());
+          await recordSuccess(services, webhook);
+          return;
+        }
+        await recordFailure(services, webhook);
+        throw new Error(outcome.error ?? 'not delivered');
+      },
+    },
+  ];
+}
