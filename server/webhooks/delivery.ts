@@ -27,6 +27,70 @@ export function webhookRetryDelayMs(attempts: number): number {
 /** Enough attempts for 30 days of the schedule above (the lifetime check gives up first). */
 const MAX_ATTEMPTS = FIRST_RETRY_DELAYS_MS.length + 31;
 
+/** Requests one process has open to one receiver (URL origin) at most. */
+export const RECEIVER_CONCURRENCY = 4;
+
+interface ReceiverSlots {
+  active: number;
+  readonly waiting: (() => void)[];
+}
+
+/**
+ * A semaphore per receiver origin, per process: a receiver that hangs holds at most RECEIVER_CONCURRENCY sends
+ * (and their 30 s timeouts) at a time, whatever else the delivery worker claimed for it. A delivery that finds its
+ * receiver busy waits for a slot, at most as long as one send may take (the outbound timeout): the job's claim is
+ * thus held at most twice that (60 s), well within its lease, and a slot freed is handed to the oldest waiter.
+ * A delivery that got no slot in time is logged as an attempt that was not sent, and retried on the schedule.
+ * Entries exist only while a receiver has sends open or waiting. (Several instances each have their own limit.)
+ */
+const receiverSlots = new Map<string, ReceiverSlots>();
+
+/**
+ * Resolves with a release function once a slot is free, or with undefined after `waitMs` (or when `signal` was
+ * aborted meanwhile: the worker stopping aborts the open sends, so slots free up at once).
+ */
+export function acquireReceiverSlot(origin: string, waitMs: number, signal?: AbortSignal): Promise<(() => void) | undefined> {
+  let slots = receiverSlots.get(origin);
+  if (!slots) {
+    slots = { active: 0, waiting: [] };
+    receiverSlots.set(origin, slots);
+  }
+  const entry = slots;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const next = entry.waiting.shift();
+    // Handed over: the slot stays taken, by the oldest waiter.
+    if (next) return next();
+    entry.active -= 1;
+    if (entry.active === 0 && receiverSlots.get(origin) === entry) receiverSlots.delete(origin);
+  };
+  if (entry.active < RECEIVER_CONCURRENCY) {
+    entry.active += 1;
+    return Promise.resolve(release);
+  }
+  return new Promise((resolve) => {
+    const granted = () => {
+      clearTimeout(timer);
+      if (!signal?.aborted) return resolve(release);
+      release();
+      resolve(undefined);
+    };
+    const timer = setTimeout(() => {
+      const index = entry.waiting.indexOf(granted);
+      if (index >= 0) entry.waiting.splice(index, 1);
+      resolve(undefined);
+    }, waitMs);
+    entry.waiting.push(granted);
+  });
+}
+
+/** How many sends are open to `origin` in this process (tests). */
+export function openSendsTo(origin: string): number {
+  return receiverSlots.get(origin)?.active ?? 0;
+}
+
 /** After a failed attempt: since when the webhook fails, and whether that is long enough to switch it off. */
 async function recordFailure(services: WebhookServices, webhook: WebhookRecord): Promise<void> {
   const now = services.now();
@@ -77,7 +141,19 @@ export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
           throw new PermanentJobError('not delivered within 30 days');
         }
         const secret = await secretOf(services, webhook);
-        const outcome = await sendToWebhook(services, webhook, secret, notificationPlaintext(delivery.event, webhook.fields), context.signal);
+        const origin = new URL(webhook.url).origin;
+        const release = await acquireReceiverSlot(origin, services.timeoutMs, context.signal);
+        if (!release) {
+          const error = `not sent: ${RECEIVER_CONCURRENCY} deliveries to this receiver were open for ${services.timeoutMs} ms`;
+          await logAttempt(context.store, { deliveryId: delivery.id, attemptedAt: now, httpStatus: null, latencyMs: 0, error });
+          throw new Error(error);
+        }
+        let outcome: Awaited<ReturnType<typeof sendToWebhook>>;
+        try {
+          outcome = await sendToWebhook(services, webhook, secret, notificationPlaintext(delivery.event, webhook.fields), context.signal);
+        } finally {
+          release();
+        }
         await logAttempt(context.store, { deliveryId: delivery.id, attemptedAt: now, httpStatus: outcome.httpStatus, latencyMs: outcome.latencyMs, error: outcome.error });
         if (outcome.delivered) {
           await markDelivered(context.store, delivery.id, context.now());
