@@ -13,6 +13,7 @@ import { redirectRoutes } from './redirects/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
+import { webhookAdminRoutes } from './webhooks/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
 /**
@@ -56,6 +57,9 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
       findSnapshot: (checkoutId) => findBootstrapSnapshot(deps.store, checkoutId, deps.now()),
     }),
   );
+  // The admin API exists only with an ADMIN_TOKEN: without one, its paths answer 404 like any unknown path.
+  const { adminToken } = deps.config;
+  if (adminToken && deps.webhooks) app.route('/admin/v1/webhooks', webhookAdminRoutes({ ...deps, webhooks: deps.webhooks }, adminToken));
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
 

@@ -88,4 +88,18 @@ describe('configuration from the environment', () => {
       expect((error as Error).message).not.toContain('abab');
     }
   });
+
+  it('reads ADMIN_TOKEN (unset: no admin API), refusing a short one without repeating it', () => {
+    expect(loadConfig({}).adminToken).toBeUndefined();
+    expect(loadConfig({ ADMIN_TOKEN: '' }).adminToken).toBeUndefined();
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
+    expect(() => loadConfig({ ADMIN_TOKEN: 'short-admin-token' })).toThrow(/ADMIN_TOKEN must be between 32 and 512 characters/);
+    expect(() => loadConfig({ ADMIN_TOKEN: `${'b'.repeat(32)} c` })).toThrow(/ADMIN_TOKEN must be printable ASCII/);
+    try {
+      loadConfig({ ADMIN_TOKEN: 'short-admin-token' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('short-admin-token');
+    }
+  });
 });

@@ -60,6 +60,11 @@ export interface GatewayConfig {
   readonly defaultAcquirer: string;
   /** REGISTRATION_LIFETIME_MONTHS: a registration expires this long after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
+  /**
+   * ADMIN_TOKEN: the bearer token of the admin API (`/admin/v1/...`, webhooks/routes.ts), at least 32 characters.
+   * Unset: the admin API is absent (404).
+   */
+  readonly adminToken: string | undefined;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -251,6 +256,16 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return value.replace(/\/+$/, '');
 }
 
+const ADMIN_TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
+
+function parseAdminToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  // Never the value itself in the message: it is a secret.
+  if (raw.length < 32 || raw.length > 512) throw new ConfigError('ADMIN_TOKEN must be between 32 and 512 characters long');
+  if (!ADMIN_TOKEN_CHARACTERS.test(raw)) throw new ConfigError('ADMIN_TOKEN must be printable ASCII without spaces');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const environment = parseEnvironment(env.GATEWAY_ENV);
   const port = parsePort(env.PORT);
@@ -280,5 +295,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
     ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
+    adminToken: parseAdminToken(env.ADMIN_TOKEN),
   };
 }

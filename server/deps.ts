@@ -4,6 +4,7 @@ import type { TokenAccessLookup } from './merchants/tokenAccessCache.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Store } from './store/index.ts';
 import type { AuthFailureGuard } from './throttling/authFailures.ts';
+import type { WebhookServices } from './webhooks/service.ts';
 import type { WidgetBuild } from './widget/build.ts';
 
 /** What the app is built from: no module-level state, so tests build as many apps as they like. */
@@ -23,4 +24,9 @@ export interface AppDependencies {
   readonly staticBaseUrl: string;
   /** The clock used for expiry checks; tests may pin it. */
   readonly now: () => Date;
+  /**
+   * Webhook configuration use-cases, for the admin API (webhooks/routes.ts). The gateway always passes them; an app
+   * built without them (a test's) has no admin webhooks API.
+   */
+  readonly webhooks?: WebhookServices;
 }

@@ -112,6 +112,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   });
   const widgetBuild = loadWidgetBuild();
   if (!widgetBuild) logger.warn('the widget is not built: run `npm run build` (npm start does it) to serve paymentWidgets.js');
+  const outbound: OutboundPolicy = { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) };
+  const webhookServices: WebhookServices = {
+    store,
+    vault,
+    now,
+    environment: config.environment,
+    publicUrl: config.publicUrl,
+    outbound,
+    timeoutMs: options.outboundTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    logger,
+  };
   const app = createApp({
     config,
     store,
@@ -122,6 +133,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     widgetBuild,
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
+    webhooks: webhookServices,
   });
   const requests = trackInFlight(app.fetch);
   const server: ServerType = await new Promise((resolve) => {
@@ -131,7 +143,6 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     );
   });
   protectServer(server as Server, config.http);
-  const outbound: OutboundPolicy = { allowPrivateAddresses: config.outboundAllowPrivate, ...(options.resolve ? { resolve: options.resolve } : {}) };
   const jobs = startJobWorker({
     store,
     logger,
@@ -149,16 +160,6 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });
   await jobs.scheduleRecurring();
-  const webhookServices: WebhookServices = {
-    store,
-    vault,
-    now,
-    environment: config.environment,
-    publicUrl: config.publicUrl,
-    outbound,
-    timeoutMs: options.outboundTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
-    logger,
-  };
   // Deliveries have a worker of their own: a receiver that hangs for its 30 s holds a delivery slot, never a slot of
   // the jobs that finish payments.
   const webhookDeliveries = startJobWorker({

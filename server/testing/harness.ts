@@ -323,5 +323,6 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
     widgetBuild: undefined,
     staticBaseUrl: `${t.url}/v1/static/unbuilt`,
     now,
+    webhooks: { ...t.gateway.webhooks.services, environment: 'live', now, logger },
   });
 }

@@ -1,0 +1,258 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { AppDependencies } from '../deps.ts';
+import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
+import { ENTITY_ID, RESOURCE_ID } from '../domain/ids.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { readBody } from '../http/body.ts';
+import { clientAddressOf } from '../http/clientAddress.ts';
+import type { AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { jsonResponse } from '../http/respond.ts';
+import type { ParameterError } from '../params/types.ts';
+import { findWebhook, listDeliveries, listWebhooks, type DeliverySummary, type WebhookRecord } from './repository.ts';
+import {
+  changeWebhook,
+  createWebhook,
+  removeWebhook,
+  resendDelivery,
+  sendActivation,
+  WebhookConfigError,
+  type ActivationOutcome,
+  type WebhookChanges,
+  type WebhookServices,
+} from './service.ts';
+
+/**
+ * The admin API of webhooks (COMPAT §13), for the operator's dashboard: `/admin/v1/webhooks`, JSON in and out, every
+ * call with `Authorization: Bearer <ADMIN_TOKEN>`. Its scope is the whole gateway (every entity's webhooks). Without
+ * ADMIN_TOKEN app.ts does not mount it at all (404, as if absent). Answers carry the envelope of the merchant API.
+ */
+
+/** Largest JSON body the admin API reads (a webhook's settings are a few hundred bytes). */
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
+export const DEFAULT_DELIVERY_LIMIT = 50;
+export const MAX_DELIVERY_LIMIT = 1000;
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** Whether `given` is the admin token, in time independent of where they differ (hashes of equal length). */
+export function isAdminToken(given: string, adminToken: string): boolean {
+  return timingSafeEqual(digest(given), digest(adminToken));
+}
+
+function requireAdmin(deps: Pick<AppDependencies, 'authFailures' | 'config'>, adminToken: string): MiddlewareHandler<AppEnv> {
+  const expected = digest(adminToken);
+  return async (c, next) => {
+    const address = clientAddressOf(c, deps.config.clientAddressHeader);
+    if (deps.authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
+    const failed = async (error: GatewayError) =>
+      (await deps.authFailures.recordFailure(address)) ? throttledError('too many failed authentications from this address') : error;
+    const header = c.req.header('authorization');
+    const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
+    if (!token) {
+      throw await failed(
+        new GatewayError(
+          withReason(RESULTS.invalidAuthentication, header ? 'malformed Authorization header' : 'missing Authorization header'),
+          401,
+          undefined,
+          { 'WWW-Authenticate': 'Bearer' },
+        ),
+      );
+    }
+    if (!timingSafeEqual(digest(token), expected)) throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'not the admin token'), 403));
+    await next();
+  };
+}
+
+const notFound = (what: string, id: string): GatewayError =>
+  new GatewayError(withReason(RESULTS.invalidParameter, `no ${what} ${id.slice(0, 64)}`), 404);
+
+/** The webhook as the admin API shows it: never its secret (nor where the vault keeps it). */
+export function webhookJson(webhook: WebhookRecord): Record<string, unknown> {
+  return {
+    id: webhook.id,
+    entityId: webhook.entityId,
+    url: webhook.url,
+    types: webhook.types,
+    fields: webhook.fields,
+    wrapper: webhook.wrapper,
+    status: webhook.status,
+    statusReason: webhook.statusReason,
+    createdAt: webhook.createdAt.toISOString(),
+    updatedAt: webhook.updatedAt.toISOString(),
+  };
+}
+
+export function deliveryState(delivery: Pick<DeliverySummary, 'deliveredAt' | 'givenUpAt'>): 'delivered' | 'given up' | 'pending' {
+  return delivery.deliveredAt ? 'delivered' : delivery.givenUpAt ? 'given up' : 'pending';
+}
+
+function deliveryJson(delivery: DeliverySummary): Record<string, unknown> {
+  return {
+    id: delivery.id,
+    eventId: delivery.eventId,
+    type: delivery.type,
+    action: delivery.action,
+    resourceId: delivery.resourceId,
+    state: deliveryState(delivery),
+    createdAt: delivery.createdAt.toISOString(),
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    givenUpAt: delivery.givenUpAt?.toISOString() ?? null,
+    attempts: delivery.attempts.map((attempt) => ({
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      httpStatus: attempt.httpStatus,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+    })),
+  };
+}
+
+const FIELD_NAMES: Readonly<Record<string, string>> = { entity: 'entityId' };
+
+/** A refused setting, as parameterErrors (a secret's value is never sent back); a missing webhook or delivery is 404. */
+function configError(error: WebhookConfigError, id: string): GatewayError {
+  if (error.setting === 'webhook') return notFound('webhook', id);
+  if (error.setting === 'delivery') return notFound('delivery', id);
+  const name = FIELD_NAMES[error.setting] ?? error.setting;
+  return invalidParameters([{ name, value: '', message: error.message.slice(error.setting.length + 1) }]);
+}
+
+async function guarded<T>(id: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WebhookConfigError) throw configError(error, id);
+    throw error;
+  }
+}
+
+type Shape = 'string' | 'strings' | 'boolean';
+
+/** The JSON object body, each field of the expected shape; anything else is 400 with parameterErrors. */
+async function jsonBody(c: Context<AppEnv>, shapes: Readonly<Record<string, Shape>>): Promise<Record<string, unknown>> {
+  const tooLarge = () => new GatewayError(withReason(RESULTS.invalidParameter, `request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`), 413);
+  if (Number(c.req.header('content-length') ?? '0') > MAX_ADMIN_BODY_BYTES) throw tooLarge();
+  const bytes = await readBody(c);
+  if (bytes.length > MAX_ADMIN_BODY_BYTES) throw tooLarge();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object' }]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object' }]);
+  }
+  const body = parsed as Record<string, unknown>;
+  const errors: ParameterError[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    const shape = shapes[name];
+    const shown = name === 'secret' || typeof value !== 'string' ? '' : value.slice(0, 64);
+    if (!shape) errors.push({ name: name.slice(0, 64), value: shown, message: `is not a known field (known: ${Object.keys(shapes).join(', ')})` });
+    else if (shape === 'string' && typeof value !== 'string') errors.push({ name, value: '', message: 'must be a string' });
+    else if (shape === 'boolean' && typeof value !== 'boolean') errors.push({ name, value: '', message: 'must be true or false' });
+    else if (shape === 'strings' && !(Array.isArray(value) && value.every((entry) => typeof entry === 'string'))) {
+      errors.push({ name, value: '', message: 'must be an array of strings' });
+    }
+  }
+  if (errors.length > 0) throw invalidParameters(errors);
+  return body;
+}
+
+const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) =>
+  jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), body), status);
+
+const activationJson = (activation: ActivationOutcome | undefined) => activation ?? null;
+
+function webhookId(c: Context<AppEnv>): string {
+  const id = c.req.param('id') ?? '';
+  if (!RESOURCE_ID.test(id)) throw notFound('webhook', id);
+  return id;
+}
+
+export function webhookAdminRoutes(
+  deps: Pick<AppDependencies, 'authFailures' | 'config'> & { readonly webhooks: WebhookServices },
+  adminToken: string,
+): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const services = deps.webhooks;
+  routes.use('*', requireAdmin(deps, adminToken));
+
+  routes.post('/', async (c) => {
+    const body = await jsonBody(c, { entityId: 'string', url: 'string', types: 'strings', fields: 'string', wrapper: 'string', secret: 'string' });
+    const missing = ['entityId', 'url'].filter((name) => body[name] === undefined);
+    if (missing.length > 0) throw invalidParameters(missing.map((name) => ({ name, value: '', message: 'is required' })));
+    const entityId = body.entityId as string;
+    if (!ENTITY_ID.test(entityId)) throw invalidParameters([{ name: 'entityId', value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' }]);
+    const created = await guarded(entityId, () =>
+      createWebhook(services, entityId, {
+        url: body.url as string,
+        ...(body.types !== undefined ? { types: body.types as string[] } : {}),
+        ...(body.fields !== undefined ? { fields: body.fields as string } : {}),
+        ...(body.wrapper !== undefined ? { wrapper: body.wrapper as string } : {}),
+        ...(body.secret !== undefined ? { secret: body.secret as string } : {}),
+      }),
+    );
+    return ok(c, { webhook: webhookJson(created.webhook), secret: created.secret, activation: created.activation }, 201);
+  });
+
+  routes.get('/', async (c) => {
+    const entityId = c.req.query('entityId');
+    if (entityId !== undefined && !ENTITY_ID.test(entityId)) {
+      throw invalidParameters([{ name: 'entityId', value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' }]);
+    }
+    const webhooks = await listWebhooks(services.store, entityId);
+    return ok(c, { webhooks: webhooks.map(webhookJson) });
+  });
+
+  routes.post('/deliveries/:deliveryId/resend', async (c) => {
+    const deliveryId = c.req.param('deliveryId');
+    if (!RESOURCE_ID.test(deliveryId)) throw notFound('delivery', deliveryId);
+    await guarded(deliveryId, () => resendDelivery(services, deliveryId));
+    return ok(c, { deliveryId, resend: 'scheduled' }, 202);
+  });
+
+  routes.get('/:id', async (c) => {
+    const id = webhookId(c);
+    const webhook = await findWebhook(services.store, id);
+    if (!webhook) throw notFound('webhook', id);
+    return ok(c, { webhook: webhookJson(webhook) });
+  });
+
+  routes.patch('/:id', async (c) => {
+    const id = webhookId(c);
+    const body = await jsonBody(c, { url: 'string', types: 'strings', fields: 'string', wrapper: 'string', active: 'boolean' });
+    const changes = body as WebhookChanges;
+    const changed = await guarded(id, () => changeWebhook(services, id, changes));
+    return ok(c, { webhook: webhookJson(changed.webhook), activation: activationJson(changed.activation) });
+  });
+
+  routes.delete('/:id', async (c) => {
+    const id = webhookId(c);
+    const removed = await guarded(id, () => removeWebhook(services, id));
+    return ok(c, { webhook: webhookJson(removed) });
+  });
+
+  routes.post('/:id/test', async (c) => {
+    const id = webhookId(c);
+    const tested = await guarded(id, () => sendActivation(services, id));
+    return ok(c, { webhook: webhookJson(tested.webhook), activation: tested.activation });
+  });
+
+  routes.get('/:id/deliveries', async (c) => {
+    const id = webhookId(c);
+    const raw = c.req.query('limit');
+    const limit = raw === undefined ? DEFAULT_DELIVERY_LIMIT : Number(raw);
+    if (raw !== undefined && (!/^\d{1,7}$/.test(raw) || limit < 1 || limit > MAX_DELIVERY_LIMIT)) {
+      throw invalidParameters([{ name: 'limit', value: raw.slice(0, 64), message: `must be an integer between 1 and ${MAX_DELIVERY_LIMIT}` }]);
+    }
+    if (!(await findWebhook(services.store, id))) throw notFound('webhook', id);
+    const deliveries = await listDeliveries(services.store, id, limit);
+    return ok(c, { deliveries: deliveries.map(deliveryJson) });
+  });
+
+  return routes;
+}
