@@ -59,7 +59,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   );
   // The admin API exists only with an ADMIN_TOKEN: without one, its paths answer 404 like any unknown path.
   const { adminToken } = deps.config;
-  if (adminToken && deps.webhooks) app.route('/admin/v1/webhooks', webhookAdminRoutes({ ...deps, webhooks: deps.webhooks }, adminToken));
+  if (adminToken) app.route('/admin/v1/webhooks', webhookAdminRoutes(deps, adminToken));
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
 

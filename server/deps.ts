@@ -24,9 +24,6 @@ export interface AppDependencies {
   readonly staticBaseUrl: string;
   /** The clock used for expiry checks; tests may pin it. */
   readonly now: () => Date;
-  /**
-   * Webhook configuration use-cases, for the admin API (webhooks/routes.ts). The gateway always passes them; an app
-   * built without them (a test's) has no admin webhooks API.
-   */
-  readonly webhooks?: WebhookServices;
+  /** Webhook configuration use-cases, for the admin API (webhooks/routes.ts, when ADMIN_TOKEN is set). */
+  readonly webhooks: WebhookServices;
 }

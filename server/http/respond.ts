@@ -15,7 +15,7 @@ export const CORS_HEADERS = {
 
 export const CORS_PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
-  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
   'access-control-max-age': '600',
 } as const;

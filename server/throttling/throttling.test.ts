@@ -120,6 +120,7 @@ describe('failed authentications from one address', () => {
       store: t.gateway.store,
       logger: createLogger({ level: 'silent' }),
       payments: t.gateway.payments,
+      webhooks: t.gateway.webhooks.services,
       tokenAccess: (token) => {
         lookups++;
         return findTokenAccess(t.gateway.store, token);

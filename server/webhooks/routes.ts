@@ -20,7 +20,6 @@ import {
   WebhookConfigError,
   type ActivationOutcome,
   type WebhookChanges,
-  type WebhookServices,
 } from './service.ts';
 
 /**
@@ -174,7 +173,7 @@ function webhookId(c: Context<AppEnv>): string {
 }
 
 export function webhookAdminRoutes(
-  deps: Pick<AppDependencies, 'authFailures' | 'config'> & { readonly webhooks: WebhookServices },
+  deps: Pick<AppDependencies, 'authFailures' | 'config' | 'webhooks'>,
   adminToken: string,
 ): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
