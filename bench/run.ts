@@ -8,6 +8,11 @@
  *   C  per store, POST /v1/payments (DB, test card) on a real gateway;
  *   D  per store, POST /v1/registrations/{id}/payments (DB with a stored card, opened from the vault) on the same
  *      gateway: the vault must not halve what C makes.
+ *   E  per store, webhook deliveries per second: a backlog of pending deliveries (made with SQL as the outbox makes
+ *      them) drained by one instance's delivery worker to a receiver process that decrypts each notification,
+ *      compared with C (a delivery should cost at most a third of the payment it notifies: deliveries/s ≥ 3 × payments/s);
+ *   F  PostgreSQL only, the time to drain BENCH_WEBHOOK_BACKLOG (100,000) pending deliveries with one instance, then
+ *      with two (two gateways in this process, on one schema; they share its CPU).
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -15,7 +20,10 @@
  * percentiles. Timing figures never fail the run; a gateway that does not start, or any non-2xx answer
  * or connection error, does (exit code 1).
  *
- * Knobs (optional): BENCH_CONNECTIONS (10), BENCH_WARMUP_SECONDS (2), BENCH_DURATION_SECONDS (8).
+ * Knobs (optional): BENCH_CONNECTIONS (10), BENCH_WARMUP_SECONDS (2), BENCH_DURATION_SECONDS (8),
+ * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
+ * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
+ * rate, which keeps `npm run bench` within about five minutes).
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -32,7 +40,9 @@ import { hasFailures, type LoadResult, type LoadSpec, type Outcome } from './loa
 import { displayUrl, freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import { formatMs, formatRate, type Summary } from './stats.ts';
 import { measureStoreInserts, openNonDurablePGlite, RAW_TABLE } from './store-load.ts';
+import { createDeliveryBacklog, drainDeliveries, drainSeconds, startWebhookReceivers, type DrainResult } from './webhooks.ts';
 import { measureWidget } from './widget.ts';
+import { createWebhook } from '../server/webhooks/service.ts';
 
 /** Payments as a share of the raw insert rate (issue 10): about all of it on PGlite, at least 70% on PostgreSQL. */
 const TARGET_RATIO: Record<StoreKind, number> = { PGlite: 0.9, PostgreSQL: 0.7 };
@@ -52,6 +62,14 @@ function positiveIntFromEnv(name: string, fallback: number, max: number): number
 const CONNECTIONS = positiveIntFromEnv('BENCH_CONNECTIONS', 10, 1000);
 const WARMUP_SECONDS = positiveIntFromEnv('BENCH_WARMUP_SECONDS', 2, 60);
 const DURATION_SECONDS = positiveIntFromEnv('BENCH_DURATION_SECONDS', 8, 120);
+const WEBHOOK_DELIVERIES = positiveIntFromEnv('BENCH_WEBHOOK_DELIVERIES', 3_000, 10_000_000);
+const WEBHOOK_BACKLOG = positiveIntFromEnv('BENCH_WEBHOOK_BACKLOG', 100_000, 10_000_000);
+/** A drain stops after this long; the time for the whole backlog is then projected from the rate seen. */
+const WEBHOOK_DRAIN_SECONDS = positiveIntFromEnv('BENCH_WEBHOOK_DRAIN_SECONDS', 45, 3600);
+/** Receiver origins (one merchant and webhook each): more than the per-receiver limit could hold back. */
+const WEBHOOK_RECEIVERS = 16;
+/** A delivery should cost at most a third of a payment: deliveries/s at least 3 × payments/s. */
+const DELIVERY_TARGET_RATIO = 3;
 const HOST = '127.0.0.1';
 
 // ---------------------------------------------------------------------------------------------------
@@ -136,7 +154,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 interface Row {
   readonly label: string;
-  readonly unit: 'req/s' | 'ops/s';
+  readonly unit: 'req/s' | 'ops/s' | 'del/s';
   readonly summary: Summary | undefined;
   /** "all 200", "5 non-2xx", "FAILED: ..." */
   readonly check: string;
@@ -249,7 +267,7 @@ async function durabilityBaseline(entityId: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------------
 // B + C for one store
 
-async function benchStore(kind: StoreKind, honoRate: number | undefined): Promise<void> {
+async function benchStore(kind: StoreKind, honoRate: number | undefined): Promise<Summary | undefined> {
   const rawLabel = `B  raw insert+commit, ${kind}`;
   const payLabel = `C  POST /v1/payments, ${kind}`;
   const storedLabel = `D  POST /v1/registrations/{id}/payments, ${kind}`;
@@ -384,6 +402,118 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
         (honoRate ? `; ${Math.round((payments.rate / honoRate) * 100)}% of the trivial Hono route` : ''),
     );
   }
+  return payments;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// E + F: webhook deliveries
+
+function drainRow(label: string, result: DrainResult): Row {
+  const summary: Summary = { count: result.delivered, seconds: result.seconds, rate: result.delivered / result.seconds, p50: result.p50, p99: result.p99 };
+  const { seconds, projected } = drainSeconds(result);
+  const check = projected
+    ? `${result.delivered} of ${result.backlog} in ${WEBHOOK_DRAIN_SECONDS} s, all: ~${seconds.toFixed(0)} s projected`
+    : `all ${result.backlog} in ${seconds.toFixed(1)} s`;
+  printMeasurement(label, 'deliveries/s', summary, `${check}, every attempt HTTP 200 (p50/p99: send latency)`);
+  return { label, unit: 'del/s', summary, check };
+}
+
+async function benchWebhooks(kind: StoreKind, payments: Summary | undefined): Promise<void> {
+  const deliveriesLabel = `E  webhook deliveries, ${kind}`;
+  console.log(`\n[${kind} webhooks] ${WEBHOOK_RECEIVERS} webhooks (one receiver origin each) in a receiver process that decrypts`);
+  let deliveries: Row | undefined;
+  try {
+    await withScope(async (scope) => {
+      const location = await freshLocation(kind, postgresSource());
+      scope.defer(`remove ${kind} store at ${location.where}`, () => location.dispose());
+      const config: GatewayConfig = {
+        ...loadConfig({}),
+        port: 0,
+        host: HOST,
+        dataDir: location.dataDir,
+        databaseUrl: location.databaseUrl,
+        cardDataKey: location.databaseUrl ? randomBytes(32) : undefined,
+        demoMerchant: undefined,
+        logLevel: 'info',
+      };
+      // Workers driven here (jobPollMs 0), as fast as they go.
+      const gateway = await startGateway(config, { jobPollMs: 0, logSink: () => undefined });
+      scope.defer(`close gateway over ${kind}`, () => gateway.close());
+      const secret = randomBytes(32).toString('hex').toUpperCase();
+      const receivers = await startWebhookReceivers(secret, WEBHOOK_RECEIVERS);
+      scope.defer('stop the webhook receiver process', () => receivers.close());
+
+      // A real payment's event is the template of the backlog's events.
+      const token = newAccessToken();
+      const entity = await gateway.store.transaction(async (tx) => {
+        const created = await createEntity(tx, 'Bench merchant');
+        await grantToken(tx, token, 'bench', [created.id]);
+        return created;
+      });
+      const paid = await fetch(`${gateway.url}/v1/payments`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+        body: new URLSearchParams(cardPayment(entity.id)).toString(),
+      });
+      const paymentId = ((await paid.json()) as { id?: string }).id;
+      if (paid.status !== 200 || !paymentId) throw new Error(`the template payment answered HTTP ${paid.status}`);
+      const template = await gateway.store.query<{ payload: Record<string, unknown> }>('SELECT payload FROM events WHERE resource_id = $1 LIMIT 1', [paymentId]);
+      const payload = template.rows[0]?.payload;
+      if (!payload) throw new Error('the template payment has no event');
+
+      const entityIds: string[] = [];
+      for (const url of receivers.urls) {
+        const merchant = await gateway.store.transaction((tx) => createEntity(tx, 'Bench webhook merchant'));
+        const { webhook } = await createWebhook(gateway.webhooks.services, merchant.id, { url, secret, types: ['PAYMENT'] });
+        if (webhook.status !== 'active') throw new Error(`the bench webhook to ${url} did not activate`);
+        entityIds.push(merchant.id);
+      }
+      const drainLimitMs = WEBHOOK_DRAIN_SECONDS * 1000;
+
+      // E: one instance.
+      await createDeliveryBacklog(gateway.store, entityIds, payload, WEBHOOK_DELIVERIES, new Date());
+      deliveries = drainRow(`E  ${WEBHOOK_DELIVERIES} webhook deliveries, 1 instance`, await drainDeliveries(gateway.store, [gateway.webhooks.deliveries], drainLimitMs));
+      rows.push({ ...deliveries, label: deliveriesLabel });
+      if (payments) {
+        const ratio = (deliveries.summary?.rate ?? 0) / payments.rate;
+        ratios.push(
+          `${kind}: webhook deliveries ${formatRate(deliveries.summary?.rate ?? 0)}/s vs payments ${formatRate(payments.rate)}/s (C) = ${ratio.toFixed(2)}× ` +
+            `(target ≥ ${DELIVERY_TARGET_RATIO}×: a delivery costs at most a third of the payment it notifies) — ${ratio >= DELIVERY_TARGET_RATIO ? 'meets target' : 'BELOW target'}`,
+        );
+      }
+      if (kind !== 'PostgreSQL') return;
+
+      // F: the big backlog, one instance, then two on the same schema.
+      const drains: Record<number, DrainResult> = {};
+      for (const instances of [1, 2]) {
+        const workers = [gateway.webhooks.deliveries];
+        if (instances === 2) {
+          const second = await startGateway({ ...config, port: 0 }, { jobPollMs: 0, logSink: () => undefined });
+          scope.defer('close the second gateway', () => second.close());
+          workers.push(second.webhooks.deliveries);
+        }
+        const made = performance.now();
+        await createDeliveryBacklog(gateway.store, entityIds, payload, WEBHOOK_BACKLOG, new Date());
+        console.log(`  backlog of ${WEBHOOK_BACKLOG} deliveries made with SQL in ${((performance.now() - made) / 1000).toFixed(1)} s`);
+        const result = await drainDeliveries(gateway.store, workers, drainLimitMs);
+        drains[instances] = result;
+        rows.push(drainRow(`F  drain ${WEBHOOK_BACKLOG} deliveries, ${instances} instance${instances > 1 ? 's' : ''}`, result));
+      }
+      const one = drains[1];
+      const two = drains[2];
+      if (one && two) {
+        const [a, b] = [drainSeconds(one), drainSeconds(two)];
+        const shown = (drain: { seconds: number; projected: boolean }) => `${drain.projected ? '~' : ''}${drain.seconds.toFixed(0)} s${drain.projected ? ' (projected)' : ''}`;
+        ratios.push(
+          `PostgreSQL: ${WEBHOOK_BACKLOG} pending deliveries drained in ${shown(a)} by one instance, ${shown(b)} by two ` +
+            `(${(a.seconds / b.seconds).toFixed(2)}× faster; both instances in this one process, sharing its CPU)`,
+        );
+      }
+    });
+  } catch (error) {
+    fail(`${kind} webhooks: ${messageOf(error)}`, `\n!!! ${kind} webhooks FAILED: ${messageOf(error)} !!!\n`);
+    if (!deliveries) rows.push({ label: deliveriesLabel, unit: 'del/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -432,7 +562,8 @@ async function main(): Promise<void> {
   const honoRate = (await baselineHono())?.rate;
   for (const kind of kinds) {
     if (interrupted) break;
-    await benchStore(kind, honoRate);
+    const payments = await benchStore(kind, honoRate);
+    if (!interrupted) await benchWebhooks(kind, payments);
   }
   if (interrupted) return; // the signal handler cleans up and exits
 
