@@ -131,6 +131,8 @@ export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
         // Deleted with its webhook, or delivered meanwhile (an operator's re-send goes again anyway).
         if (!delivery || (delivery.deliveredAt !== null && !resend)) return;
         const webhook = await findWebhook(context.store, delivery.webhookId);
+        // Pending again (a new URL waits for its activation's 2xx): tried again on the schedule, not given up.
+        if (webhook?.status === 'pending') throw new Error(`webhook ${webhook.id} is waiting for its activation`);
         if (!webhook || webhook.status !== 'active') {
           await markGivenUp(context.store, delivery.id, context.now());
           throw new PermanentJobError(`webhook ${delivery.webhookId} is not active`);

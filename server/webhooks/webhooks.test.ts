@@ -242,6 +242,24 @@ describe.each(STORE_KINDS)('webhooks on %s', (kind) => {
     expect(DELIVERY_LIFETIME_MS).toBe(30 * DAY);
   });
 
+  it('keeps a delivery while its webhook waits for a new URL’s activation, and sends it there once active', async () => {
+    const first = await receiver();
+    const { merchant, webhook } = await webhookFor(first);
+    const moved = await receiver(500);
+    await payAs(merchant);
+    // The new address does not answer the activation: the webhook is pending, the delivery waits.
+    expect((await changeWebhook(services(), webhook.id, { url: moved.url })).webhook.status).toBe('pending');
+    await deliver();
+    const [waiting] = await listDeliveries(t.gateway.store, webhook.id, 1);
+    expect(waiting?.givenUpAt).toBeNull();
+    moved.setBehaviour(200);
+    expect((await changeWebhook(services(), webhook.id, { active: true })).webhook.status).toBe('active');
+    clock.advance(MINUTE);
+    await deliver();
+    expect(notificationsOf(moved).filter((notification) => notification.type === 'PAYMENT')).toHaveLength(1);
+    expect(notificationsOf(first).filter((notification) => notification.type === 'PAYMENT')).toHaveLength(0);
+  });
+
   it('re-sends a delivery on the operator’s word, and removes a webhook with its secret', async () => {
     const target = await receiver();
     const { merchant, webhook } = await webhookFor(target);
