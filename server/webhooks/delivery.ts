@@ -1,6 +1,6 @@
 import { WEBHOOK_DELIVERY_JOB } from '../events/outbox.ts';
 import { PermanentJobError, type JobHandler } from '../jobs/registry.ts';
-import { findDelivery, findWebhook, logAttempt, markDelivered, markGivenUp, updateWebhook, type WebhookRecord } from './repository.ts';
+import { findDeliveryToSend, findWebhook, markGivenUp, recordDeliveryAttempt, updateWebhook, type WebhookRecord } from './repository.ts';
 import { notificationPlaintext } from './notification.ts';
 import { secretOf, sendToWebhook, type WebhookServices } from './service.ts';
 
@@ -117,7 +117,19 @@ async function recordSuccess(services: WebhookServices, webhook: WebhookRecord):
   });
 }
 
+/** Opened secrets by their vault id (a sealed secret never changes: a new one gets a new id), per process. */
+const OPENED_SECRETS_KEPT = 1000;
+
 export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
+  const opened = new Map<string, string>();
+  const openedSecret = async (webhook: WebhookRecord): Promise<string> => {
+    const known = opened.get(webhook.secretId);
+    if (known !== undefined) return known;
+    const secret = await secretOf(services, webhook);
+    if (opened.size >= OPENED_SECRETS_KEPT) opened.clear();
+    opened.set(webhook.secretId, secret);
+    return secret;
+  };
   return [
     {
       kind: WEBHOOK_DELIVERY_JOB,
@@ -127,10 +139,10 @@ export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
         const deliveryId = job.payload.deliveryId;
         if (typeof deliveryId !== 'string') throw new PermanentJobError('malformed webhook delivery payload');
         const resend = job.payload.resend === true;
-        const delivery = await findDelivery(context.store, deliveryId);
+        const found = await findDeliveryToSend(context.store, deliveryId);
         // Deleted with its webhook, or delivered meanwhile (an operator's re-send goes again anyway).
-        if (!delivery || (delivery.deliveredAt !== null && !resend)) return;
-        const webhook = await findWebhook(context.store, delivery.webhookId);
+        if (!found || (found.delivery.deliveredAt !== null && !resend)) return;
+        const { delivery, webhook } = found;
         // Pending again (a new URL waits for its activation's 2xx): tried again on the schedule, not given up.
         if (webhook?.status === 'pending') throw new Error(`webhook ${webhook.id} is waiting for its activation`);
         if (!webhook || webhook.status !== 'active') {
@@ -142,12 +154,12 @@ export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
           await markGivenUp(context.store, delivery.id, now);
           throw new PermanentJobError('not delivered within 30 days');
         }
-        const secret = await secretOf(services, webhook);
+        const secret = await openedSecret(webhook);
         const origin = new URL(webhook.url).origin;
         const release = await acquireReceiverSlot(origin, services.timeoutMs, context.signal);
         if (!release) {
           const error = `not sent: ${RECEIVER_CONCURRENCY} deliveries to this receiver were open for ${services.timeoutMs} ms`;
-          await logAttempt(context.store, { deliveryId: delivery.id, attemptedAt: now, httpStatus: null, latencyMs: 0, error });
+          await recordDeliveryAttempt(context.store, { deliveryId: delivery.id, attemptedAt: now, httpStatus: null, latencyMs: 0, error }, null);
           throw new Error(error);
         }
         let outcome: Awaited<ReturnType<typeof sendToWebhook>>;
@@ -156,9 +168,9 @@ export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
         } finally {
           release();
         }
-        await logAttempt(context.store, { deliveryId: delivery.id, attemptedAt: now, httpStatus: outcome.httpStatus, latencyMs: outcome.latencyMs, error: outcome.error });
+        const attempt = { deliveryId: delivery.id, attemptedAt: now, httpStatus: outcome.httpStatus, latencyMs: outcome.latencyMs, error: outcome.error };
+        await recordDeliveryAttempt(context.store, attempt, outcome.delivered ? context.now() : null);
         if (outcome.delivered) {
-          await markDelivered(context.store, delivery.id, context.now());
           await recordSuccess(services, webhook);
           return;
         }

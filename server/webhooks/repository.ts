@@ -168,8 +168,32 @@ export async function findDelivery(db: Queryable, id: string): Promise<DeliveryR
   return row ? toDelivery(row) : undefined;
 }
 
-export async function markDelivered(db: Queryable, id: string, now: Date): Promise<void> {
-  await db.query('UPDATE webhook_deliveries SET delivered_at = coalesce(delivered_at, $2::timestamptz) WHERE id = $1', [id, now.toISOString()]);
+/** A delivery to send: the delivery and its event, its webhook, and the webhook's sealed secret, in one read. */
+export async function findDeliveryToSend(
+  db: Queryable,
+  id: string,
+): Promise<{ delivery: DeliveryRecord; webhook: WebhookRecord | undefined } | undefined> {
+  const found = await db.query<DeliveryRow & { webhook: WebhookRow | null }>(
+    `SELECT ${DELIVERY_COLUMNS}, (SELECT row_to_json(w) FROM webhooks w WHERE w.id = d.webhook_id) AS webhook
+       FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1`,
+    [id],
+    { preparedAs: 'webhook-delivery-to-send' },
+  );
+  const row = found.rows[0];
+  if (!row) return undefined;
+  return { delivery: toDelivery(row), webhook: row.webhook ? toRecord(row.webhook) : undefined };
+}
+
+/** Logs an attempt and, when it delivered (`deliveredAt`), marks the delivery delivered: one statement. */
+export async function recordDeliveryAttempt(db: Queryable, attempt: AttemptLogEntry, deliveredAt: Date | null): Promise<void> {
+  await db.query(
+    `WITH logged AS (
+       INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, latency_ms, error) VALUES ($1, $2::timestamptz, $3, $4, $5)
+     )
+     UPDATE webhook_deliveries SET delivered_at = coalesce(delivered_at, $6::timestamptz) WHERE id = $1 AND $6::timestamptz IS NOT NULL`,
+    [attempt.deliveryId, attempt.attemptedAt.toISOString(), attempt.httpStatus, attempt.latencyMs, attempt.error, deliveredAt?.toISOString() ?? null],
+    { preparedAs: 'webhook-record-attempt' },
+  );
 }
 
 export async function markGivenUp(db: Queryable, id: string, now: Date): Promise<void> {
@@ -185,13 +209,6 @@ export interface AttemptLogEntry {
   readonly httpStatus: number | null;
   readonly latencyMs: number;
   readonly error: string | null;
-}
-
-export async function logAttempt(db: Queryable, attempt: AttemptLogEntry): Promise<void> {
-  await db.query(
-    'INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, latency_ms, error) VALUES ($1, $2::timestamptz, $3, $4, $5)',
-    [attempt.deliveryId, attempt.attemptedAt.toISOString(), attempt.httpStatus, attempt.latencyMs, attempt.error],
-  );
 }
 
 /** A delivery as the operator lists it: its event, its state, and every attempt. */
