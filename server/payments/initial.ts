@@ -304,7 +304,7 @@ export function settleInitial(
     alongside: async (tx) => {
       if (registration) await recordRegistration(tx, services.outbox, registration);
       else if (sealedCardId !== null) await eraseSealed(tx, sealedCardId, services.now());
-      await registrationUsed(tx, payment, services.now());
+      await registrationUsed(services, tx, payment, services.now());
       // Should the capture below never happen (the process dies first), the job makes it.
       if (approved && plan.captureAtOnce) await scheduleCaptureAtOnce(tx, payment, services.now(), CAPTURE_SAFETY_NET_MS);
     },

@@ -172,7 +172,7 @@ export async function settleAfterRedirect(
   const answered = { ...payment, status: statusOfResult(answer.code), resultDetails: { ...answer.details } };
   const registration = keepsCard ? registrationOfPayment(answered, plan.registerSealedCardId as string, now) : undefined;
   if (registration) await recordRegistration(tx, services.outbox, registration);
-  else await registrationUsed(tx, answered, now);
+  else await registrationUsed(services, tx, answered, now);
   const finished = await services.ledger.finish(
     tx,
     payment,

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { GroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
+import { createLastUses } from '../registrations/service.ts';
 import { createAttemptOpener, type AttemptToOpen } from './attempts.ts';
 import { createLedger, type Ledger } from './ledger.ts';
 
@@ -28,6 +29,8 @@ export interface PaymentServices {
   readonly environment: GatewayEnvironment;
   /** COMPAT §10: a registration expires this many months after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
+  /** When this process last saw each registration's expiry clock move (registrations/service.ts). */
+  readonly lastUses: Map<string, number>;
   readonly now: () => Date;
   /** The gateway's public base URL: redirects point at its own pages. */
   readonly publicUrl: string;
@@ -35,7 +38,7 @@ export interface PaymentServices {
 }
 
 export function createPaymentServices(
-  parts: Omit<PaymentServices, 'ledger' | 'attempts'>,
+  parts: Omit<PaymentServices, 'ledger' | 'attempts' | 'lastUses'>,
 ): PaymentServices {
-  return { ...parts, ledger: createLedger(parts.store, parts.outbox), attempts: createAttemptOpener(parts.store) };
+  return { ...parts, ledger: createLedger(parts.store, parts.outbox), attempts: createAttemptOpener(parts.store), lastUses: createLastUses() };
 }

@@ -158,10 +158,10 @@ export const LAST_USE_RESOLUTION_MS = 60 * 60_000;
 
 /**
  * After a successful payment: the expiry clock starts again (unless it was moved within LAST_USE_RESOLUTION_MS), and
- * an INITIAL payment's scheme reference is kept. A row with nothing to change is not written (nor locked).
+ * an INITIAL payment's scheme reference is kept. A row with nothing to change is not written (nor locked): false.
  */
-export async function registrationPaidWith(db: Queryable, id: string, now: Date, initialTransactionId: string | null): Promise<void> {
-  await db.query(
+export async function registrationPaidWith(db: Queryable, id: string, now: Date, initialTransactionId: string | null): Promise<boolean> {
+  const updated = await db.query(
     `UPDATE registrations SET last_used_at = greatest(last_used_at, $2::timestamptz),
             initial_transaction_id = coalesce($3::text, initial_transaction_id)
       WHERE id = $1 AND deleted_at IS NULL
@@ -170,6 +170,7 @@ export async function registrationPaidWith(db: Queryable, id: string, now: Date,
     [id, now.toISOString(), initialTransactionId, LAST_USE_RESOLUTION_MS / 1000],
     { preparedAs: 'registration-paid-with' },
   );
+  return updated.rowCount > 0;
 }
 
 /** extendlife: the expiry clock starts again now. */

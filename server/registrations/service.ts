@@ -19,6 +19,7 @@ import {
   markRegistrationDeleted,
   registrationPaidWith,
   updateRegistrationCard,
+  LAST_USE_RESOLUTION_MS,
   type RegistrationRecord,
 } from './repository.ts';
 
@@ -42,6 +43,8 @@ export interface RegistrationServices {
   readonly now: () => Date;
   /** COMPAT §10: a registration expires this many months after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
+  /** When this process last saw each registration's expiry clock move (createLastUses). */
+  readonly lastUses: Map<string, number>;
 }
 
 /** The echo fields a registration keeps from the request (or the payment) that made it. */
@@ -199,6 +202,7 @@ export async function openStoredCard(services: RegistrationServices, entityId: s
   if (!RESOURCE_ID.test(registrationId)) throw unusable(RESULTS.invalidRegistrationId, parameter, registrationId);
   const found = await findRegistrationWithCard(services.store, entityId, registrationId);
   const registration = requireUsable(found?.registration, registrationId, services.registrationLifetimeMonths, services.now(), parameter);
+  noteLastUse(services.lastUses, registration.id, registration.lastUsedAt.getTime());
   // A live registration's card is in the vault: the row and the card were read in one statement.
   if (!found?.sealed) throw new Error(`the card of registration ${registration.id} is not in the vault`);
   try {
@@ -411,7 +415,27 @@ export async function extendRegistrationLife(services: RegistrationServices, ent
  * After a payment with a registration was approved: the registration's expiry clock starts again, and an INITIAL
  * payment's scheme reference is kept with it for the merchant-initiated payments that will name it.
  */
-export async function registrationUsed(tx: Queryable, payment: PaymentRecord, now: Date): Promise<void> {
+export async function registrationUsed(services: Pick<RegistrationServices, 'lastUses'>, tx: Queryable, payment: PaymentRecord, now: Date): Promise<void> {
   if (payment.status !== 'approved' || payment.registrationId === null) return;
-  await registrationPaidWith(tx, payment.registrationId, now, schemeReferenceOf(payment));
+  const scheme = schemeReferenceOf(payment);
+  // Moved within the hour (as this process last saw it): the statement would change nothing.
+  const lastUse = services.lastUses.get(payment.registrationId);
+  if (scheme === null && lastUse !== undefined && now.getTime() - lastUse < LAST_USE_RESOLUTION_MS) return;
+  if (await registrationPaidWith(tx, payment.registrationId, now, scheme)) noteLastUse(services.lastUses, payment.registrationId, now.getTime());
+}
+
+/**
+ * When this process last saw each registration's expiry clock move (read with its card, or moved by a payment): a
+ * hint that spares a busy card's payments a statement that would change nothing (the statement's own condition
+ * decides). Bounded: forgotten at once when it holds LAST_USES_KEPT registrations.
+ */
+export function createLastUses(): Map<string, number> {
+  return new Map();
+}
+
+const LAST_USES_KEPT = 10_000;
+
+function noteLastUse(lastUses: Map<string, number>, registrationId: string, at: number): void {
+  if (lastUses.size >= LAST_USES_KEPT && !lastUses.has(registrationId)) lastUses.clear();
+  lastUses.set(registrationId, at);
 }
