@@ -210,6 +210,22 @@ function loadSpec(url: string, method: 'GET' | 'POST', headers: Record<string, s
   };
 }
 
+/** A gateway on a bench store location: any free port on loopback, no demo merchant, logging as in production. */
+function benchGatewayConfig(location: { readonly dataDir: string; readonly databaseUrl: string | undefined }): GatewayConfig {
+  return {
+    ...loadConfig({}),
+    port: 0,
+    host: HOST,
+    dataDir: location.dataDir,
+    databaseUrl: location.databaseUrl,
+    // PostgreSQL requires a configured card-data key (vault/key.ts); PGlite generates one in its directory.
+    cardDataKey: location.databaseUrl ? randomBytes(32) : undefined,
+    demoMerchant: undefined,
+    // Logging as in production (a line per request, redacted), into a sink that drops the lines.
+    logLevel: 'info',
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // A: trivial Hono route
 
@@ -281,18 +297,7 @@ async function benchStore(kind: StoreKind, honoRate: number | undefined): Promis
       scope.defer(`remove ${kind} store at ${location.where}`, () => location.dispose());
       console.log(`  store: ${location.where}`);
 
-      const config: GatewayConfig = {
-        ...loadConfig({}),
-        port: 0,
-        host: HOST,
-        dataDir: location.dataDir,
-        databaseUrl: location.databaseUrl,
-        // PostgreSQL requires a configured card-data key (vault/key.ts); PGlite generates one in its directory.
-        cardDataKey: location.databaseUrl ? randomBytes(32) : undefined,
-        demoMerchant: undefined,
-        // Logging as in production (a line per request, redacted), into a sink that drops the lines.
-        logLevel: 'info',
-      };
+      const config = benchGatewayConfig(location);
       let gateway: RunningGateway;
       try {
         gateway = await startGateway(config, { logSink: () => undefined });
@@ -426,16 +431,7 @@ async function benchWebhooks(kind: StoreKind, payments: Summary | undefined): Pr
     await withScope(async (scope) => {
       const location = await freshLocation(kind, postgresSource());
       scope.defer(`remove ${kind} store at ${location.where}`, () => location.dispose());
-      const config: GatewayConfig = {
-        ...loadConfig({}),
-        port: 0,
-        host: HOST,
-        dataDir: location.dataDir,
-        databaseUrl: location.databaseUrl,
-        cardDataKey: location.databaseUrl ? randomBytes(32) : undefined,
-        demoMerchant: undefined,
-        logLevel: 'info',
-      };
+      const config = benchGatewayConfig(location);
       // Workers driven here (jobPollMs 0), as fast as they go.
       const gateway = await startGateway(config, { jobPollMs: 0, logSink: () => undefined });
       scope.defer(`close gateway over ${kind}`, () => gateway.close());

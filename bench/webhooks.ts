@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { JobWorker } from '../server/jobs/worker.ts';
 import type { Store } from '../server/store/index.ts';
-import { WEBHOOK_DELIVERY_JOB } from '../server/events/outbox.ts';
+import { WEBHOOK_DELIVERY_JOB, withWebhookDeliveries } from '../server/events/outbox.ts';
 
 /**
  * Webhook delivery figures (E, F): a backlog of pending deliveries created in bulk with SQL, exactly the rows the
@@ -57,20 +57,10 @@ export async function createDeliveryBacklog(store: Store, entityIds: readonly st
   for (let done = 0; done < count; done += CHUNK) {
     const size = Math.min(CHUNK, count - done);
     await store.query(
-      `WITH inserted AS (
-          INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
+      withWebhookDeliveries(`INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
           SELECT 'PAYMENT', 'CREATED', ($2::text[])[1 + (g % cardinality($2::text[]))], r.id, $1::jsonb || jsonb_build_object('id', r.id), $3::timestamptz
             FROM generate_series($4::int, $5::int) g, LATERAL (SELECT md5('bench-webhook-' || g || '-' || $3::text) AS id) r
-          RETURNING id, type, entity_id, created_at
-        ), deliveries AS (
-          INSERT INTO webhook_deliveries (id, webhook_id, event_id, created_at)
-          SELECT md5(w.id || ':' || i.id), w.id, i.id, i.created_at
-            FROM inserted i JOIN webhooks w ON w.entity_id = i.entity_id AND w.status = 'active' AND i.type = ANY (w.types)
-          RETURNING id, created_at
-        )
-        INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
-        SELECT d.id, '${WEBHOOK_DELIVERY_JOB}', '${WEBHOOK_DELIVERY_JOB}:' || d.id, jsonb_build_object('deliveryId', d.id), d.created_at, d.created_at
-          FROM deliveries d`,
+          RETURNING id, type, entity_id, created_at`),
       [JSON.stringify(payload), [...entityIds], now.toISOString(), done + 1, done + size],
     );
   }

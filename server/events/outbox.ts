@@ -35,18 +35,15 @@ export interface Outbox {
 }
 
 /**
- * All rows travel as one JSON parameter: one statement for any number of events (group commit). The same statement
- * fans every event out to the entity's active webhooks subscribed to its type (webhooks/): a delivery row and the
- * job that sends it, in the event's transaction, so no notification is lost or made twice by a crash (the delivery's
- * id is derived from the webhook's and the event's). Without webhooks the join finds nothing, and an event costs
- * no more round trip than before.
+ * A statement that inserts events (`insertEvents`: an INSERT INTO events ... RETURNING id, type, entity_id,
+ * created_at) and fans every one out to the entity's active webhooks subscribed to its type (webhooks/): a delivery
+ * row and the job that sends it, in the event's transaction, so no notification is lost or made twice by a crash
+ * (the delivery's id is derived from the webhook's and the event's). Without webhooks the join finds nothing, and an
+ * event costs no more round trip than before. The bench builds its delivery backlogs with it too.
  */
-const INSERT_EVENTS = `WITH inserted AS (
-    INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
-    SELECT type, action, entity_id, resource_id, payload, created_at
-      FROM jsonb_to_recordset($1::jsonb) AS e (type text, action text, entity_id char(32), resource_id char(32), payload jsonb,
-        created_at timestamptz)
-    RETURNING id, type, entity_id, created_at
+export function withWebhookDeliveries(insertEvents: string): string {
+  return `WITH inserted AS (
+    ${insertEvents}
   ), deliveries AS (
     INSERT INTO webhook_deliveries (id, webhook_id, event_id, created_at)
     SELECT md5(w.id || ':' || i.id), w.id, i.id, i.created_at
@@ -56,6 +53,14 @@ const INSERT_EVENTS = `WITH inserted AS (
   INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
   SELECT d.id, '${WEBHOOK_DELIVERY_JOB}', '${WEBHOOK_DELIVERY_JOB}:' || d.id, jsonb_build_object('deliveryId', d.id), d.created_at, d.created_at
     FROM deliveries d`;
+}
+
+/** All rows travel as one JSON parameter: one statement for any number of events (group commit), with their deliveries. */
+const INSERT_EVENTS = withWebhookDeliveries(`INSERT INTO events (type, action, entity_id, resource_id, payload, created_at)
+    SELECT type, action, entity_id, resource_id, payload, created_at
+      FROM jsonb_to_recordset($1::jsonb) AS e (type text, action text, entity_id char(32), resource_id char(32), payload jsonb,
+        created_at timestamptz)
+    RETURNING id, type, entity_id, created_at`);
 
 export function createOutbox(subscribers: readonly EventSubscriber[]): Outbox {
   return {
