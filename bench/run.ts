@@ -9,10 +9,13 @@
  *   D  per store, POST /v1/registrations/{id}/payments (DB with a stored card, opened from the vault) on the same
  *      gateway: the vault must not halve what C makes.
  *   E  per store, webhook deliveries per second: a backlog of pending deliveries (made with SQL as the outbox makes
- *      them) drained by one instance's delivery worker to a receiver process that decrypts each notification,
- *      compared with C (a delivery should cost at most a third of the payment it notifies: deliveries/s ≥ 3 × payments/s);
+ *      them) drained by one instance's delivery worker to a receiver process that decrypts each notification;
  *   F  PostgreSQL only, the time to drain BENCH_WEBHOOK_BACKLOG (100,000) pending deliveries with one instance, then
- *      with two (two gateways in this process, on one schema; they share its CPU).
+ *      with two (two gateways in this process, on one schema; they share its CPU);
+ *   G  per store, what delivering costs the payments it notifies: POST /v1/payments for a merchant without a webhook,
+ *      then for one whose webhook gets every payment, on one gateway whose delivery worker runs as in production
+ *      (polling); target: the second rate at least two thirds of the first (delivering costs at most a third of the
+ *      payment throughput), with the deliveries keeping up (the backlog left when the load stops, and its drain time).
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -40,7 +43,7 @@ import { hasFailures, type LoadResult, type LoadSpec, type Outcome } from './loa
 import { displayUrl, freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import { formatMs, formatRate, type Summary } from './stats.ts';
 import { measureStoreInserts, openNonDurablePGlite, RAW_TABLE } from './store-load.ts';
-import { createDeliveryBacklog, drainDeliveries, drainSeconds, startWebhookReceivers, type DrainResult } from './webhooks.ts';
+import { createDeliveryBacklog, drainDeliveries, drainSeconds, pendingDeliveries, startWebhookReceivers, type DrainResult } from './webhooks.ts';
 import { measureWidget } from './widget.ts';
 import { createWebhook } from '../server/webhooks/service.ts';
 
@@ -68,8 +71,10 @@ const WEBHOOK_BACKLOG = positiveIntFromEnv('BENCH_WEBHOOK_BACKLOG', 100_000, 10_
 const WEBHOOK_DRAIN_SECONDS = positiveIntFromEnv('BENCH_WEBHOOK_DRAIN_SECONDS', 45, 3600);
 /** Receiver origins (one merchant and webhook each): more than the per-receiver limit could hold back. */
 const WEBHOOK_RECEIVERS = 16;
-/** A delivery should cost at most a third of a payment: deliveries/s at least 3 × payments/s. */
-const DELIVERY_TARGET_RATIO = 3;
+/** Payments of a merchant whose webhook is notified, as a share of payments without (G). */
+const NOTIFIED_PAYMENTS_TARGET_RATIO = 2 / 3;
+/** How long G waits, after its load, for the deliveries still pending. */
+const DELIVERY_CATCH_UP_LIMIT_MS = 120_000;
 const HOST = '127.0.0.1';
 
 // ---------------------------------------------------------------------------------------------------
@@ -472,10 +477,7 @@ async function benchWebhooks(kind: StoreKind, payments: Summary | undefined): Pr
       rows.push({ ...deliveries, label: deliveriesLabel });
       if (payments) {
         const ratio = (deliveries.summary?.rate ?? 0) / payments.rate;
-        ratios.push(
-          `${kind}: webhook deliveries ${formatRate(deliveries.summary?.rate ?? 0)}/s vs payments ${formatRate(payments.rate)}/s (C) = ${ratio.toFixed(2)}× ` +
-            `(target ≥ ${DELIVERY_TARGET_RATIO}×: a delivery costs at most a third of the payment it notifies) — ${ratio >= DELIVERY_TARGET_RATIO ? 'meets target' : 'BELOW target'}`,
-        );
+        ratios.push(`${kind}: webhook deliveries from a backlog ${formatRate(deliveries.summary?.rate ?? 0)}/s vs payments ${formatRate(payments.rate)}/s (C) = ${ratio.toFixed(2)}×`);
       }
       if (kind !== 'PostgreSQL') return;
 
@@ -509,6 +511,78 @@ async function benchWebhooks(kind: StoreKind, payments: Summary | undefined): Pr
   } catch (error) {
     fail(`${kind} webhooks: ${messageOf(error)}`, `\n!!! ${kind} webhooks FAILED: ${messageOf(error)} !!!\n`);
     if (!deliveries) rows.push({ label: deliveriesLabel, unit: 'del/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// G: what delivering costs the payments it notifies
+
+async function benchDeliveryCost(kind: StoreKind): Promise<void> {
+  const plainLabel = `G  POST /v1/payments, no webhook, ${kind}`;
+  const notifiedLabel = `G  POST /v1/payments, each delivered to a webhook, ${kind}`;
+  console.log(`\n[${kind} delivery cost] one gateway, its delivery worker polling as in production`);
+  let plain: Summary | undefined;
+  let notified: Summary | undefined;
+  try {
+    await withScope(async (scope) => {
+      const location = await freshLocation(kind, postgresSource());
+      scope.defer(`remove ${kind} store at ${location.where}`, () => location.dispose());
+      const gateway = await startGateway(benchGatewayConfig(location), { logSink: () => undefined });
+      scope.defer(`close gateway over ${kind}`, () => gateway.close());
+      const secret = randomBytes(32).toString('hex').toUpperCase();
+      const receivers = await startWebhookReceivers(secret, 1);
+      scope.defer('stop the webhook receiver process', () => receivers.close());
+      const token = newAccessToken();
+      const [without, withWebhook] = await gateway.store.transaction(async (tx) => {
+        const first = await createEntity(tx, 'Bench merchant without a webhook');
+        const second = await createEntity(tx, 'Bench merchant with a webhook');
+        await grantToken(tx, token, 'bench', [first.id, second.id]);
+        return [first, second];
+      });
+      const { webhook } = await createWebhook(gateway.webhooks.services, withWebhook.id, { url: receivers.urls[0]!, secret, types: ['PAYMENT'] });
+      if (webhook.status !== 'active') throw new Error('the bench webhook did not activate');
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' };
+      const measure = async (label: string, entityId: string): Promise<Summary> => {
+        const result = await measureHttp(loadSpec(`${gateway.url}/v1/payments`, 'POST', headers, new URLSearchParams(cardPayment(entityId)).toString()));
+        const check = checkHttp(label, result);
+        printMeasurement(label.slice(3), 'req/s', result.measured, check);
+        rows.push({ label, unit: 'req/s', summary: result.measured, check });
+        return result.measured;
+      };
+      plain = await measure(plainLabel, without.id);
+      notified = await measure(notifiedLabel, withWebhook.id);
+
+      // The deliveries: every payment event of the notified merchant delivered once, decrypted by the receiver.
+      const left = await pendingDeliveries(gateway.store);
+      const catchUpStarted = performance.now();
+      while ((await pendingDeliveries(gateway.store)) > 0) {
+        if (performance.now() - catchUpStarted > DELIVERY_CATCH_UP_LIMIT_MS) throw new Error(`deliveries still pending ${DELIVERY_CATCH_UP_LIMIT_MS / 1000} s after the load`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const catchUpSeconds = (performance.now() - catchUpStarted) / 1000;
+      const events = await gateway.store.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE entity_id = $1 AND type = 'PAYMENT'", [withWebhook.id]);
+      const expected = events.rows[0]?.n ?? 0;
+      const received = await receivers.stats();
+      // The activation message is one more notification the receiver decrypted.
+      if (received.failed > 0 || received.ok !== expected + 1) {
+        throw new Error(`the receiver decrypted ${received.ok} notifications (${received.failed} not) for ${expected} payment events and the activation`);
+      }
+      console.log(
+        `  ${expected} payment events, each delivered and decrypted once; ${left} deliveries were pending when the load stopped, ` +
+          `delivered ${catchUpSeconds.toFixed(1)} s later`,
+      );
+      const ratio = notified.rate / plain.rate;
+      ratios.push(
+        `${kind}: payments whose webhook is notified ${formatRate(notified.rate)} req/s = ${Math.round(ratio * 100)}% of payments without ` +
+          `${formatRate(plain.rate)} req/s (target ≥ ${Math.round(NOTIFIED_PAYMENTS_TARGET_RATIO * 100)}%: delivering costs at most a third of ` +
+          `the payment throughput) — ${ratio >= NOTIFIED_PAYMENTS_TARGET_RATIO ? 'meets target' : 'BELOW target'}; ` +
+          `${left} deliveries pending at the end of the load, drained ${catchUpSeconds.toFixed(1)} s later`,
+      );
+    });
+  } catch (error) {
+    fail(`${kind} delivery cost: ${messageOf(error)}`, `\n!!! ${kind} delivery cost FAILED: ${messageOf(error)} !!!\n`);
+    if (!plain) rows.push({ label: plainLabel, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
+    if (!notified) rows.push({ label: notifiedLabel, unit: 'req/s', summary: undefined, check: `FAILED: ${messageOf(error)}` });
   }
 }
 
@@ -560,6 +634,7 @@ async function main(): Promise<void> {
     if (interrupted) break;
     const payments = await benchStore(kind, honoRate);
     if (!interrupted) await benchWebhooks(kind, payments);
+    if (!interrupted) await benchDeliveryCost(kind);
   }
   if (interrupted) return; // the signal handler cleans up and exits
 

@@ -80,7 +80,8 @@ export interface DrainResult {
   readonly p99: number;
 }
 
-async function pendingCount(store: Store): Promise<number> {
+/** Deliveries neither delivered nor given up. */
+export async function pendingDeliveries(store: Store): Promise<number> {
   const found = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE delivered_at IS NULL AND given_up_at IS NULL');
   return found.rows[0]?.n ?? 0;
 }
@@ -91,7 +92,7 @@ async function pendingCount(store: Store): Promise<number> {
  * its HTTP 200.
  */
 export async function drainDeliveries(store: Store, workers: readonly JobWorker[], limitMs: number): Promise<DrainResult> {
-  const backlog = await pendingCount(store);
+  const backlog = await pendingDeliveries(store);
   const lastAttempt = await store.query<{ id: string | null }>('SELECT max(id)::text AS id FROM webhook_attempts');
   const fromAttempt = lastAttempt.rows[0]?.id ?? '0';
   const started = performance.now();
@@ -102,7 +103,7 @@ export async function drainDeliveries(store: Store, workers: readonly JobWorker[
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const left = await pendingCount(store);
+  const left = await pendingDeliveries(store);
   if (left > 0) {
     const now = new Date().toISOString();
     await store.query(`UPDATE jobs SET done_at = $1::timestamptz WHERE kind = '${WEBHOOK_DELIVERY_JOB}' AND done_at IS NULL AND failed_at IS NULL`, [now]);

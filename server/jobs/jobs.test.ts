@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { openStore, type Store } from '../store/index.ts';
 import {
@@ -213,6 +213,17 @@ describe.each(STORE_KINDS)('jobs on %s', (kind) => {
     const job = await findJobByKey(store, 'polled:1');
     expect(job).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lastError: 'the worker stopped', lockedUntil: null });
     expect(await polling.runDueJobs()).toBe(0);
+  });
+
+  it('polls at once when started, and keeps running while a run stops at its limit with jobs still due', async () => {
+    // 2 per batch, 10 batches a run: 25 jobs need three runs. With an hour between polls, only running the next at
+    // once (the run before was full) gets them all done now.
+    for (let n = 0; n < 25; n++) await schedule('backlog');
+    const handler = recordingHandler('backlog');
+    const polling = startJobWorker({ store, logger: silent, now: clock.now, handlers: createJobRegistry([handler]), pollMs: 3600 * SECOND, batchSize: 2 });
+    workers.push(polling);
+    await vi.waitFor(async () => expect((await findJobsOfKind(store, 'backlog')).filter((job) => job.doneAt !== null)).toHaveLength(25), { timeout: 20 * SECOND, interval: 50 });
+    expect(handler.runs).toHaveLength(25);
   });
 
   it('keeps jobs across a restart: scheduled, store closed, run by a worker on the reopened store', async () => {

@@ -13,7 +13,11 @@ export interface JobWorkerOptions {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly handlers: JobRegistry;
-  /** Interval of the background loop; 0 runs nothing by itself (tests drive it with runDueJobs). */
+  /**
+   * Interval of the background loop; 0 runs nothing by itself (tests drive it with runDueJobs). The loop's first run
+   * is at once, and a run that stopped at its limit with jobs still due is followed at once by the next: a backlog
+   * drains at the rate the handlers go, never at one run per interval.
+   */
   readonly pollMs: number;
   /** How long a claim holds; longer than any handler may take (outbound calls time out at 30 s). */
   readonly leaseMs?: number;
@@ -81,36 +85,45 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
     }
   }
 
-  async function runDue(): Promise<number> {
-    let total = 0;
+  /** Runs batches until one is not full (or MAX_BATCHES_PER_RUN ran); `more` says the last one was full. */
+  async function runDue(): Promise<{ ran: number; more: boolean }> {
+    let ran = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !stopping.signal.aborted; batch++) {
       const claimed = await claimDueJobs(store, { kinds, now: now(), limit: batchSize, leaseMs });
       await Promise.all(claimed.map(runOne));
-      total += claimed.length;
-      if (claimed.length < batchSize) break;
+      ran += claimed.length;
+      if (claimed.length < batchSize) return { ran, more: false };
     }
-    return total;
+    return { ran, more: true };
   }
 
-  function runDueJobs(): Promise<number> {
-    if (stopping.signal.aborted) return Promise.resolve(0);
-    const run = runDue();
+  function tracked<T>(run: Promise<T>): Promise<T> {
     running.add(run);
     void run.finally(() => running.delete(run)).catch(() => undefined);
     return run;
   }
 
-  function scheduleTick(): void {
+  function runDueJobs(): Promise<number> {
+    if (stopping.signal.aborted) return Promise.resolve(0);
+    return tracked(runDue()).then(({ ran }) => ran);
+  }
+
+  function scheduleTick(delayMs: number): void {
     if (options.pollMs <= 0 || stopping.signal.aborted) return;
     timer = setTimeout(() => {
-      runDueJobs()
-        .catch((error: unknown) => logger.error('job poll failed', { error: errorText(error) }))
-        .finally(scheduleTick);
-    }, options.pollMs);
+      if (stopping.signal.aborted) return;
+      tracked(runDue()).then(
+        ({ more }) => scheduleTick(more ? 0 : options.pollMs),
+        (error: unknown) => {
+          logger.error('job poll failed', { error: errorText(error) });
+          scheduleTick(options.pollMs);
+        },
+      );
+    }, delayMs);
     timer.unref();
   }
 
-  scheduleTick();
+  scheduleTick(0);
 
   return {
     async scheduleRecurring() {
