@@ -11,6 +11,7 @@ import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
+import { scheduleRoutes } from './schedules/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
@@ -47,6 +48,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/payments', paymentRoutes(deps));
   app.route('/v1/checkouts', checkoutRoutes(deps));
   app.route('/v1/registrations', registrationRoutes(deps));
+  app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
   app.route(
     '/v1',

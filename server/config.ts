@@ -61,6 +61,11 @@ export interface GatewayConfig {
   /** REGISTRATION_LIFETIME_MONTHS: a registration expires this long after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
   /**
+   * SCHEDULE_CATCH_UP_HOURS: a schedule's fire time missed while no gateway ran is still run (once, for all the fire
+   * times missed) when a gateway comes back within this many hours of it; older ones are skipped.
+   */
+  readonly scheduleCatchUpHours: number;
+  /**
    * ADMIN_TOKEN: the bearer token of the admin API (`/admin/v1/...`, webhooks/routes.ts), at least 32 characters.
    * Unset: the admin API is absent (404).
    */
@@ -295,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
     ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
+    scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
   };
 }

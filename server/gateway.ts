@@ -29,6 +29,8 @@ import { createAuthFailureGuard } from './throttling/authFailures.ts';
 import { throttlingJobHandlers } from './throttling/jobs.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
+import { scheduleJobHandlers } from './schedules/execution.ts';
+import { startScheduler, type Scheduler } from './schedules/firing.ts';
 import { webhookJobHandlers } from './webhooks/delivery.ts';
 import { WEBHOOK_TIMEOUT_MS, type WebhookServices } from './webhooks/service.ts';
 import { loadWidgetBuild } from './widget/build.ts';
@@ -45,6 +47,8 @@ export interface RunningGateway {
   readonly payments: PaymentServices;
   /** Webhooks: their configuration use-cases, and the worker that sends deliveries (apart from the other jobs). */
   readonly webhooks: { readonly services: WebhookServices; readonly deliveries: JobWorker };
+  /** Schedules: the loop that takes due fire times, and the worker that makes their payments (apart from the other jobs). */
+  readonly schedules: { readonly scheduler: Scheduler; readonly executions: JobWorker };
   /** What the operator must hear about at start (the start banner prints them; they are logged too). */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -69,6 +73,8 @@ export interface GatewayOptions {
 const DEFAULT_JOB_POLL_MS = 1000;
 /** Deliveries sent at once by one instance (each waits at most WEBHOOK_TIMEOUT_MS for its receiver). */
 const WEBHOOK_DELIVERY_BATCH = 32;
+/** Schedule executions (payments) made at once by one instance. */
+const SCHEDULE_EXECUTION_BATCH = 32;
 
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -170,6 +176,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
     batchSize: WEBHOOK_DELIVERY_BATCH,
   });
+  const pollMs = options.jobPollMs ?? DEFAULT_JOB_POLL_MS;
+  const scheduler = startScheduler({ store, logger, now, catchUpMs: config.scheduleCatchUpHours * 3_600_000, pollMs });
+  // A burst of executions (many schedules firing in the same second) never holds up the jobs that finish payments.
+  const scheduleExecutions = startJobWorker({
+    store,
+    logger,
+    now,
+    handlers: createJobRegistry(scheduleJobHandlers(payments)),
+    pollMs,
+    batchSize: SCHEDULE_EXECUTION_BATCH,
+  });
   // The embedded store's one process re-seals what a previous key still seals itself: no operator command can open
   // the directory while it runs. (On PostgreSQL the operator starts it, once every instance holds the new key.)
   if (store.kind === 'pglite' && (await scheduleRotationIfDue(store, vault, now()))) {
@@ -185,10 +202,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     jobs,
     payments,
     webhooks: { services: webhookServices, deliveries: webhookDeliveries },
+    schedules: { scheduler, executions: scheduleExecutions },
     notices,
     async close() {
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
-      await Promise.all([jobs.stop(), webhookDeliveries.stop()]);
+      await Promise.all([jobs.stop(), webhookDeliveries.stop(), scheduler.stop(), scheduleExecutions.stop()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');

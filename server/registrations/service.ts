@@ -9,6 +9,7 @@ import { cardView } from '../payments/view.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
+import { cancelSchedulesOfRegistration } from '../schedules/cancellation.ts';
 import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
 import {
   extendRegistration,
@@ -339,7 +340,7 @@ export interface RegistrationOperation {
 
 /**
  * DELETE /v1/registrations/{id}: under the registration's lock, marked deleted and its card erased from the vault,
- * with the REGISTRATION DELETED event. A second delete finds it deleted (100.150.202). An expired registration can
+ * with the REGISTRATION DELETED event, and its schedules cancelled. A second delete finds it deleted (100.150.202). An expired registration can
  * still be deleted: its card goes too.
  */
 export async function deleteRegistration(services: RegistrationServices, entityId: string, id: string, operationId: string = newResourceId()): Promise<RegistrationOperation> {
@@ -353,6 +354,8 @@ export async function deleteRegistration(services: RegistrationServices, entityI
     if (registration.sealedCardId !== null) await eraseSealed(tx, registration.sealedCardId, now);
     const deleted: RegistrationRecord = { ...registration, deletedAt: now, updatedAt: now, sealedCardId: null, deregistrationId: operationId };
     await services.outbox.append(tx, [registrationEvent(deleted, 'DELETED', now)]);
+    // COMPAT §10: deleting a registration cancels its active schedules (DS).
+    await cancelSchedulesOfRegistration(tx, services.outbox, id, 'registration deleted', now);
     return { id: operationId, paymentType: 'DR', registration: deleted };
   });
 }

@@ -1,0 +1,305 @@
+import type { Queryable } from '../store/index.ts';
+
+/** SQL for schedules and their executions (migration 0014). */
+
+export type ScheduleStatus = 'active' | 'cancelled' | 'ended';
+export type ScheduleCancelReason = 'merchant' | 'registration deleted' | 'registration expired';
+
+/** The job as answers show it: the seven Quartz fields, the expression, and the optional fields as sent. */
+export interface ScheduleJob {
+  readonly second: string;
+  readonly minute: string;
+  readonly hour: string;
+  readonly dayOfMonth: string;
+  readonly month: string;
+  readonly dayOfWeek: string;
+  readonly year: string;
+  readonly expression: string;
+  /** job.name, job.noticeUnit, job.noticeNumber, job.noticeCallable, job.durationUnit, job.durationNumber as sent. */
+  readonly extra: Readonly<Record<string, string>>;
+}
+
+export interface ScheduleRecord {
+  readonly id: string;
+  readonly entityId: string;
+  readonly registrationId: string;
+  readonly paymentType: 'PA' | 'DB' | 'CD';
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly testMode: string | null;
+  /** standingInstruction, descriptor, merchantTransactionId, customParameters: what each execution's payment carries. */
+  readonly requestEcho: Record<string, unknown>;
+  readonly job: ScheduleJob;
+  readonly expression: string;
+  readonly startAt: Date;
+  readonly endAt: Date | null;
+  readonly nextFireAt: Date | null;
+  readonly status: ScheduleStatus;
+  readonly createdAt: Date;
+  readonly cancelledAt: Date | null;
+  readonly cancelReason: ScheduleCancelReason | null;
+  readonly endedAt: Date | null;
+}
+
+interface ScheduleRow {
+  id: string;
+  entity_id: string;
+  registration_id: string;
+  payment_type: ScheduleRecord['paymentType'];
+  amount_minor: string | number;
+  currency: string;
+  test_mode: string | null;
+  request_echo: Record<string, unknown>;
+  job: ScheduleJob;
+  expression: string;
+  start_at: Date;
+  end_at: Date | null;
+  next_fire_at: Date | null;
+  status: ScheduleStatus;
+  created_at: Date;
+  cancelled_at: Date | null;
+  cancel_reason: ScheduleCancelReason | null;
+  ended_at: Date | null;
+}
+
+const COLUMNS = `id, entity_id, registration_id, payment_type, amount_minor, currency, test_mode, request_echo, job, expression,
+  start_at, end_at, next_fire_at, status, created_at, cancelled_at, cancel_reason, ended_at`;
+
+function toRecord(row: ScheduleRow): ScheduleRecord {
+  return {
+    id: row.id,
+    entityId: row.entity_id,
+    registrationId: row.registration_id,
+    paymentType: row.payment_type,
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency,
+    testMode: row.test_mode,
+    requestEcho: row.request_echo,
+    job: row.job,
+    expression: row.expression,
+    startAt: row.start_at,
+    endAt: row.end_at,
+    nextFireAt: row.next_fire_at,
+    status: row.status,
+    createdAt: row.created_at,
+    cancelledAt: row.cancelled_at,
+    cancelReason: row.cancel_reason,
+    endedAt: row.ended_at,
+  };
+}
+
+export async function insertSchedule(db: Queryable, schedule: ScheduleRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO schedules (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+    [
+      schedule.id,
+      schedule.entityId,
+      schedule.registrationId,
+      schedule.paymentType,
+      schedule.amountMinor,
+      schedule.currency,
+      schedule.testMode,
+      JSON.stringify(schedule.requestEcho),
+      JSON.stringify(schedule.job),
+      schedule.expression,
+      schedule.startAt,
+      schedule.endAt,
+      schedule.nextFireAt,
+      schedule.status,
+      schedule.createdAt,
+      schedule.cancelledAt,
+      schedule.cancelReason,
+      schedule.endedAt,
+    ],
+  );
+}
+
+/** The entity's schedule (another entity's is not found). */
+export async function findSchedule(db: Queryable, entityId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ScheduleRecord | undefined> {
+  const found = await db.query<ScheduleRow>(
+    `SELECT ${COLUMNS} FROM schedules WHERE id = $1 AND entity_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id, entityId],
+  );
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+export async function findScheduleById(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<ScheduleRecord | undefined> {
+  const found = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+/** A registration's active schedules, locked (cancelled with it). */
+export async function lockActiveSchedulesOf(tx: Queryable, registrationId: string): Promise<ScheduleRecord[]> {
+  const found = await tx.query<ScheduleRow>(
+    `SELECT ${COLUMNS} FROM schedules WHERE registration_id = $1 AND status = 'active' ORDER BY id FOR UPDATE`,
+    [registrationId],
+  );
+  return found.rows.map(toRecord);
+}
+
+export async function markScheduleCancelled(tx: Queryable, id: string, reason: ScheduleCancelReason, now: Date): Promise<void> {
+  await tx.query(
+    "UPDATE schedules SET status = 'cancelled', next_fire_at = NULL, cancelled_at = $2, cancel_reason = $3 WHERE id = $1",
+    [id, now, reason],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Firing: due schedules taken in batches
+
+/** What the firing loop needs of a due schedule. */
+export interface DueSchedule {
+  readonly id: string;
+  readonly expression: string;
+  readonly endAt: Date | null;
+  readonly nextFireAt: Date;
+}
+
+/**
+ * Up to `limit` active schedules due at `now`, oldest fire time first, locked for the caller's transaction; rows
+ * another instance holds are skipped (it is taking them).
+ */
+export async function lockDueSchedules(tx: Queryable, now: Date, limit: number): Promise<DueSchedule[]> {
+  const found = await tx.query<{ id: string; expression: string; end_at: Date | null; next_fire_at: Date }>(
+    `SELECT id, expression, end_at, next_fire_at FROM schedules
+      WHERE status = 'active' AND next_fire_at <= $1
+      ORDER BY next_fire_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [now, limit],
+  );
+  return found.rows.map((row) => ({ id: row.id, expression: row.expression, endAt: row.end_at, nextFireAt: row.next_fire_at }));
+}
+
+/**
+ * The idempotency key of a fire time's execution (issue: `schedule:<id>:<fire time>`): its payment job's unique key;
+ * the payment's id is derived from it (service.ts executionPaymentId).
+ */
+export function executionKey(scheduleId: string, fireAt: Date): string {
+  return `schedule:${scheduleId}:${fireAt.toISOString()}`;
+}
+
+/** The earliest fire time of the active schedules (the partial index's first entry). */
+export async function earliestFireAt(db: Queryable): Promise<Date | undefined> {
+  const found = await db.query<{ at: Date | null }>("SELECT min(next_fire_at) AS at FROM schedules WHERE status = 'active'");
+  return found.rows[0]?.at ?? undefined;
+}
+
+/** A fire time taken: its execution row, and the schedule's next fire time (null: the schedule ended). */
+export interface TakenFire {
+  readonly scheduleId: string;
+  /** The fire time the execution runs for (null: every missed fire time was outside the catch-up window). */
+  readonly fireAt: Date | null;
+  readonly missed: number;
+  readonly paymentId: string | null;
+  readonly nextFireAt: Date | null;
+}
+
+/**
+ * Records a batch of taken fire times in three statements: the executions (a fire time already taken is left as it
+ * is), their payment jobs, and the schedules' next fire times (or their end).
+ */
+export async function recordTakenFires(tx: Queryable, fires: readonly TakenFire[], jobKind: string, now: Date): Promise<void> {
+  const executed = fires.filter((fire) => fire.fireAt !== null && fire.paymentId !== null);
+  if (executed.length > 0) {
+    await tx.query(
+      `INSERT INTO schedule_executions (schedule_id, fire_at, taken_at, missed, payment_id)
+         SELECT s, f, $5::timestamptz, m, p FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[]) AS t(s, f, m, p)
+       ON CONFLICT DO NOTHING`,
+      [executed.map((fire) => fire.scheduleId), executed.map((fire) => fire.fireAt), executed.map((fire) => fire.missed), executed.map((fire) => fire.paymentId), now],
+    );
+    await tx.query(
+      `INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
+         SELECT md5(k), $4, k, jsonb_build_object('scheduleId', s, 'fireAt', f), $5::timestamptz, $5::timestamptz
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS t(k, s, f)
+       ON CONFLICT DO NOTHING`,
+      [executed.map((fire) => executionKey(fire.scheduleId, fire.fireAt as Date)), executed.map((fire) => fire.scheduleId), executed.map((fire) => (fire.fireAt as Date).toISOString()), jobKind, now],
+    );
+  }
+  await tx.query(
+    `UPDATE schedules SET next_fire_at = t.n,
+            status = CASE WHEN t.n IS NULL THEN 'ended' ELSE 'active' END,
+            ended_at = CASE WHEN t.n IS NULL THEN $3::timestamptz END
+       FROM unnest($1::text[], $2::timestamptz[]) AS t(s, n)
+      WHERE schedules.id = t.s`,
+    [fires.map((fire) => fire.scheduleId), fires.map((fire) => fire.nextFireAt), now],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Executions
+
+export type ExecutionOutcome = 'paid' | 'pending' | 'declined' | 'skipped';
+
+export interface ExecutionRecord {
+  readonly scheduleId: string;
+  readonly fireAt: Date;
+  readonly takenAt: Date;
+  readonly missed: number;
+  readonly paymentId: string;
+  readonly startedAt: Date | null;
+  readonly finishedAt: Date | null;
+  readonly outcome: ExecutionOutcome | null;
+  readonly resultCode: string | null;
+  readonly reason: string | null;
+}
+
+interface ExecutionRow {
+  schedule_id: string;
+  fire_at: Date;
+  taken_at: Date;
+  missed: number;
+  payment_id: string;
+  started_at: Date | null;
+  finished_at: Date | null;
+  outcome: ExecutionOutcome | null;
+  result_code: string | null;
+  reason: string | null;
+}
+
+const EXECUTION_COLUMNS = 'schedule_id, fire_at, taken_at, missed, payment_id, started_at, finished_at, outcome, result_code, reason';
+
+function toExecution(row: ExecutionRow): ExecutionRecord {
+  return {
+    scheduleId: row.schedule_id,
+    fireAt: row.fire_at,
+    takenAt: row.taken_at,
+    missed: row.missed,
+    paymentId: row.payment_id,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    outcome: row.outcome,
+    resultCode: row.result_code,
+    reason: row.reason,
+  };
+}
+
+/** Marks the execution started (the first time only) and returns it. */
+export async function startExecution(db: Queryable, scheduleId: string, fireAt: Date, now: Date): Promise<ExecutionRecord | undefined> {
+  const found = await db.query<ExecutionRow>(
+    `UPDATE schedule_executions SET started_at = coalesce(started_at, $3) WHERE schedule_id = $1 AND fire_at = $2
+     RETURNING ${EXECUTION_COLUMNS}`,
+    [scheduleId, fireAt, now],
+  );
+  const row = found.rows[0];
+  return row ? toExecution(row) : undefined;
+}
+
+export async function finishExecution(
+  db: Queryable,
+  execution: { scheduleId: string; fireAt: Date },
+  outcome: { outcome: ExecutionOutcome; resultCode: string | null; reason: string | null },
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE schedule_executions SET finished_at = $3, outcome = $4, result_code = $5, reason = $6
+      WHERE schedule_id = $1 AND fire_at = $2 AND finished_at IS NULL`,
+    [execution.scheduleId, execution.fireAt, now, outcome.outcome, outcome.resultCode, outcome.reason],
+  );
+}
+
+/** A schedule's executions, oldest first. */
+export async function findExecutions(db: Queryable, scheduleId: string): Promise<ExecutionRecord[]> {
+  const found = await db.query<ExecutionRow>(`SELECT ${EXECUTION_COLUMNS} FROM schedule_executions WHERE schedule_id = $1 ORDER BY fire_at`, [scheduleId]);
+  return found.rows.map(toExecution);
+}

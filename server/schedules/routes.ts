@@ -1,0 +1,55 @@
+import { Hono } from 'hono';
+import type { AppDependencies } from '../deps.ts';
+import { newNdc, newResourceId } from '../domain/ids.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { requireMerchant } from '../http/auth.ts';
+import type { AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
+import { requestParams } from '../http/requestParams.ts';
+import { resolveTestMode } from '../payments/request.ts';
+import { findSchedule, type ScheduleRecord } from './repository.ts';
+import { createScheduleCommand } from './request.ts';
+import { cancelSchedule, createSchedule, readSchedule } from './service.ts';
+import { scheduleBody } from './view.ts';
+
+/** The schedule answer (COMPAT §12): 000.000.000 in every mode (the executions carry the test-mode codes). */
+function scheduleAnswer(schedule: ScheduleRecord): Answer {
+  return { status: 200, body: envelope(RESULTS.succeeded, newNdc(schedule.entityId), scheduleBody(schedule)) };
+}
+
+/** /scheduling/v1/schedules: subscription payments on stored cards (COMPAT §12). */
+export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
+  const { payments } = deps;
+  const { environment } = deps.config;
+  const router = new Hono<AppEnv>();
+  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
+
+  router.post('/', ...merchantRequest, async (c) => {
+    const entityId = c.get('entityId');
+    return idempotently(c, deps, 'POST /scheduling/v1/schedules', newResourceId, {
+      run: async (scheduleId) => scheduleAnswer(await createSchedule(payments, createScheduleCommand(c.get('params'), { entityId, environment, now: payments.now() }), scheduleId)),
+      resume: async (scheduleId) => {
+        const made = await findSchedule(deps.store, entityId, scheduleId);
+        return made ? scheduleAnswer(made) : undefined;
+      },
+    });
+  });
+  router.all('/', () => {
+    throw methodNotAllowed(['POST']);
+  });
+
+  router.get('/:id', ...merchantRequest, async (c) => {
+    return answerResponse(c, scheduleAnswer(await readSchedule(payments, c.get('entityId'), c.req.param('id'))));
+  });
+  router.delete('/:id', ...merchantRequest, async (c) => {
+    resolveTestMode(c.get('params'), environment);
+    const cancelled = await cancelSchedule(payments, c.get('entityId'), c.req.param('id'));
+    return answerResponse(c, { status: 200, body: envelope(RESULTS.succeeded, newNdc(cancelled.entityId), { id: cancelled.id }) });
+  });
+  router.all('/:id', () => {
+    throw methodNotAllowed(['GET', 'DELETE']);
+  });
+  return router;
+}

@@ -1,0 +1,55 @@
+import { formatAmount } from '../domain/money.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import type { DomainEvent, EventAction } from '../events/outbox.ts';
+import type { ScheduleRecord } from './repository.ts';
+
+/**
+ * A schedule as answers and SCHEDULE notifications show it (COMPAT §12): the payment definition, the standing
+ * instruction, and the job with its fields, its expression and, as epoch milliseconds, the next execution
+ * (`startDate`) and the end (`endDate`).
+ */
+export function scheduleBody(schedule: ScheduleRecord): Record<string, unknown> {
+  const { job } = schedule;
+  return {
+    id: schedule.id,
+    registrationId: schedule.registrationId,
+    paymentType: schedule.paymentType,
+    amount: formatAmount(schedule.amountMinor),
+    currency: schedule.currency,
+    ...schedule.requestEcho,
+    job: {
+      ...job.extra,
+      second: job.second,
+      minute: job.minute,
+      hour: job.hour,
+      dayOfMonth: job.dayOfMonth,
+      month: job.month,
+      dayOfWeek: job.dayOfWeek,
+      year: job.year,
+      expression: job.expression,
+      ...(schedule.nextFireAt ? { startDate: schedule.nextFireAt.getTime() } : {}),
+      ...(schedule.endAt ? { endDate: schedule.endAt.getTime() } : {}),
+    },
+  };
+}
+
+/**
+ * The SCHEDULE event of a creation (SD) or a cancellation (DS): the schedule object with the record's type, the
+ * result every schedule answer carries (000.000.000 in every mode: executions carry the test-mode codes).
+ */
+export function scheduleEvent(schedule: ScheduleRecord, action: Extract<EventAction, 'CREATED' | 'DELETED'>, at: Date): DomainEvent {
+  const { code, description } = RESULTS.succeeded;
+  return {
+    type: 'SCHEDULE',
+    action,
+    entityId: schedule.entityId,
+    resourceId: schedule.id,
+    payload: {
+      ...scheduleBody(schedule),
+      paymentType: action === 'CREATED' ? 'SD' : 'DS',
+      authentication: { entityId: schedule.entityId },
+      result: { code, description },
+    },
+    createdAt: at,
+  };
+}
