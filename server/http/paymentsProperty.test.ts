@@ -240,3 +240,59 @@ describe('the registrations API with random parameters and ids', () => {
     expect(levels.filter((level) => level === 'error')).toEqual([]);
   }, 60_000);
 });
+
+describe('the schedules API with random job definitions, parameters and ids', () => {
+  it('always answers 200 or 400 with a full envelope on every schedule endpoint, whatever the cron fields say', async () => {
+    const initial = await t.post('/v1/payments', {
+      ...cardPayment(t.entityId, { paymentType: 'PA', createRegistration: 'true' }),
+      'standingInstruction.mode': 'INITIAL',
+      'standingInstruction.source': 'CIT',
+      'standingInstruction.type': 'RECURRING',
+    });
+    expect(initial.status).toBe(200);
+    const registrationId = initial.body.registrationId as string;
+    // Pieces of Quartz fields, valid and not, glued together at random.
+    const cronPiece = fc.constantFrom('0', '05', '7', '15', '23', '24', '31', '32', '59', '60', '1970', '2099', '2100', 'L', 'W', 'LW', 'L-3', 'L-31', '6L', '6#3', '#', '?', '*', '/', '-', ',', 'MON', 'SUN-SAT', 'FRI-MON', 'JAN', 'xyz', ' ');
+    const cronField = fc.array(cronPiece, { minLength: 0, maxLength: 4 }).map((pieces) => pieces.join(''));
+    const jobFields = ['job.second', 'job.minute', 'job.hour', 'job.dayOfMonth', 'job.month', 'job.dayOfWeek', 'job.year'];
+    const scheduleRequest = fc.record({
+      endpoint: fc.constantFrom('create', 'create', 'create', 'read', 'delete'),
+      id: fc.oneof(fc.constant('0123456789abcdef0123456789abcdef'), fc.string({ minLength: 1, maxLength: 40 })),
+      job: fc.oneof(
+        fc.array(fc.tuple(fc.constantFrom(...jobFields), cronField), { maxLength: 7 }),
+        fc.array(cronField, { minLength: 0, maxLength: 8 }).map((fields) => [['job.expression', fields.join(' ')] as [string, string]]),
+      ),
+      known: fc.array(fc.tuple(catalogueName, randomValue), { maxLength: 5 }),
+      random: fc.array(fc.tuple(randomName, randomValue), { maxLength: 3 }),
+    });
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(scheduleRequest, async ({ endpoint, id, job, known, random }) => {
+        runs++;
+        const params = new Map<string, string>([
+          ['entityId', t.entityId],
+          ['registrationId', registrationId],
+          ['amount', '5.00'],
+          ['currency', 'EUR'],
+          ['paymentType', 'DB'],
+          ...job,
+          ...known,
+          ...random,
+        ]);
+        const body = new URLSearchParams([...params]).toString();
+        const path = `/scheduling/v1/schedules/${encodeURIComponent(id)}`;
+        const response =
+          endpoint === 'create'
+            ? await t.post('/scheduling/v1/schedules', body)
+            : endpoint === 'read'
+              ? await t.get(path, Object.fromEntries(params))
+              : await t.delete(path, Object.fromEntries(params));
+        expectWellFormed(response, params, `${endpoint} ${path} ${body}`);
+      }),
+      { numRuns: 300, interruptAfterTimeLimit: 25_000 },
+    );
+    expect(runs).toBeGreaterThan(50);
+    const levels = t.logLines.map((line) => (JSON.parse(line) as { level: string }).level);
+    expect(levels.filter((level) => level === 'error')).toEqual([]);
+  }, 60_000);
+});

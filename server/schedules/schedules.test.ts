@@ -9,6 +9,8 @@ import {
   type TestClock,
   type TestGateway,
 } from '../testing/harness.ts';
+import { startNodeReceiver } from '../testing/webhookReceivers.ts';
+import { createWebhook } from '../webhooks/service.ts';
 import { findExecutions } from './repository.ts';
 
 warnIfPostgresSkipped('schedules/schedules.test.ts');
@@ -296,6 +298,32 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
     const weekly = await scheduled(registrationId, { 'job.dayOfWeek': 'MON', 'job.month': '*', 'job.hour': '8' });
     expect(weekly.job).toMatchObject({ dayOfMonth: '?', dayOfWeek: 'MON' });
     expect(new Date(weekly.job.startDate as number).getUTCDay()).toBe(1);
+  });
+
+  it('notifies a webhook of the schedule (SD), each execution’s payment (source SYSTEM) and the cancellation (DS)', async () => {
+    const secret = 'AB'.repeat(32);
+    const receiver = await startNodeReceiver(secret);
+    try {
+      const registrationId = await storedCard();
+      const { webhook } = await createWebhook(t.gateway.webhooks.services, t.entityId, { url: receiver.url, secret, types: ['SCHEDULE', 'PAYMENT'] });
+      expect(webhook.status).toBe('active');
+      const created = await scheduled(registrationId, { 'job.expression': '0 45 * * * ?' });
+      await runAt(created.job.startDate as number);
+      expect((await t.delete(`/scheduling/v1/schedules/${created.id}`, { entityId: t.entityId })).status).toBe(200);
+      while ((await t.gateway.webhooks.deliveries.runDueJobs()) > 0);
+      const notifications = receiver.received.map((request) => request.json as { type: string; action: string; payload: Record<string, any> });
+      // Delivery order is not guaranteed (COMPAT §13).
+      const find = (type: string, action: string) => notifications.filter((notification) => notification.type === type && notification.action === action);
+      const [sd, payment, ds] = [find('SCHEDULE', 'CREATED'), find('PAYMENT', 'CREATED'), find('SCHEDULE', 'DELETED')].map((found) => {
+        expect(found).toHaveLength(1);
+        return found[0];
+      });
+      expect(sd).toMatchObject({ type: 'SCHEDULE', action: 'CREATED', payload: { id: created.id, paymentType: 'SD', registrationId, amount: '12.50', job: { expression: '0 45 * * * ? *' }, result: { code: '000.000.000' } } });
+      expect(payment).toMatchObject({ type: 'PAYMENT', payload: { registrationId, paymentType: 'DB', source: 'SYSTEM', amount: '12.50', standingInstruction: { source: 'MIT', mode: 'REPEATED' } } });
+      expect(ds).toMatchObject({ type: 'SCHEDULE', action: 'DELETED', payload: { id: created.id, paymentType: 'DS' } });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('answers the first request again for a repeated Idempotency-Key, with one schedule', async () => {
