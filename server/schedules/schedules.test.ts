@@ -238,6 +238,12 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
     expect(await findExecutions(t.gateway.store, twice.id)).toHaveLength(2);
     expect((await t.delete(`/scheduling/v1/schedules/${twice.id}`, { entityId: t.entityId })).body.result).toMatchObject({ code: '100.350.101', description: expect.stringContaining('ended') });
 
+    // A start in the past: the first execution is the next fire time from now, none before the schedule existed.
+    const past = await scheduled(registrationId, { 'job.expression': '0 0 7 * * ?', 'job.startDate': '2020-01-01 00:00:00' });
+    const today7 = new Date(clock.now().getTime());
+    today7.setUTCHours(7, 0, 0, 0);
+    expect(past.job.startDate).toBe(today7.getTime() >= clock.now().getTime() ? today7.getTime() : today7.getTime() + DAY_MS);
+
     const threeDays = await scheduled(registrationId, { 'job.expression': '0 0 7 * * ?', 'job.durationUnit': 'DAY', 'job.durationNumber': '3' });
     expect(threeDays.job).toMatchObject({ durationUnit: 'DAY', durationNumber: '3', endDate: clock.now().getTime() + 3 * DAY_MS });
   });
@@ -313,7 +319,9 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
       while ((await t.gateway.webhooks.deliveries.runDueJobs()) > 0);
       const notifications = receiver.received.map((request) => request.json as { type: string; action: string; payload: Record<string, any> });
       // Delivery order is not guaranteed (COMPAT §13).
-      const find = (type: string, action: string) => notifications.filter((notification) => notification.type === type && notification.action === action);
+      // Other tests' schedules of this merchant fire too: only this registration's notifications count.
+      const find = (type: string, action: string) =>
+        notifications.filter((notification) => notification.type === type && notification.action === action && notification.payload.registrationId === registrationId);
       const [sd, payment, ds] = [find('SCHEDULE', 'CREATED'), find('PAYMENT', 'CREATED'), find('SCHEDULE', 'DELETED')].map((found) => {
         expect(found).toHaveLength(1);
         return found[0];

@@ -37,7 +37,8 @@ function unknownSchedule(): GatewayError {
 export async function createSchedule(services: PaymentServices, command: CreateScheduleCommand, id: string = newResourceId()): Promise<ScheduleRecord> {
   const now = services.now();
   const startAt = command.startAt ?? now;
-  const first = firstFireAtOrAfter(command, startAt);
+  // A start in the past does not make the fire times before the schedule existed due.
+  const first = firstFireAtOrAfter(command, new Date(Math.max(startAt.getTime(), now.getTime())));
   if (first === undefined || (command.endAt !== undefined && first.getTime() > command.endAt.getTime())) {
     const why = first === undefined ? 'the job never fires' : 'the job does not fire between job.startDate and its end';
     throw new GatewayError(withReason(RESULTS.jobWithoutExecution, why), 400, [{ name: 'job.expression', value: command.quartz.expression, message: why }]);
