@@ -65,7 +65,7 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
     return answer.body;
   };
   /** The gateway at `at`: fire times taken, their payments made. */
-  const runAt = async (at: string | Date) => {
+  const runAt = async (at: string | number | Date) => {
     const target = new Date(at).getTime();
     clock.advance(target - clock.now().getTime());
     await t.gateway.schedules.scheduler.takeDueFires();
