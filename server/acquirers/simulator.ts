@@ -36,6 +36,21 @@ interface OperationRow {
   readonly answer: AcquirerAnswer;
 }
 
+/** Chargeback reasons (000.100.2xx) as the platform words them; SEPA returns use 201-209 (COMPAT §16). */
+const CHARGEBACK_REASONS: Readonly<Record<string, string>> = {
+  '000.100.200': 'Reason not Specified',
+  '000.100.201': 'Account or Bank Details Incorrect',
+  '000.100.202': 'Account Closed',
+  '000.100.203': 'Insufficient Funds',
+  '000.100.204': 'Mandate not Valid',
+  '000.100.205': 'Mandate Cancelled',
+  '000.100.206': 'Revocation or Dispute',
+  '000.100.207': 'Cancellation in Circulation',
+  '000.100.208': 'Bank Account Blocked',
+  '000.100.209': 'Bank Account Dissolved',
+  '000.100.210': 'Fraudulent Transaction',
+};
+
 export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
   // References name the acquirer, as a real one's transaction ids are its own.
   const referencePrefix = name.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 12) || 'SIMULATOR';
@@ -103,6 +118,11 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
       return operate({ attemptId: request.attemptId, operation: `confirm ${request.brand}`, code: success.code, description: success.description });
     },
     async backOffice(request) {
+      // A chargeback in test stands for the one an issuer's dispute would bring: recorded with its reason.
+      if (request.paymentType === 'CB') {
+        const code = request.chargebackResultCode ?? '000.100.200';
+        return operate({ attemptId: request.attemptId, operation: 'CB', code, description: CHARGEBACK_REASONS[code] ?? 'Chargeback' });
+      }
       const success = successResultOf(request.testMode);
       return operate({ attemptId: request.attemptId, operation: request.paymentType, code: success.code, description: success.description });
     },

@@ -66,6 +66,8 @@ export interface BackOfficeRequest {
   /** The acquirer's own reference of the payment operated on. */
   readonly referencedReference: string | null;
   readonly testMode: TestMode | undefined;
+  /** A chargeback's reason code (CB only): the acquirer's record of it answers with it. */
+  readonly chargebackResultCode?: string;
 }
 
 export interface AcquirerAnswer {

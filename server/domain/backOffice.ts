@@ -1,7 +1,7 @@
 import { RESULTS, type Result } from './resultCodes.ts';
 
 /**
- * The rules for back-office operations (capture, refund, reversal) on a referenced payment. Pure:
+ * The rules for back-office operations (capture, refund, reversal, chargeback and its reversal) on a referenced payment. Pure:
  * the caller loads the parent and the totals of its approved children inside the transaction that
  * locks the parent, and inserts the new child only when this returns no objection.
  */
@@ -38,6 +38,12 @@ export interface ChildTotals {
   readonly reversed: boolean;
   /** Approved incremental authorizations of a PA: captures may total its amount and these. */
   readonly incrementedMinor: number;
+  /** Chargebacks (CB) of the payment, reversed or not. */
+  readonly chargebackCount: number;
+  /** What its chargebacks not reversed (CR) take back: while above 0, the payment cannot be refunded or reversed. */
+  readonly chargebackedMinor: number;
+  /** Reversals (CR) of a chargeback (or of a chargeback reversal: a representment). */
+  readonly chargebackReversalCount: number;
 }
 
 export const NO_CHILDREN: ChildTotals = {
@@ -48,18 +54,33 @@ export const NO_CHILDREN: ChildTotals = {
   finalRefundDone: false,
   reversed: false,
   incrementedMinor: 0,
+  chargebackCount: 0,
+  chargebackedMinor: 0,
+  chargebackReversalCount: 0,
 };
 
 const REFERENCEABLE: Record<BackOfficeType, readonly string[]> = {
   CP: ['PA'],
   RF: ['DB', 'CD', 'CP'],
   RV: ['PA', 'DB', 'CD'],
+  // COMPAT §15: a chargeback takes back money that moved (a DB or a CP); its reversal references the chargeback, and
+  // a reversal of that reversal is a representment.
+  CB: ['DB', 'CP'],
+  CR: ['CB', 'CR'],
 };
 
 const REFUSAL: Record<BackOfficeType, Result> = {
   CP: RESULTS.cannotCapture,
   RF: RESULTS.cannotRefund,
   RV: RESULTS.cannotReverse,
+  CB: RESULTS.cannotChargeback,
+  CR: RESULTS.cannotReverseChargeback,
+};
+
+/** What a chargeback or its reversal references that it cannot: the platform's codes (COMPAT §15). */
+const NOTHING_TO_CHARGE_BACK: Partial<Record<BackOfficeType, Result>> = {
+  CB: RESULTS.chargebackWithoutPayment,
+  CR: RESULTS.chargebackReversalWithoutChargeback,
 };
 
 export interface BackOfficeRefusal {
@@ -77,7 +98,25 @@ export function captureAmountLeft(parent: ReferencedPayment, totals: ChildTotals
 }
 
 export function refundAmountLeft(parent: ReferencedPayment, totals: ChildTotals): number {
-  return parent.amountMinor - totals.refundedMinor;
+  return parent.amountMinor - totals.refundedMinor - totals.chargebackedMinor;
+}
+
+function checkChargeback(type: 'CB' | 'CR', amountMinor: number, parent: ReferencedPayment, totals: ChildTotals): BackOfficeRefusal | undefined {
+  if (!REFERENCEABLE[type].includes(parent.paymentType) || parent.status !== 'approved') {
+    return {
+      result: NOTHING_TO_CHARGE_BACK[type] as Result,
+      reason: `${type} references a successful ${REFERENCEABLE[type].join(' or ')}; this is ${parent.status === 'approved' ? 'a' : `a ${parent.status}`} ${parent.paymentType}`,
+    };
+  }
+  if (type === 'CB') {
+    if (totals.reversed) return refuse(type, 'the payment has been reversed');
+    if (totals.chargebackCount > 0) return { result: RESULTS.multipleChargebacks, reason: 'the payment has been charged back already (one chargeback per transaction)' };
+    if (amountMinor > parent.amountMinor - totals.refundedMinor) return refuse(type, 'amount exceeds what is left of the payment after its refunds');
+    return undefined;
+  }
+  if (totals.chargebackReversalCount > 0) return refuse(type, `the ${parent.paymentType === 'CB' ? 'chargeback' : 'chargeback reversal'} has been reversed already`);
+  if (amountMinor !== parent.amountMinor) return refuse(type, `a reversal covers the whole ${parent.paymentType === 'CB' ? 'chargeback' : 'chargeback reversal'}`);
+  return undefined;
 }
 
 /** Undefined when the operation may go to the acquirer; otherwise the result to answer with. */
@@ -87,6 +126,7 @@ export function checkBackOffice(
   parent: ReferencedPayment,
   totals: ChildTotals,
 ): BackOfficeRefusal | undefined {
+  if (type === 'CB' || type === 'CR') return checkChargeback(type, amountMinor, parent, totals);
   if (!REFERENCEABLE[type].includes(parent.paymentType)) {
     return {
       result: RESULTS.referenceInvalidType,
@@ -98,6 +138,7 @@ export function checkBackOffice(
   }
   if (parent.status !== 'approved') return refuse(type, 'the referenced payment was not successful');
   if (totals.reversed) return refuse(type, 'the referenced payment has been reversed');
+  if (totals.chargebackedMinor > 0 && type !== 'CP') return { result: RESULTS.chargebacked, reason: 'the payment has been charged back' };
 
   switch (type) {
     case 'CP':

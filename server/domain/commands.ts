@@ -118,6 +118,8 @@ export interface BackOfficeCommand {
   readonly amountMinor: number | undefined;
   readonly currency: string | undefined;
   readonly finalInSequence: boolean;
+  /** A chargeback's reason (COMPAT §15: 000.100.2xx, default 000.100.200); only with paymentType CB. */
+  readonly chargebackResultCode: string | undefined;
   readonly testMode: TestMode | undefined;
   readonly merchantTransactionId: string | undefined;
   readonly echo: Record<string, unknown>;

@@ -4,7 +4,8 @@
  */
 
 export type InitialPaymentType = 'PA' | 'DB' | 'CD';
-export type BackOfficeType = 'CP' | 'RV' | 'RF';
+/** Capture, reversal, refund; chargeback and chargeback reversal (COMPAT §15). */
+export type BackOfficeType = 'CP' | 'RV' | 'RF' | 'CB' | 'CR';
 
 /** The state of one transaction (domain/paymentState.ts decides it from the result, once, when it is written). */
 export type PaymentStatus = 'pending' | 'approved' | 'declined';

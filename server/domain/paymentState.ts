@@ -1,4 +1,4 @@
-import { isPendingCode, isSuccessfulCode } from '../../widget/shared/resultCodes.ts';
+import { isChargebackCode, isPendingCode, isSuccessfulCode } from '../../widget/shared/resultCodes.ts';
 import type { PaymentStatus } from './payment.ts';
 
 /**
@@ -16,7 +16,8 @@ import type { PaymentStatus } from './payment.ts';
 
 /** The state a result code puts a transaction in (COMPAT §8 classes, widget/shared/resultCodes.ts). */
 export function statusOfResult(code: string): PaymentStatus {
-  if (isSuccessfulCode(code)) return 'approved';
+  // A chargeback (000.100.2xx, its reason) is a recorded fact, like an approved operation (COMPAT §15).
+  if (isSuccessfulCode(code) || isChargebackCode(code)) return 'approved';
   if (isPendingCode(code)) return 'pending';
   return 'declined';
 }

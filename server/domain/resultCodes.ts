@@ -61,6 +61,14 @@ export const RESULTS = {
   cannotRefund: result('700.400.200', 'cannot refund (refund volume exceeded or tx reversed or invalid workflow?)'),
   cannotReverse: result('700.400.300', 'cannot reverse (already refunded|reversed, invalid workflow or amount exceeded)'),
   transactionNotFound: result('700.400.580', 'cannot find transaction'),
+  // Chargebacks (COMPAT §15).
+  multipleChargebacks: result('700.300.500', 'chargeback error (multiple chargebacks)'),
+  chargebacked: result('700.300.600', 'referenced tx can not be refunded or reversed (was chargebacked)'),
+  cannotChargeback: result('700.400.400', 'cannot chargeback (already chargebacked or invalid workflow?)'),
+  chargebackInternalOnly: result('700.400.402', 'chargeback can only be generated internally by the payment system'),
+  cannotReverseChargeback: result('700.400.410', 'cannot reversal chargeback (chargeback is already reversaled or invalid workflow?)'),
+  chargebackReversalWithoutChargeback: result('700.400.420', 'cannot reversal chargeback (no chargeback existing or invalid workflow?)'),
+  chargebackWithoutPayment: result('700.400.550', 'chargeback needs at least one successful transaction of type (CP or DB or RB)'),
   // A back-office operation on a payment the gateway does not find, worded as the platform words it.
   captureWithoutPreauthorization: result('700.400.510', 'capture needs at least one successful transaction of type (PA)'),
   reversalWithoutPayment: result('700.400.530', 'reversal needs at least one successful transaction of type (CP or DB or RB or PA)'),

@@ -120,7 +120,7 @@ function streetNotDigitsOnly(params: Params): ParameterError[] {
 /** Doc 1 §4, COMPAT §2: the payment types each request accepts (checkouts: PA or DB, also per brand). */
 const PAYMENT_TYPES: Partial<Record<Operation, readonly string[]>> = {
   payment: ['PA', 'DB', 'CD', 'PA.CP'],
-  backOffice: ['CP', 'RV', 'RF'],
+  backOffice: ['CP', 'RV', 'RF', 'CB', 'CR'],
   checkout: ['PA', 'DB'],
   schedule: ['PA', 'DB', 'CD'],
 };

@@ -23,6 +23,8 @@ const UNKNOWN_REFERENCE: Readonly<Record<BackOfficeType, Result>> = {
   CP: RESULTS.captureWithoutPreauthorization,
   RV: RESULTS.reversalWithoutPayment,
   RF: RESULTS.invalidPaymentData,
+  CB: RESULTS.chargebackWithoutPayment,
+  CR: RESULTS.chargebackReversalWithoutChargeback,
 };
 
 function unknownReference(type: BackOfficeType): GatewayError {
@@ -49,6 +51,8 @@ type Decision =
 
 export async function processBackOffice(services: PaymentServices, command: BackOfficeCommand, options: Options = {}): Promise<PaymentRecord | undefined> {
   const { entityId, paymentType } = command;
+  // COMPAT §15: a live chargeback comes from the acquirer's feed, never from the merchant.
+  if ((paymentType === 'CB' || paymentType === 'CR') && services.environment === 'live') throw new GatewayError(RESULTS.chargebackInternalOnly, 400);
   if (!RESOURCE_ID.test(command.referencedId)) throw unknownReference(paymentType);
 
   const decision = await services.store.transaction(async (tx): Promise<Decision> => {
@@ -124,6 +128,7 @@ export async function processBackOffice(services: PaymentServices, command: Back
         currency: child.currency,
         referencedReference: decision.referencedReference,
         testMode: command.testMode,
+        ...(command.chargebackResultCode !== undefined ? { chargebackResultCode: command.chargebackResultCode } : {}),
       });
       const [recorded] = await services.ledger.record({ payments: [withAnswer(child, answer)], attemptId });
       return recorded;

@@ -42,6 +42,7 @@ export async function captureAtOnce(services: PaymentServices, preauthorization:
       amountMinor: preauthorization.amountMinor,
       currency: preauthorization.currency,
       finalInSequence: true,
+      chargebackResultCode: undefined,
       testMode: (preauthorization.testMode ?? undefined) as TestMode | undefined,
       merchantTransactionId: preauthorization.merchantTransactionId ?? undefined,
       echo: preauthorization.requestEcho,

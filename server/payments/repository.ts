@@ -202,6 +202,9 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
     final_refund: boolean;
     reversed: boolean;
     incremented: number;
+    chargebacks: number;
+    chargebacked: number;
+    chargeback_reversals: number;
   }>(
     `SELECT coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CP'), 0)::bigint AS captured,
             coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'PA' AND increment), 0)::bigint AS incremented,
@@ -209,12 +212,17 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
             coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'CP'), false) AS final_capture,
             coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'RF'), 0)::bigint AS refunded,
             coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'RF'), false) AS final_refund,
-            count(*) FILTER (WHERE payment_type = 'RV') > 0 AS reversed
+            count(*) FILTER (WHERE payment_type = 'RV') > 0 AS reversed,
+            count(*) FILTER (WHERE payment_type = 'CB')::bigint AS chargebacks,
+            coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CB' AND NOT chargeback_reversed), 0)::bigint AS chargebacked,
+            count(*) FILTER (WHERE payment_type = 'CR')::bigint AS chargeback_reversals
        FROM (SELECT payment_type, amount_minor, final_in_sequence,
-                    request_echo->'standingInstruction'->>'industryPractice' IS NOT DISTINCT FROM 'INCREMENTAL_AUTH' AS increment
-               FROM payments WHERE parent_id = $1 AND status = 'approved'
+                    request_echo->'standingInstruction'->>'industryPractice' IS NOT DISTINCT FROM 'INCREMENTAL_AUTH' AS increment,
+                    -- A chargeback reversed (CR) gives back what it took.
+                    payment_type = 'CB' AND EXISTS (SELECT 1 FROM payments r WHERE r.parent_id = p.id AND r.payment_type = 'CR' AND r.status = 'approved') AS chargeback_reversed
+               FROM payments p WHERE parent_id = $1 AND status = 'approved'
              UNION ALL
-             SELECT payment_type, amount_minor, final_in_sequence, false
+             SELECT payment_type, amount_minor, final_in_sequence, false, false
                FROM acquirer_attempts WHERE parent_id = $1 AND finished_at IS NULL) AS children`,
     [parentId],
   );
@@ -227,5 +235,8 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
     finalRefundDone: row?.final_refund ?? false,
     reversed: row?.reversed ?? false,
     incrementedMinor: Number(row?.incremented ?? 0),
+    chargebackCount: Number(row?.chargebacks ?? 0),
+    chargebackedMinor: Number(row?.chargebacked ?? 0),
+    chargebackReversalCount: Number(row?.chargeback_reversals ?? 0),
   };
 }

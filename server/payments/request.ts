@@ -200,13 +200,20 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
   };
 }
 
-/** POST /v1/payments/{id}: capture, refund or reverse. */
+/** COMPAT §15: the reason of a chargeback sent without one ("reason not specified"). */
+const DEFAULT_CHARGEBACK_CODE = '000.100.200';
+
+/** POST /v1/payments/{id}: capture, refund, reverse, charge back (in test) or reverse a chargeback. */
 export function backOfficeCommand(
   params: Params,
   context: { entityId: string; referencedId: string; environment: GatewayEnvironment; paymentId?: string },
 ): BackOfficeCommand {
   const testMode = resolveTestMode(params, context.environment);
   validate(params, 'backOffice');
+  const chargebackResultCode = params.get('chargebackResultCode');
+  if (chargebackResultCode !== undefined && params.get('paymentType') !== 'CB') {
+    throw invalidParameters([{ name: 'chargebackResultCode', value: chargebackResultCode, message: 'is the reason of a chargeback: only with paymentType=CB' }]);
+  }
   return {
     paymentId: context.paymentId,
     entityId: context.entityId,
@@ -216,6 +223,7 @@ export function backOfficeCommand(
     amountMinor: params.has('amount') ? amountOf(params) : undefined,
     currency: params.get('currency'),
     finalInSequence: params.get('sequence') === 'FINAL',
+    chargebackResultCode: params.get('paymentType') === 'CB' ? (chargebackResultCode ?? DEFAULT_CHARGEBACK_CODE) : undefined,
     testMode,
     merchantTransactionId: params.get('merchantTransactionId'),
     echo: requestEcho(params),

@@ -25,6 +25,11 @@ export function isSuccessfulCode(code: string): boolean {
   return RESULT_CLASSES.success.test(code) || RESULT_CLASSES.successReview.test(code);
 }
 
+/** A chargeback's reason code (COMPAT §15): the result of a CB transaction. */
+export function isChargebackCode(code: string): boolean {
+  return RESULT_CLASSES.chargeback.test(code);
+}
+
 export function isPendingCode(code: string): boolean {
   return RESULT_CLASSES.pending.test(code);
 }
