@@ -226,6 +226,86 @@ describe.each(STORE_KINDS)('jobs on %s', (kind) => {
     expect(handler.runs).toHaveLength(25);
   });
 
+  it('runs a kind with runBatch a claim at a time, recording each outcome right: done, retried, given up, taken over', async () => {
+    // Each job's payload says how its run ends; `taken` is claimed by another worker (its lease ran out) meanwhile.
+    const outcomes = ['done', 'retry', 'permanent', 'exhausted', 'taken', 'done'];
+    for (const [n, outcome] of outcomes.entries()) await schedule('batched', `batched:${n}`, clock.now(), { outcome });
+    // Two attempts made before: this one is the last allowed.
+    await store.query("UPDATE jobs SET attempts = 2 WHERE unique_key = 'batched:3'");
+    const batches: ClaimedJob[][] = [];
+    const handler: JobHandler = {
+      kind: 'batched',
+      maxAttempts: 3,
+      retryDelayMs: exponentialBackoff(10 * SECOND, 60 * SECOND),
+      run: () => Promise.reject(new Error('run is not used when runBatch is there')),
+      runBatch(jobs) {
+        batches.push([...jobs]);
+        return jobs.map(async (job) => {
+          switch (job.payload.outcome) {
+            case 'retry':
+              throw new Error('receiver said no');
+            case 'permanent':
+              throw new PermanentJobError('not an http URL');
+            case 'exhausted':
+              throw new Error('receiver said no, again');
+            case 'taken':
+              await store.query("UPDATE jobs SET claim_token = $1, attempts = attempts + 1 WHERE id = $2", ['f'.repeat(32), job.id]);
+              return;
+          }
+        });
+      },
+    };
+    const claimedAt = clock.now().getTime();
+    expect(await worker([handler], { batchSize: 10 }).runDueJobs()).toBe(6);
+    expect(batches.map((batch) => batch.length)).toEqual([6]);
+    const job = (n: number) => findJobByKey(store, `batched:${n}`);
+    for (const n of [0, 5]) {
+      expect(await job(n)).toMatchObject({ attempts: 1, failedAt: null, lastError: null, lockedUntil: null });
+      expect((await job(n))?.doneAt).not.toBeNull();
+    }
+    expect(await job(1)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lastError: 'receiver said no', lockedUntil: null });
+    expect((await job(1))?.runAt.getTime()).toBe(claimedAt + 10 * SECOND);
+    expect(await job(2)).toMatchObject({ attempts: 1, doneAt: null, lastError: 'not an http URL' });
+    expect((await job(2))?.failedAt).not.toBeNull();
+    expect(await job(3)).toMatchObject({ attempts: 3, doneAt: null, lastError: 'receiver said no, again' });
+    expect((await job(3))?.failedAt).not.toBeNull();
+    // The late result of a claim taken over does not count: the new holder decides.
+    expect(await job(4)).toMatchObject({ attempts: 2, doneAt: null, failedAt: null, lastError: null });
+    expect((await job(4))?.lockedUntil).not.toBeNull();
+  });
+
+  it('claims again once half its slots are free, without waiting for a slow job of its batch', async () => {
+    await schedule('slow-batch', 'slow-batch:slow', new Date(clock.now().getTime() - SECOND), { slow: true });
+    for (let n = 0; n < 9; n++) await schedule('slow-batch', `slow-batch:${n}`);
+    let releaseSlow: () => void = () => undefined;
+    const slow = new Promise<void>((resolve) => {
+      releaseSlow = resolve;
+    });
+    const quick: string[] = [];
+    const handler: JobHandler = {
+      kind: 'slow-batch',
+      maxAttempts: 3,
+      retryDelayMs: () => SECOND,
+      run: () => Promise.reject(new Error('run is not used when runBatch is there')),
+      runBatch: (jobs) =>
+        jobs.map(async (job) => {
+          if (job.payload.slow === true) return slow;
+          quick.push(job.id);
+        }),
+    };
+    const run = worker([handler], { batchSize: 4 }).runDueJobs();
+    // The slow job holds one slot of four: the other nine go through the three left meanwhile.
+    await vi.waitFor(async () => expect((await findJobsOfKind(store, 'slow-batch')).filter((job) => job.doneAt !== null)).toHaveLength(9), {
+      timeout: 10 * SECOND,
+      interval: 20,
+    });
+    expect((await findJobByKey(store, 'slow-batch:slow'))?.doneAt).toBeNull();
+    releaseSlow();
+    expect(await run).toBe(10);
+    expect(quick).toHaveLength(9);
+    expect((await findJobByKey(store, 'slow-batch:slow'))?.doneAt).not.toBeNull();
+  });
+
   it('keeps jobs across a restart: scheduled, store closed, run by a worker on the reopened store', async () => {
     await schedule('restart', 'restart:1', new Date(clock.now().getTime() + 5 * SECOND), { note: 'kept' });
     await Promise.all(workers.splice(0).map((running) => running.stop()));

@@ -28,6 +28,14 @@ export interface JobHandler {
   /** Delay before the next attempt, given the number of attempts made so far (1 after the first). */
   retryDelayMs(attempts: number): number;
   run(job: ClaimedJob, context: JobContext): Promise<void>;
+  /**
+   * Runs several claimed jobs of this kind together, when the kind can share their statements (one read, one write
+   * for all): one promise per job, in the order given, settling as `run` would for that job, each as soon as that
+   * job is finished (a slow one holds up no other). The worker uses it instead of `run` when present and records
+   * the jobs' outcomes as they settle, those settling together in one statement. Failures are logged as for `run`,
+   * but not each job done (about 17 µs a line): such a kind keeps its own record of what it did.
+   */
+  runBatch?(jobs: readonly ClaimedJob[], context: JobContext): readonly Promise<void>[];
 }
 
 export type JobRegistry = ReadonlyMap<string, JobHandler>;

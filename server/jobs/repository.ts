@@ -130,6 +130,47 @@ export async function markJobFailed(
   return updated.rowCount > 0;
 }
 
+/** What became of a claimed job's attempt: done, to run again at `at`, or given up. */
+export type JobOutcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'retry'; readonly at: Date; readonly error: string }
+  | { readonly kind: 'failed'; readonly error: string };
+
+export interface JobMark {
+  readonly job: ClaimedJob;
+  readonly outcome: JobOutcome;
+}
+
+/**
+ * Records the outcomes of several claimed jobs in one statement, each as markJobDone or markJobFailed would: a job
+ * whose lease was taken over meanwhile (its claim token is another's now) is left to its new holder. Resolves with
+ * the ids of the jobs marked.
+ */
+export async function markJobs(db: Queryable, marks: readonly JobMark[], now: Date): Promise<ReadonlySet<string>> {
+  if (marks.length === 0) return new Set();
+  const rows = marks.map(({ job, outcome }) => ({
+    id: job.id,
+    claim_token: job.claimToken,
+    outcome: outcome.kind,
+    at: (outcome.kind === 'retry' ? outcome.at : now).toISOString(),
+    error: outcome.kind === 'done' ? null : outcome.error,
+  }));
+  const updated = await db.query<{ id: string }>(
+    `UPDATE jobs j
+        SET done_at = CASE WHEN m.outcome = 'done' THEN m.at END,
+            failed_at = CASE WHEN m.outcome = 'failed' THEN m.at END,
+            run_at = CASE WHEN m.outcome = 'retry' THEN m.at ELSE j.run_at END,
+            locked_until = NULL,
+            last_error = m.error
+       FROM jsonb_to_recordset($1::jsonb) AS m (id char(32), claim_token char(32), outcome text, at timestamptz, error text)
+      WHERE j.id = m.id AND j.claim_token = m.claim_token AND j.done_at IS NULL AND j.failed_at IS NULL
+      RETURNING j.id`,
+    [JSON.stringify(rows)],
+    { preparedAs: 'mark-jobs' },
+  );
+  return new Set(updated.rows.map((row) => row.id));
+}
+
 interface JobRow {
   id: string;
   kind: string;
