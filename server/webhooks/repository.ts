@@ -168,39 +168,71 @@ export async function findDelivery(db: Queryable, id: string): Promise<DeliveryR
   return row ? toDelivery(row) : undefined;
 }
 
-/** A delivery to send: the delivery and its event, its webhook, and the webhook's sealed secret, in one read. */
-export async function findDeliveryToSend(
-  db: Queryable,
-  id: string,
-): Promise<{ delivery: DeliveryRecord; webhook: WebhookRecord | undefined } | undefined> {
+/** A delivery to send: the delivery and its event, and its webhook (undefined once deleted). */
+export interface DeliveryToSend {
+  readonly delivery: DeliveryRecord;
+  readonly webhook: WebhookRecord | undefined;
+}
+
+/** The deliveries to send, by id, each with its event and its webhook, in one read (ids not found are missing). */
+export async function findDeliveriesToSend(db: Queryable, ids: readonly string[]): Promise<ReadonlyMap<string, DeliveryToSend>> {
+  if (ids.length === 0) return new Map();
   const found = await db.query<DeliveryRow & { webhook: WebhookRow | null }>(
     `SELECT ${DELIVERY_COLUMNS}, (SELECT row_to_json(w) FROM webhooks w WHERE w.id = d.webhook_id) AS webhook
-       FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = $1`,
-    [id],
-    { preparedAs: 'webhook-delivery-to-send' },
+       FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ANY($1::char(32)[])`,
+    [[...ids]],
+    { preparedAs: 'webhook-deliveries-to-send' },
   );
-  const row = found.rows[0];
-  if (!row) return undefined;
-  return { delivery: toDelivery(row), webhook: row.webhook ? toRecord(row.webhook) : undefined };
+  return new Map(found.rows.map((row) => [row.id, { delivery: toDelivery(row), webhook: row.webhook ? toRecord(row.webhook) : undefined }]));
 }
 
-/** Logs an attempt and, when it delivered (`deliveredAt`), marks the delivery delivered: one statement. */
-export async function recordDeliveryAttempt(db: Queryable, attempt: AttemptLogEntry, deliveredAt: Date | null): Promise<void> {
+/** What became of one delivery's turn: an attempt to log (none when it was given up unsent), delivered or given up. */
+export interface DeliveryOutcome {
+  readonly deliveryId: string;
+  readonly attempt: Omit<AttemptLogEntry, 'deliveryId'> | null;
+  /** Set when the attempt delivered it. */
+  readonly deliveredAt: Date | null;
+  /** Set when it is given up (it stays delivered if it was). */
+  readonly givenUpAt: Date | null;
+}
+
+/**
+ * Records the outcomes of several deliveries in one statement: their attempts logged (in the order given), those
+ * delivered marked delivered, those given up marked given up. A delivery deleted meanwhile (with its webhook) is
+ * passed over.
+ */
+export async function recordDeliveryOutcomes(db: Queryable, outcomes: readonly DeliveryOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((outcome) => ({
+    delivery_id: outcome.deliveryId,
+    attempted_at: outcome.attempt?.attemptedAt.toISOString() ?? null,
+    http_status: outcome.attempt?.httpStatus ?? null,
+    latency_ms: outcome.attempt?.latencyMs ?? null,
+    error: outcome.attempt?.error ?? null,
+    delivered_at: outcome.deliveredAt?.toISOString() ?? null,
+    given_up_at: outcome.givenUpAt?.toISOString() ?? null,
+  }));
   await db.query(
-    `WITH logged AS (
-       INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, latency_ms, error) VALUES ($1, $2::timestamptz, $3, $4, $5)
+    `WITH entries AS (
+       SELECT * FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (delivery_id char(32), attempted_at timestamptz, http_status integer,
+         latency_ms integer, error text, delivered_at timestamptz, given_up_at timestamptz))
+         WITH ORDINALITY AS x (delivery_id, attempted_at, http_status, latency_ms, error, delivered_at, given_up_at, ordinality)
+     ), logged AS (
+       INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, latency_ms, error)
+       SELECT x.delivery_id, x.attempted_at, x.http_status, x.latency_ms, x.error
+         FROM entries x
+        WHERE x.attempted_at IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = x.delivery_id)
+        ORDER BY x.ordinality
      )
-     UPDATE webhook_deliveries SET delivered_at = coalesce(delivered_at, $6::timestamptz) WHERE id = $1 AND $6::timestamptz IS NOT NULL`,
-    [attempt.deliveryId, attempt.attemptedAt.toISOString(), attempt.httpStatus, attempt.latencyMs, attempt.error, deliveredAt?.toISOString() ?? null],
-    { preparedAs: 'webhook-record-attempt' },
+     UPDATE webhook_deliveries d
+        SET delivered_at = coalesce(d.delivered_at, u.delivered_at),
+            given_up_at = CASE WHEN coalesce(d.delivered_at, u.delivered_at) IS NULL THEN coalesce(d.given_up_at, u.given_up_at) ELSE d.given_up_at END
+       FROM (SELECT delivery_id, min(delivered_at) AS delivered_at, min(given_up_at) AS given_up_at
+               FROM entries WHERE delivered_at IS NOT NULL OR given_up_at IS NOT NULL GROUP BY delivery_id) u
+      WHERE d.id = u.delivery_id`,
+    [JSON.stringify(rows)],
+    { preparedAs: 'webhook-record-outcomes' },
   );
-}
-
-export async function markGivenUp(db: Queryable, id: string, now: Date): Promise<void> {
-  await db.query('UPDATE webhook_deliveries SET given_up_at = coalesce(given_up_at, $2::timestamptz) WHERE id = $1 AND delivered_at IS NULL', [
-    id,
-    now.toISOString(),
-  ]);
 }
 
 export interface AttemptLogEntry {

@@ -1,4 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_DELIVERY_JOB } from '../events/outbox.ts';
+import { findJobByKey } from '../jobs/repository.ts';
 import {
   answerRedirect,
   BROWSER_DATA,
@@ -240,6 +244,122 @@ describe.each(STORE_KINDS)('webhooks on %s', (kind) => {
     await payAs(merchant);
     expect(await listDeliveries(t.gateway.store, webhook.id, 10)).toHaveLength(1);
     expect(DELIVERY_LIFETIME_MS).toBe(30 * DAY);
+  });
+
+  /** Counts the statements (by their first words) and transactions the gateway's store runs while `work` does. */
+  async function countingStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: Map<string, number>; transactions: number }> {
+    const store = t.gateway.store as { -readonly [K in keyof typeof t.gateway.store]: (typeof t.gateway.store)[K] };
+    const { query, transaction } = store;
+    const statements = new Map<string, number>();
+    let transactions = 0;
+    store.query = ((sql: string, ...rest: Parameters<typeof query> extends [string, ...infer R] ? R : never) => {
+      const key = sql.trim().split(/\s+/).slice(0, 3).join(' ');
+      statements.set(key, (statements.get(key) ?? 0) + 1);
+      return query(sql, ...rest);
+    }) as typeof query;
+    store.transaction = ((work: Parameters<typeof transaction>[0]) => {
+      transactions += 1;
+      return transaction(work);
+    }) as typeof transaction;
+    try {
+      return { result: await work(), statements, transactions };
+    } finally {
+      store.query = query;
+      store.transaction = transaction;
+    }
+  }
+
+  it('sends a batch with one read and records it with one write: delivered, failed, given up, and a job taken over meanwhile', async () => {
+    const delivered = await webhookFor(await receiver());
+    const failingTarget = await receiver();
+    const failing = await webhookFor(failingTarget);
+    failingTarget.setBehaviour(500);
+    const switchedOff = await webhookFor(await receiver());
+    const oldTarget = await receiver();
+    const old = await webhookFor(oldTarget);
+    // A receiver that, while it answers, sees its job taken over by another worker (as after an expired lease).
+    let takeOverJob: string | undefined;
+    const takingOver = createServer((request, response) => {
+      request.resume();
+      const job = takeOverJob;
+      if (!job) return void response.end('ok');
+      void t.gateway.store.query('UPDATE jobs AS taken SET claim_token = $1 WHERE unique_key = $2', ['f'.repeat(32), job]).then(() => response.end('ok'));
+    });
+    await new Promise<void>((resolve) => takingOver.listen(0, '127.0.0.1', resolve));
+    try {
+      const taken = await webhookFor({ url: `http://127.0.0.1:${(takingOver.address() as AddressInfo).port}/hook` });
+      for (const { merchant } of [delivered, failing, switchedOff, old, taken]) await payAs(merchant);
+      const deliveryOf = async (webhookId: string) => (await listDeliveries(t.gateway.store, webhookId, 1))[0]?.id as string;
+      const jobOf = async (webhookId: string) => findJobByKey(t.gateway.store, `${WEBHOOK_DELIVERY_JOB}:${await deliveryOf(webhookId)}`);
+      takeOverJob = `${WEBHOOK_DELIVERY_JOB}:${await deliveryOf(taken.webhook.id)}`;
+      await changeWebhook(services(), switchedOff.webhook.id, { active: false });
+      await t.gateway.store.query("UPDATE webhook_deliveries SET created_at = created_at - interval '31 days' WHERE webhook_id = $1", [old.webhook.id]);
+      const startedAt = clock.now().getTime();
+
+      const first = await countingStatements(deliver);
+      expect(first.result).toBe(5);
+      // One claim, one read of the five deliveries, one write of their outcomes, one of the jobs' marks (and the
+      // secrets of the three webhooks sent to, opened once per process); the failing webhook's first failure is the
+      // one change of a webhook's state.
+      expect(Object.fromEntries(first.statements)).toEqual({
+        'UPDATE jobs SET': 1,
+        'SELECT d.id, d.webhook_id,': 1,
+        'SELECT key_id, iv,': 3,
+        'WITH entries AS': 1,
+        'UPDATE jobs j': 1,
+        'UPDATE jobs AS': 1,
+      });
+      expect(first.transactions).toBe(1);
+
+      const [sent] = await listDeliveries(t.gateway.store, delivered.webhook.id, 1);
+      expect(sent?.deliveredAt).not.toBeNull();
+      expect(sent?.attempts).toEqual([expect.objectContaining({ httpStatus: 200, error: null })]);
+      expect((await jobOf(delivered.webhook.id))?.doneAt).not.toBeNull();
+
+      const [retried] = await listDeliveries(t.gateway.store, failing.webhook.id, 1);
+      expect(retried).toMatchObject({ deliveredAt: null, givenUpAt: null });
+      expect(retried?.attempts).toEqual([expect.objectContaining({ httpStatus: 500, error: 'answered HTTP 500' })]);
+      const retryJob = await jobOf(failing.webhook.id);
+      expect(retryJob).toMatchObject({ doneAt: null, failedAt: null, lastError: 'answered HTTP 500' });
+      expect(retryJob?.runAt.getTime()).toBe(startedAt + MINUTE);
+      expect((await findWebhook(t.gateway.store, failing.webhook.id))?.failingSince?.getTime()).toBe(startedAt);
+
+      for (const [{ webhook }, reason] of [
+        [switchedOff, /is not active/],
+        [old, /not delivered within 30 days/],
+      ] as const) {
+        const [givenUp] = await listDeliveries(t.gateway.store, webhook.id, 1);
+        expect(givenUp).toMatchObject({ deliveredAt: null, attempts: [] });
+        expect(givenUp?.givenUpAt).not.toBeNull();
+        const job = await jobOf(webhook.id);
+        expect(job?.failedAt).not.toBeNull();
+        expect(job?.lastError).toMatch(reason);
+      }
+      expect(notificationsOf(oldTarget).filter((notification) => notification.type === 'PAYMENT')).toEqual([]);
+
+      // Sent and logged, but the job is its new holder's: this worker's late result does not count.
+      const [takenOver] = await listDeliveries(t.gateway.store, taken.webhook.id, 1);
+      expect(takenOver?.deliveredAt).not.toBeNull();
+      expect(takenOver?.attempts).toHaveLength(1);
+      expect(await jobOf(taken.webhook.id)).toMatchObject({ doneAt: null, failedAt: null });
+      expect((await t.gateway.store.query('SELECT claim_token FROM jobs WHERE unique_key = $1', [takeOverJob])).rows).toEqual([{ claim_token: 'f'.repeat(32) }]);
+
+      // Failing again changes nothing of the webhook: its state is not written again.
+      clock.advance(MINUTE);
+      const second = await countingStatements(deliver);
+      expect(second.result).toBe(1);
+      expect(Object.fromEntries(second.statements)).toEqual({ 'UPDATE jobs SET': 1, 'SELECT d.id, d.webhook_id,': 1, 'WITH entries AS': 1, 'UPDATE jobs j': 1 });
+      expect(second.transactions).toBe(0);
+      const [again] = await listDeliveries(t.gateway.store, failing.webhook.id, 1);
+      expect(again?.attempts.map((attempt) => attempt.httpStatus)).toEqual([500, 500]);
+      expect((await findWebhook(t.gateway.store, failing.webhook.id))?.failingSince?.getTime()).toBe(startedAt);
+      // Failures are logged; deliveries done are in their attempt rows, not in a log line each.
+      expect(t.logLines.filter((line) => line.includes('job failed, will retry') && line.includes(WEBHOOK_DELIVERY_JOB)).length).toBeGreaterThanOrEqual(2);
+      expect(t.logLines.some((line) => line.includes('"job done"') && line.includes(WEBHOOK_DELIVERY_JOB))).toBe(false);
+    } finally {
+      takingOver.closeAllConnections();
+      await new Promise<void>((resolve) => takingOver.close(() => resolve()));
+    }
   });
 
   it('keeps a delivery while its webhook waits for a new URL’s activation, and sends it there once active', async () => {
