@@ -10,7 +10,7 @@ import { findPayment } from '../payments/repository.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import { cancelLockedSchedule } from './cancellation.ts';
 import { SCHEDULE_EXECUTION_JOB } from './firing.ts';
-import { findScheduleById, finishExecution, startExecution, type ExecutionRecord, type ExecutionOutcome, type ScheduleRecord } from './repository.ts';
+import { findScheduleById, finishExecution, startExecution, type ExecutionOutcome, type ExecutionRecord, type ScheduleRecord } from './repository.ts';
 
 /**
  * A fire time's execution (COMPAT §12): one payment of the schedule's type, amount and currency with its registration's
@@ -98,15 +98,15 @@ export function scheduleJobHandlers(payments: PaymentServices): JobHandler[] {
         const { scheduleId, fireAt } = job.payload;
         if (typeof scheduleId !== 'string' || typeof fireAt !== 'string') throw new PermanentJobError('malformed schedule execution payload');
         const { store } = payments;
-        const execution = await startExecution(store, scheduleId, new Date(fireAt), payments.now());
-        if (!execution) throw new PermanentJobError(`no execution of schedule ${scheduleId} at ${fireAt}`);
+        const started = await startExecution(store, scheduleId, new Date(fireAt), payments.now());
+        if (!started) throw new PermanentJobError(`no execution of schedule ${scheduleId} at ${fireAt}`);
+        const { execution, schedule, firstRun } = started;
         if (execution.finishedAt !== null) return;
-        const schedule = await findScheduleById(store, scheduleId);
-        if (!schedule) throw new PermanentJobError(`schedule ${scheduleId} does not exist`);
         const finish = (outcome: ExecutionOutcome, resultCode: string | null, reason: string | null) =>
           finishExecution(store, execution, { outcome, resultCode, reason }, payments.now());
 
-        let payment = await paymentMadeBefore(payments, schedule, execution.paymentId);
+        // Only a run after one that started (and was cut short) can find a payment made already.
+        let payment = firstRun ? undefined : await paymentMadeBefore(payments, schedule, execution.paymentId);
         if (!payment) {
           // Cancelled after the fire time was taken: no payment any more.
           if (schedule.status === 'cancelled') return finish('skipped', null, `the schedule was cancelled (${schedule.cancelReason})`);

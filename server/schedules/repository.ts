@@ -196,33 +196,41 @@ export interface TakenFire {
 }
 
 /**
- * Records a batch of taken fire times in three statements: the executions (a fire time already taken is left as it
- * is), their payment jobs, and the schedules' next fire times (or their end).
+ * Records a batch of taken fire times in one statement: the executions (a fire time already taken is left as it is),
+ * their payment jobs, and the schedules' next fire times (or their end). The ids travel as char(32), the primary
+ * key's type: compared as text, the join would read every schedule instead of its index.
  */
 export async function recordTakenFires(tx: Queryable, fires: readonly TakenFire[], jobKind: string, now: Date): Promise<void> {
-  const executed = fires.filter((fire) => fire.fireAt !== null && fire.paymentId !== null);
-  if (executed.length > 0) {
-    await tx.query(
-      `INSERT INTO schedule_executions (schedule_id, fire_at, taken_at, missed, payment_id)
-         SELECT s, f, $5::timestamptz, m, p FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[]) AS t(s, f, m, p)
-       ON CONFLICT DO NOTHING`,
-      [executed.map((fire) => fire.scheduleId), executed.map((fire) => fire.fireAt), executed.map((fire) => fire.missed), executed.map((fire) => fire.paymentId), now],
-    );
-    await tx.query(
-      `INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
-         SELECT md5(k), $4, k, jsonb_build_object('scheduleId', s, 'fireAt', f), $5::timestamptz, $5::timestamptz
-           FROM unnest($1::text[], $2::text[], $3::text[]) AS t(k, s, f)
-       ON CONFLICT DO NOTHING`,
-      [executed.map((fire) => executionKey(fire.scheduleId, fire.fireAt as Date)), executed.map((fire) => fire.scheduleId), executed.map((fire) => (fire.fireAt as Date).toISOString()), jobKind, now],
-    );
-  }
   await tx.query(
-    `UPDATE schedules SET next_fire_at = t.n,
-            status = CASE WHEN t.n IS NULL THEN 'ended' ELSE 'active' END,
-            ended_at = CASE WHEN t.n IS NULL THEN $3::timestamptz END
-       FROM unnest($1::text[], $2::timestamptz[]) AS t(s, n)
-      WHERE schedules.id = t.s`,
-    [fires.map((fire) => fire.scheduleId), fires.map((fire) => fire.nextFireAt), now],
+    `WITH taken AS (
+       SELECT * FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[], $4::char(32)[], $5::text[], $6::timestamptz[], $9::text[])
+                  AS t(schedule_id, fire_at, missed, payment_id, key, next_fire_at, fire_time)
+     ), executions AS (
+       INSERT INTO schedule_executions (schedule_id, fire_at, taken_at, missed, payment_id)
+       SELECT schedule_id, fire_at, $8::timestamptz, missed, payment_id FROM taken WHERE fire_at IS NOT NULL
+       ON CONFLICT DO NOTHING
+     ), queued AS (
+       INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
+       SELECT md5(key), $7, key, jsonb_build_object('scheduleId', schedule_id, 'fireAt', fire_time), $8::timestamptz, $8::timestamptz
+         FROM taken WHERE fire_at IS NOT NULL
+       ON CONFLICT DO NOTHING
+     )
+     UPDATE schedules SET next_fire_at = taken.next_fire_at,
+            status = CASE WHEN taken.next_fire_at IS NULL THEN 'ended' ELSE 'active' END,
+            ended_at = CASE WHEN taken.next_fire_at IS NULL THEN $8::timestamptz END
+       FROM taken
+      WHERE schedules.id = taken.schedule_id`,
+    [
+      fires.map((fire) => fire.scheduleId),
+      fires.map((fire) => fire.fireAt),
+      fires.map((fire) => fire.missed),
+      fires.map((fire) => fire.paymentId),
+      fires.map((fire) => (fire.fireAt === null ? null : executionKey(fire.scheduleId, fire.fireAt))),
+      fires.map((fire) => fire.nextFireAt),
+      jobKind,
+      now,
+      fires.map((fire) => fire.fireAt?.toISOString() ?? null),
+    ],
   );
 }
 
@@ -274,15 +282,28 @@ function toExecution(row: ExecutionRow): ExecutionRecord {
   };
 }
 
-/** Marks the execution started (the first time only) and returns it. */
-export async function startExecution(db: Queryable, scheduleId: string, fireAt: Date, now: Date): Promise<ExecutionRecord | undefined> {
-  const found = await db.query<ExecutionRow>(
-    `UPDATE schedule_executions SET started_at = coalesce(started_at, $3) WHERE schedule_id = $1 AND fire_at = $2
-     RETURNING ${EXECUTION_COLUMNS}`,
+/** An execution being run, with its schedule; `firstRun`: no earlier run of its job had started it. */
+export interface StartedExecution {
+  readonly execution: ExecutionRecord;
+  readonly schedule: ScheduleRecord;
+  readonly firstRun: boolean;
+}
+
+/** Marks the execution started (the first time only) and reads it with its schedule, in one statement. */
+export async function startExecution(db: Queryable, scheduleId: string, fireAt: Date, now: Date): Promise<StartedExecution | undefined> {
+  const found = await db.query<ExecutionRow & ScheduleRow & { previously_started_at: Date | null }>(
+    `WITH started AS (
+       UPDATE schedule_executions e SET started_at = coalesce(e.started_at, $3)
+         FROM (SELECT started_at AS previously_started_at FROM schedule_executions WHERE schedule_id = $1 AND fire_at = $2) before
+        WHERE e.schedule_id = $1 AND e.fire_at = $2
+       RETURNING e.*, before.previously_started_at
+     )
+     SELECT started.*, ${COLUMNS.split(',').map((column) => `s.${column.trim()}`).join(', ')}
+       FROM started JOIN schedules s ON s.id = started.schedule_id`,
     [scheduleId, fireAt, now],
   );
   const row = found.rows[0];
-  return row ? toExecution(row) : undefined;
+  return row ? { execution: toExecution(row), schedule: toRecord(row), firstRun: row.previously_started_at === null } : undefined;
 }
 
 export async function finishExecution(
