@@ -3,6 +3,7 @@ import { GatewayError } from '../domain/errors.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { exponentialBackoff, PermanentJobError, type JobHandler } from '../jobs/registry.ts';
+import type { ClaimedJob } from '../jobs/repository.ts';
 import { openAttemptsOfPayments } from '../payments/attempts.ts';
 import { createPayment } from '../payments/initial.ts';
 import { recoverAttemptsOf } from '../payments/recovery.ts';
@@ -89,40 +90,43 @@ async function cancelForRegistration(payments: PaymentServices, scheduleId: stri
 }
 
 export function scheduleJobHandlers(payments: PaymentServices): JobHandler[] {
+  const run = async (job: ClaimedJob): Promise<void> => {
+    const { scheduleId, fireAt } = job.payload;
+    if (typeof scheduleId !== 'string' || typeof fireAt !== 'string') throw new PermanentJobError('malformed schedule execution payload');
+    const { store } = payments;
+    const started = await startExecution(store, scheduleId, new Date(fireAt), payments.now());
+    if (!started) throw new PermanentJobError(`no execution of schedule ${scheduleId} at ${fireAt}`);
+    const { execution, schedule, firstRun } = started;
+    if (execution.finishedAt !== null) return;
+    const finish = (outcome: ExecutionOutcome, resultCode: string | null, reason: string | null) =>
+      finishExecution(store, execution, { outcome, resultCode, reason }, payments.now());
+
+    // Only a run after one that started (and was cut short) can find a payment made already.
+    let payment = firstRun ? undefined : await paymentMadeBefore(payments, schedule, execution.paymentId);
+    if (!payment) {
+      // Cancelled after the fire time was taken: no payment any more.
+      if (schedule.status === 'cancelled') return finish('skipped', null, `the schedule was cancelled (${schedule.cancelReason})`);
+      try {
+        payment = await createPayment(payments, executionCommand(schedule, execution));
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+        // Refused before any acquirer saw it: nothing was made, and trying again would be refused again.
+        const gone = GONE_REGISTRATION[error.result.code];
+        if (gone) await cancelForRegistration(payments, schedule.id, gone);
+        payments.logger.warn('schedule execution refused', { scheduleId, fireAt, code: error.result.code });
+        return finish(gone ? 'skipped' : 'declined', error.result.code, error.result.description);
+      }
+    }
+    await finish(outcomeOf(payment), payment.resultCode, null);
+  };
   return [
     {
       kind: SCHEDULE_EXECUTION_JOB,
       maxAttempts: 12,
       retryDelayMs: exponentialBackoff(30_000, 30 * 60_000),
-      run: async (job) => {
-        const { scheduleId, fireAt } = job.payload;
-        if (typeof scheduleId !== 'string' || typeof fireAt !== 'string') throw new PermanentJobError('malformed schedule execution payload');
-        const { store } = payments;
-        const started = await startExecution(store, scheduleId, new Date(fireAt), payments.now());
-        if (!started) throw new PermanentJobError(`no execution of schedule ${scheduleId} at ${fireAt}`);
-        const { execution, schedule, firstRun } = started;
-        if (execution.finishedAt !== null) return;
-        const finish = (outcome: ExecutionOutcome, resultCode: string | null, reason: string | null) =>
-          finishExecution(store, execution, { outcome, resultCode, reason }, payments.now());
-
-        // Only a run after one that started (and was cut short) can find a payment made already.
-        let payment = firstRun ? undefined : await paymentMadeBefore(payments, schedule, execution.paymentId);
-        if (!payment) {
-          // Cancelled after the fire time was taken: no payment any more.
-          if (schedule.status === 'cancelled') return finish('skipped', null, `the schedule was cancelled (${schedule.cancelReason})`);
-          try {
-            payment = await createPayment(payments, executionCommand(schedule, execution));
-          } catch (error) {
-            if (!(error instanceof GatewayError)) throw error;
-            // Refused before any acquirer saw it: nothing was made, and trying again would be refused again.
-            const gone = GONE_REGISTRATION[error.result.code];
-            if (gone) await cancelForRegistration(payments, schedule.id, gone);
-            payments.logger.warn('schedule execution refused', { scheduleId, fireAt, code: error.result.code });
-            return finish(gone ? 'skipped' : 'declined', error.result.code, error.result.description);
-          }
-        }
-        await finish(outcomeOf(payment), payment.resultCode, null);
-      },
+      run,
+      // Each payment on its own, their jobs' outcomes recorded together (the execution rows are the record).
+      runBatch: (jobs) => jobs.map(run),
     },
   ];
 }
