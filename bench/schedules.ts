@@ -413,7 +413,7 @@ export function statementsBetween(before: readonly InstanceStats[], after: reado
 
 /** The firing loop's statements (schedules/repository.ts lockDueSchedules, recordTakenFires) among `shapes`. */
 export function takingStatements(shapes: readonly [string, { count: number; ms: number }][]): [string, { count: number; ms: number }][] {
-  const firing = [/^SELECT id, expression, end_at, next_fire_at FROM schedules/, /^INSERT INTO schedule_executions/, /^INSERT INTO jobs .*md5\(k\)/, /^UPDATE schedules SET next_fire_at/];
+  const firing = [/^SELECT id, expression, end_at, next_fire_at FROM schedules/, /^WITH taken AS/];
   return firing.flatMap((pattern) => shapes.filter(([shape]) => pattern.test(shape)));
 }
 

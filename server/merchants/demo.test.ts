@@ -83,6 +83,19 @@ describe.each(STORE_KINDS)('demo credentials on %s', (kind: StoreKind) => {
       await testAgain.close();
     }
   }, 60_000);
+
+  if (kind === 'PostgreSQL') {
+    it('lets several instances start at once on a fresh store, each making sure the demo merchant exists', async () => {
+      const location = await freshStoreLocation(kind);
+      locations.push(location);
+      const gateways = await Promise.all(Array.from({ length: 3 }, () => startGateway(configFor(location, 'test'), { jobPollMs: 0 })));
+      try {
+        for (const gateway of gateways) expect(await send(gateway, '/v1/payments', cardPayment(demo.entityId))).toBe(200);
+      } finally {
+        await Promise.all(gateways.map((gateway) => gateway.close()));
+      }
+    });
+  }
 });
 
 describe('the start banner of a live gateway', () => {
@@ -108,4 +121,5 @@ describe('the start banner of a live gateway', () => {
       await location.dispose();
     }
   }, 60_000);
+
 });

@@ -14,6 +14,9 @@ import { createEntity, entityExists, findTokenAccess, grantToken, hashToken } fr
  * works again in test.
  */
 export async function ensureDemoMerchant(db: Queryable, entityId: string, token: string): Promise<void> {
+  // Instances starting together on a fresh PostgreSQL would both find no demo merchant and both insert it: one at a
+  // time (the caller's transaction holds the lock until it commits).
+  await db.query("SELECT pg_advisory_xact_lock(hashtext('gateway-demo-merchant'))");
   if (!(await entityExists(db, entityId))) await createEntity(db, 'Demo merchant', entityId);
   await db.query('UPDATE access_tokens SET revoked_at = NULL WHERE token_hash = $1 AND demo', [hashToken(token)]);
   const access = await findTokenAccess(db, token);

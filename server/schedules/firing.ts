@@ -117,7 +117,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       const due = await lockDueSchedules(tx, at, BATCH_SIZE);
       if (due.length === 0) return 0;
       const fires = due.map((schedule) => takeFire(schedule, quartzOf(schedule.expression), at, options.catchUpMs));
-      await recordTakenFires(tx, fires, SCHEDULE_EXECUTION_JOB, at);
+      await recordTakenFires(tx, fires, SCHEDULE_EXECUTION_JOB, { at, by: store.instanceId });
       for (const fire of fires) {
         if (fire.fireAt === null) logger.warn('schedule fire times missed beyond the catch-up window were skipped', { scheduleId: fire.scheduleId });
         else if (fire.missed > 0) logger.warn('missed schedule fire times run as one execution', { scheduleId: fire.scheduleId, fireAt: fire.fireAt.toISOString(), missed: fire.missed });

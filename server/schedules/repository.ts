@@ -200,14 +200,14 @@ export interface TakenFire {
  * their payment jobs, and the schedules' next fire times (or their end). The ids travel as char(32), the primary
  * key's type: compared as text, the join would read every schedule instead of its index.
  */
-export async function recordTakenFires(tx: Queryable, fires: readonly TakenFire[], jobKind: string, now: Date): Promise<void> {
+export async function recordTakenFires(tx: Queryable, fires: readonly TakenFire[], jobKind: string, taken: { readonly at: Date; readonly by: string }): Promise<void> {
   await tx.query(
     `WITH taken AS (
        SELECT * FROM unnest($1::char(32)[], $2::timestamptz[], $3::int[], $4::char(32)[], $5::text[], $6::timestamptz[], $9::text[])
                   AS t(schedule_id, fire_at, missed, payment_id, key, next_fire_at, fire_time)
      ), executions AS (
-       INSERT INTO schedule_executions (schedule_id, fire_at, taken_at, missed, payment_id)
-       SELECT schedule_id, fire_at, $8::timestamptz, missed, payment_id FROM taken WHERE fire_at IS NOT NULL
+       INSERT INTO schedule_executions (schedule_id, fire_at, taken_at, taken_by, missed, payment_id)
+       SELECT schedule_id, fire_at, $8::timestamptz, $10, missed, payment_id FROM taken WHERE fire_at IS NOT NULL
        ON CONFLICT DO NOTHING
      ), queued AS (
        INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
@@ -228,8 +228,9 @@ export async function recordTakenFires(tx: Queryable, fires: readonly TakenFire[
       fires.map((fire) => (fire.fireAt === null ? null : executionKey(fire.scheduleId, fire.fireAt))),
       fires.map((fire) => fire.nextFireAt),
       jobKind,
-      now,
+      taken.at,
       fires.map((fire) => fire.fireAt?.toISOString() ?? null),
+      taken.by,
     ],
   );
 }
@@ -243,6 +244,7 @@ export interface ExecutionRecord {
   readonly scheduleId: string;
   readonly fireAt: Date;
   readonly takenAt: Date;
+  readonly takenBy: string;
   readonly missed: number;
   readonly paymentId: string;
   readonly startedAt: Date | null;
@@ -256,6 +258,7 @@ interface ExecutionRow {
   schedule_id: string;
   fire_at: Date;
   taken_at: Date;
+  taken_by: string;
   missed: number;
   payment_id: string;
   started_at: Date | null;
@@ -265,13 +268,14 @@ interface ExecutionRow {
   reason: string | null;
 }
 
-const EXECUTION_COLUMNS = 'schedule_id, fire_at, taken_at, missed, payment_id, started_at, finished_at, outcome, result_code, reason';
+const EXECUTION_COLUMNS = 'schedule_id, fire_at, taken_at, taken_by, missed, payment_id, started_at, finished_at, outcome, result_code, reason';
 
 function toExecution(row: ExecutionRow): ExecutionRecord {
   return {
     scheduleId: row.schedule_id,
     fireAt: row.fire_at,
     takenAt: row.taken_at,
+    takenBy: row.taken_by,
     missed: row.missed,
     paymentId: row.payment_id,
     startedAt: row.started_at,

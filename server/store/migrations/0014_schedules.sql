@@ -37,6 +37,8 @@ CREATE TABLE schedule_executions (
   fire_at       timestamptz NOT NULL,
   -- When an instance took the fire time and queued its payment job (fire drift = taken_at - fire_at).
   taken_at      timestamptz NOT NULL,
+  -- The gateway instance that took it (store instance id).
+  taken_by      text NOT NULL,
   -- Earlier fire times this execution stands for, missed while no gateway ran (catch-up runs one payment for them).
   missed        integer NOT NULL DEFAULT 0,
   -- The payment's id, derived from the idempotency key schedule:<id>:<fire time>: a retried job finds it.
