@@ -21,6 +21,8 @@ import { earliestFireAt, executionKey, lockDueSchedules, recordTakenFires, type 
 export const MISFIRE_THRESHOLD_MS = 60_000;
 /** Schedules taken per transaction. */
 const BATCH_SIZE = 500;
+/** How soon to look again at due schedules another instance is taking. */
+const BUSY_ELSEWHERE_RETRY_MS = 50;
 /** A catch-up counts at most this many missed fire times (a schedule firing every second, down for a day). */
 const MAX_COUNTED_MISSES = 10_000;
 
@@ -142,11 +144,16 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     return run;
   }
 
-  /** Until the earliest fire time (so a burst is taken on its second, not up to a poll later), at most pollMs. */
-  async function delayUntilNextFire(): Promise<number> {
+  /**
+   * Until the earliest fire time (so a burst is taken on its second, not up to a poll later), at most pollMs. A fire
+   * time due but not taken is another instance's batch in progress: looked at again shortly, not in a busy loop.
+   */
+  async function delayUntilNextFire(taken: number): Promise<number> {
     const earliest = await earliestFireAt(store);
     if (earliest === undefined) return options.pollMs;
-    return Math.min(options.pollMs, Math.max(0, earliest.getTime() - now().getTime()));
+    const untilDue = earliest.getTime() - now().getTime();
+    if (untilDue <= 0 && taken === 0) return Math.min(options.pollMs, BUSY_ELSEWHERE_RETRY_MS);
+    return Math.min(options.pollMs, Math.max(0, untilDue));
   }
 
   function tick(delayMs: number): void {
