@@ -14,6 +14,7 @@ import { registrationRoutes } from './registrations/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
+import { smartRetryAdminRoutes } from './merchants/smartRetryRoutes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
@@ -61,7 +62,10 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   );
   // The admin API exists only with an ADMIN_TOKEN: without one, its paths answer 404 like any unknown path.
   const { adminToken } = deps.config;
-  if (adminToken) app.route('/admin/v1/webhooks', webhookAdminRoutes(deps, adminToken));
+  if (adminToken) {
+    app.route('/admin/v1/webhooks', webhookAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', smartRetryAdminRoutes(deps, adminToken));
+  }
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
 

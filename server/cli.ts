@@ -14,6 +14,8 @@ import {
   revokeToken,
   setShopperResultUrlBase,
 } from './merchants/repository.ts';
+import { notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from './domain/smartRetry.ts';
+import { removeSmartRetry, saveSmartRetry, showSmartRetry, SMART_RETRY_CACHE_MS, SmartRetryConfigError } from './merchants/smartRetry.ts';
 import { openStore, type Store } from './store/index.ts';
 import { createCardVault, type CardVault } from './vault/cardVault.ts';
 import { loadCardDataKeys, newCardDataKey } from './vault/key.ts';
@@ -81,6 +83,15 @@ const USAGE = `Usage: npm run gateway -- <command>
   webhook deliveries ID [--limit N]          the webhook's latest deliveries (default ${DEFAULT_DELIVERY_LIMIT}), each with
                                              every attempt: time, HTTP status, latency, error
   webhook resend DELIVERY_ID                 send a delivery again (a running gateway sends it)
+  smart-retry show ENTITY_ID                 the entity's smart retry settings (off unless set)
+  smart-retry set ENTITY_ID --fallback NAME [--codes CODE,CODE,...|default]
+                  [--standalone true|false] [--card-on-file true|false] [--enabled true|false]
+                                             retry a DB or PA the default acquirer rejects with one of
+                                             the codes (or cannot reach) once at acquirer NAME (one of
+                                             ACQUIRERS, not DEFAULT_ACQUIRER); replaces the settings:
+                                             what is left out is on, with the default codes. Running
+                                             gateways apply it within ${SMART_RETRY_CACHE_MS / 1000} s
+  smart-retry off ENTITY_ID                  switch smart retry off (the settings go)
 `;
 
 class UsageError extends Error {}
@@ -328,6 +339,96 @@ async function webhookCommand(
   }
 }
 
+const SMART_RETRY_OPTIONS: Readonly<Record<string, string>> = {
+  fallbackAcquirer: '--fallback',
+  codes: '--codes',
+  standalone: '--standalone',
+  cardOnFile: '--card-on-file',
+  enabled: '--enabled',
+};
+
+/** Refused settings, each named by the option it came from (a code of --codes by its value). */
+function smartRetryRefusal(error: SmartRetryConfigError): string {
+  const lines = error.problems.map((problem) => {
+    const option = SMART_RETRY_OPTIONS[problem.name.replace(/\[\d+\]$/, '')] ?? problem.name;
+    const named = (problem.name.startsWith('codes[') || problem.name === 'fallbackAcquirer') && problem.value !== '';
+    const value = named ? ` ${problem.value}` : '';
+    return `smart retry refused: ${option}${value} ${problem.message}`;
+  });
+  return lines.join('\n');
+}
+
+function booleanOption(name: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'true' && raw !== 'false') throw new UsageError(`--${name} must be true or false`);
+  return raw === 'true';
+}
+
+function describeSmartRetry(entityId: string, settings: SmartRetrySettings | undefined, names: AcquirerNames): string {
+  const reason = notInEffectBecause(settings, names);
+  const yes = (value: boolean) => (value ? 'yes' : 'no');
+  return [
+    `entity        ${entityId}`,
+    `smart retry   ${reason === undefined ? 'on' : `off: ${reason}`}`,
+    ...(settings
+      ? [
+          `fallback      ${settings.fallbackAcquirer}`,
+          `codes         ${settings.codes.join(',')}${settings.customCodes ? '' : ' (the default list)'}`,
+          `standalone    ${yes(settings.standalone)}`,
+          `card on file  ${yes(settings.cardOnFile)}`,
+          `updated       ${settings.updatedAt.toISOString()}`,
+        ]
+      : []),
+  ].join('\n');
+}
+
+/** `smart-retry ...`: see merchants/smartRetry.ts. */
+async function smartRetryCommand(action: string | undefined, values: SmartRetryOptionValues, positionals: readonly string[], store: Store, names: AcquirerNames, io: CliIO): Promise<string> {
+  if (action !== 'show' && action !== 'set' && action !== 'off') throw new UsageError(`unknown command: smart-retry ${action ?? ''}`.trim());
+  const entityId = positionals[0];
+  if (!entityId || !ENTITY_ID.test(entityId)) throw new UsageError(`smart-retry ${action} needs the ENTITY_ID (32 lowercase hexadecimal characters)`);
+  switch (action) {
+    case 'show': {
+      const shown = await showSmartRetry(store, entityId);
+      if (!shown.entityExists) throw new Error(`no entity ${entityId}`);
+      return describeSmartRetry(entityId, shown.settings, names);
+    }
+    case 'set': {
+      const codes: SmartRetryInput['codes'] =
+        values.codes === undefined || values.codes === 'default' ? values.codes : values.codes.split(',').map((code) => code.trim());
+      const input: SmartRetryInput = {
+        ...(values.fallback !== undefined ? { fallbackAcquirer: values.fallback } : {}),
+        ...(codes !== undefined ? { codes } : {}),
+        ...optional('standalone', booleanOption('standalone', values.standalone)),
+        ...optional('cardOnFile', booleanOption('card-on-file', values['card-on-file'])),
+        ...optional('enabled', booleanOption('enabled', values.enabled)),
+      };
+      const saved = await saveSmartRetry(store, names, entityId, input, (io.now ?? (() => new Date()))()).catch((error: unknown) => {
+        if (error instanceof SmartRetryConfigError && error.unknownEntity) throw new Error(`no entity ${entityId}: smart retry not changed`);
+        throw error;
+      });
+      return describeSmartRetry(entityId, saved, names);
+    }
+    case 'off': {
+      const removed = await removeSmartRetry(store, entityId);
+      if (!removed.entityExists) throw new Error(`no entity ${entityId}`);
+      return `${entityId}  smart retry off${removed.removed ? ' (its settings are removed)' : ' (it was not set up)'}`;
+    }
+  }
+}
+
+function optional<K extends string>(name: K, value: boolean | undefined): Partial<Record<K, boolean>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, boolean>);
+}
+
+interface SmartRetryOptionValues {
+  readonly fallback?: string | undefined;
+  readonly codes?: string | undefined;
+  readonly standalone?: string | undefined;
+  readonly 'card-on-file'?: string | undefined;
+  readonly enabled?: string | undefined;
+}
+
 /** What a command printed and how it ended. */
 export interface CliResult {
   readonly exitCode: number;
@@ -345,6 +446,7 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<CliRes
     if (error instanceof UsageError) return { exitCode: 1, stdout: '', stderr: `${error.message}\n\n${USAGE}` };
     if (error instanceof ConfigError) return { exitCode: 1, stdout: '', stderr: `Configuration error: ${error.message}\n` };
     if (error instanceof WebhookConfigError) return { exitCode: 1, stdout: '', stderr: `${webhookRefusal(error)}\n` };
+    if (error instanceof SmartRetryConfigError) return { exitCode: 1, stdout: '', stderr: `${smartRetryRefusal(error)}\n` };
     return { exitCode: 1, stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n` };
   }
 }
@@ -367,6 +469,11 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
       secret: { type: 'string' },
       active: { type: 'string' },
       limit: { type: 'string' },
+      fallback: { type: 'string' },
+      codes: { type: 'string' },
+      standalone: { type: 'string' },
+      'card-on-file': { type: 'string' },
+      enabled: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -394,6 +501,9 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
         logger: createLogger({ level: 'silent' }),
       };
       return await webhookCommand(action, values, positionals, services, io);
+    }
+    if (resource === 'smart-retry') {
+      return await smartRetryCommand(action, values, positionals, store, { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer }, io);
     }
     if (keys) {
       const vault = createCardVault(keys.current, keys.previous);

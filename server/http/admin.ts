@@ -1,0 +1,87 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppDependencies } from '../deps.ts';
+import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import type { ParameterError } from '../params/types.ts';
+import { readBody } from './body.ts';
+import { clientAddressOf } from './clientAddress.ts';
+import type { AppEnv } from './context.ts';
+
+/**
+ * The admin API's edge (`/admin/v1/...`, mounted by app.ts only with an ADMIN_TOKEN): the operator's bearer token,
+ * checked in constant time and counted with the merchants' failed authentications, and JSON object bodies whose
+ * fields are checked against the shapes a route expects. The same rules as the webhooks' admin API
+ * (webhooks/routes.ts), for the routes of other settings.
+ */
+
+/** Largest JSON body the admin API reads (settings are a few hundred bytes). */
+export const MAX_ADMIN_JSON_BYTES = 64 * 1024;
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+export function requireAdminToken(deps: Pick<AppDependencies, 'authFailures' | 'config'>, adminToken: string): MiddlewareHandler<AppEnv> {
+  const expected = digest(adminToken);
+  return async (c, next) => {
+    const address = clientAddressOf(c, deps.config.clientAddressHeader);
+    if (deps.authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
+    const failed = async (error: GatewayError) =>
+      (await deps.authFailures.recordFailure(address)) ? throttledError('too many failed authentications from this address') : error;
+    const header = c.req.header('authorization');
+    const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
+    if (!token) {
+      const reason = header ? 'malformed Authorization header' : 'missing Authorization header';
+      throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, reason), 401, undefined, { 'WWW-Authenticate': 'Bearer' }));
+    }
+    if (!timingSafeEqual(digest(token), expected)) throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'not the admin token'), 403));
+    await next();
+  };
+}
+
+export type JsonShape = 'string' | 'strings' | 'boolean' | 'stringsOrString';
+
+function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
+  const strings = Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+  switch (shape) {
+    case 'string':
+      return typeof value === 'string' ? undefined : 'must be a string';
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be true or false';
+    case 'strings':
+      return strings ? undefined : 'must be an array of strings';
+    case 'stringsOrString':
+      return strings || typeof value === 'string' ? undefined : 'must be an array of strings or a string';
+  }
+}
+
+/** The JSON object body, each field of its expected shape; anything else is 400 200.300.404 with parameterErrors. */
+export async function adminJsonBody(c: Context<AppEnv>, shapes: Readonly<Record<string, JsonShape>>): Promise<Record<string, unknown>> {
+  const tooLarge = () => new GatewayError(withReason(RESULTS.invalidParameter, `request body larger than ${MAX_ADMIN_JSON_BYTES} bytes`), 413);
+  if (Number(c.req.header('content-length') ?? '0') > MAX_ADMIN_JSON_BYTES) throw tooLarge();
+  const bytes = await readBody(c);
+  if (bytes.length > MAX_ADMIN_JSON_BYTES) throw tooLarge();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object' }]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object' }]);
+  }
+  const body = parsed as Record<string, unknown>;
+  const errors: ParameterError[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    const shape = shapes[name];
+    const shown = typeof value === 'string' ? value.slice(0, 64) : '';
+    if (!shape) errors.push({ name: name.slice(0, 64), value: shown, message: `is not a known field (known: ${Object.keys(shapes).join(', ')})` });
+    else {
+      const problem = shapeProblem(shape, value);
+      if (problem) errors.push({ name, value: shown, message: problem });
+    }
+  }
+  if (errors.length > 0) throw invalidParameters(errors);
+  return body;
+}

@@ -1,0 +1,110 @@
+import { Hono, type Context } from 'hono';
+import type { AppDependencies } from '../deps.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { ENTITY_ID } from '../domain/ids.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { DEFAULT_SOFT_DECLINE_CODES, notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetry.ts';
+import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
+import type { AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { jsonResponse } from '../http/respond.ts';
+import { removeSmartRetry, saveSmartRetry, showSmartRetry, SmartRetryConfigError } from './smartRetry.ts';
+
+/**
+ * The admin API of smart retry (COMPAT §15): `/admin/v1/entities/{entityId}/smart-retry`, JSON in and out, with
+ * `Authorization: Bearer <ADMIN_TOKEN>` (mounted by app.ts only when ADMIN_TOKEN is set, like the webhooks' admin
+ * API). GET shows the entity's settings (off, with the defaults, when it has none), PUT replaces them, DELETE
+ * switches smart retry off. Answers carry the envelope of the merchant API; refused settings are 400 200.300.404
+ * with parameterErrors, and nothing is written.
+ */
+
+/** The settings as the admin API shows them, and whether they retry anything with the acquirers configured now. */
+export function smartRetryJson(entityId: string, settings: SmartRetrySettings | undefined, names: AcquirerNames): Record<string, unknown> {
+  const reason = notInEffectBecause(settings, names);
+  return {
+    entityId,
+    enabled: settings?.enabled ?? false,
+    codes: settings?.codes ?? DEFAULT_SOFT_DECLINE_CODES,
+    defaultCodes: !(settings?.customCodes ?? false),
+    standalone: settings?.standalone ?? true,
+    cardOnFile: settings?.cardOnFile ?? true,
+    fallbackAcquirer: settings?.fallbackAcquirer ?? null,
+    updatedAt: settings?.updatedAt.toISOString() ?? null,
+    inEffect: reason === undefined,
+    ...(reason !== undefined ? { notInEffectBecause: reason } : {}),
+  };
+}
+
+const noEntity = (id: string): GatewayError => new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id.slice(0, 64)}`), 404);
+
+function entityIdOf(c: Context<AppEnv>): string {
+  const id = c.req.param('entityId') ?? '';
+  if (!ENTITY_ID.test(id)) throw noEntity(id);
+  return id;
+}
+
+/** The PUT body as settings input: `codes` is a list of result codes, or "default". */
+function inputOf(body: Record<string, unknown>): SmartRetryInput {
+  const codes = body.codes;
+  if (typeof codes === 'string' && codes !== 'default') {
+    throw invalidParameters([{ name: 'codes', value: codes.slice(0, 64), message: 'must be an array of result codes, or "default"' }]);
+  }
+  return {
+    ...(body.enabled !== undefined ? { enabled: body.enabled as boolean } : {}),
+    ...(codes !== undefined ? { codes: codes as string[] | 'default' } : {}),
+    ...(body.standalone !== undefined ? { standalone: body.standalone as boolean } : {}),
+    ...(body.cardOnFile !== undefined ? { cardOnFile: body.cardOnFile as boolean } : {}),
+    ...(body.fallbackAcquirer !== undefined ? { fallbackAcquirer: body.fallbackAcquirer as string } : {}),
+  };
+}
+
+export function smartRetryAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'payments' | 'now'>, adminToken: string): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const { store, config } = deps;
+  const names: AcquirerNames = { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer };
+  const ok = (c: Context<AppEnv>, entityId: string, settings: SmartRetrySettings | undefined) =>
+    jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { smartRetry: smartRetryJson(entityId, settings, names) }), 200);
+  routes.use('*', requireAdminToken(deps, adminToken));
+
+  routes.get('/:entityId/smart-retry', async (c) => {
+    const entityId = entityIdOf(c);
+    const shown = await showSmartRetry(store, entityId);
+    if (!shown.entityExists) throw noEntity(entityId);
+    return ok(c, entityId, shown.settings);
+  });
+
+  routes.put('/:entityId/smart-retry', async (c) => {
+    const entityId = entityIdOf(c);
+    const body = await adminJsonBody(c, {
+      enabled: 'boolean',
+      codes: 'stringsOrString',
+      standalone: 'boolean',
+      cardOnFile: 'boolean',
+      fallbackAcquirer: 'string',
+    });
+    let saved: SmartRetrySettings;
+    try {
+      saved = await saveSmartRetry(store, names, entityId, inputOf(body), deps.now());
+    } catch (error) {
+      if (error instanceof SmartRetryConfigError) throw error.unknownEntity ? noEntity(entityId) : invalidParameters(error.problems);
+      throw error;
+    }
+    // This instance's payments see the change at once; other instances within SMART_RETRY_CACHE_MS.
+    deps.payments.smartRetry.forget(entityId);
+    return ok(c, entityId, saved);
+  });
+
+  routes.delete('/:entityId/smart-retry', async (c) => {
+    const entityId = entityIdOf(c);
+    const removed = await removeSmartRetry(store, entityId);
+    if (!removed.entityExists) throw noEntity(entityId);
+    deps.payments.smartRetry.forget(entityId);
+    return ok(c, entityId, undefined);
+  });
+
+  routes.all('/:entityId/smart-retry', () => {
+    throw methodNotAllowed(['GET', 'PUT', 'DELETE']);
+  });
+  return routes;
+}
