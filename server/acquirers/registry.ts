@@ -6,7 +6,7 @@ import type { Acquirer } from './types.ts';
 /**
  * Acquirers are looked up, never assumed (DESIGN principle 11): a new payment goes to the default acquirer, and
  * every later operation on a payment (capture, refund, reversal, the authorization after a 3-D Secure challenge) to
- * the acquirer recorded with it, by name. Smart retry (later) is routing in this registry.
+ * the acquirer recorded with it, by name. Smart retry is routing over this registry (routing.ts).
  */
 export interface AcquirerRegistry {
   readonly defaultAcquirer: Acquirer;

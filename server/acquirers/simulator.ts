@@ -7,7 +7,8 @@ import type { Acquirer, AcquirerAnswer } from './types.ts';
 /**
  * The test-mode acquirer. Deterministic: the card number and `card.holder` decide the answer, so merchants can test
  * declines by sending a result code as the holder name (COMPAT §7). Several may run side by side under different
- * names (a fallback acquirer for smart retry), each with references of its own.
+ * names (a fallback acquirer for smart retry), each with references of its own; a result code in `card.holder` is
+ * the first acquirer's answer of a smart retry, not the fallback's (holderCode).
  *
  * Like a real acquirer it keeps its own record of every operation, under the gateway's attempt id, before it
  * answers: asked twice for one attempt, it answers the first answer again, and `inquire` tells what became of an
@@ -17,6 +18,17 @@ import type { Acquirer, AcquirerAnswer } from './types.ts';
 
 /** Cards the simulator declines whatever else the request says (COMPAT §7). */
 const DECLINED_CARDS: ReadonlyMap<string, string> = new Map([['4444444444444444', RESULTS.invalidCard.code]]);
+
+/**
+ * The code `card.holder` asks for (COMPAT §7, §15), if it names one. A smart retry's first acquirer answers it and
+ * the fallback approves (the holder is the same card's on both requests), unless the holder names the fallback's
+ * own answer after a slash: `800.100.152/800.100.151` is a soft reject first and a hard decline at the fallback.
+ */
+function holderCode(holder: string | undefined, smartRetry: boolean): string | undefined {
+  const codes = holder?.trim().split('/') ?? [];
+  if (codes.length === 0 || codes.length > 2 || !codes.every((code) => RESULT_CODE_FORMAT.test(code))) return undefined;
+  return smartRetry ? codes[1] : codes[0];
+}
 
 interface Operation {
   readonly attemptId: string;
@@ -99,10 +111,10 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
   return {
     name,
     async authorize(request) {
-      const holder = request.card?.holder?.trim();
+      const asked = holderCode(request.card?.holder, request.retryOf !== undefined);
       const declined = request.card ? DECLINED_CARDS.get(request.card.number) : undefined;
       const success = successResultOf(request.testMode);
-      const code = holder && RESULT_CODE_FORMAT.test(holder) ? holder : (declined ?? success.code);
+      const code = asked ?? declined ?? success.code;
       const approved = code === success.code;
       return operate({
         attemptId: request.attemptId,

@@ -33,6 +33,17 @@ export interface AuthorizationRequest {
   readonly cardOnFile: CardOnFileRequest | undefined;
   /** The acquirer's reference of the PA an incremental authorization or reauthorization follows. */
   readonly referencedReference: string | null;
+  /**
+   * Set on a smart retry (COMPAT §15): the authorization another acquirer rejected (or could not be reached for),
+   * which this acquirer is asked to make instead. `reference` is null when the other one was not reached.
+   */
+  readonly retryOf?: SmartRetryOrigin;
+}
+
+export interface SmartRetryOrigin {
+  readonly acquirer: string;
+  readonly code: string;
+  readonly reference: string | null;
 }
 
 /**
@@ -87,4 +98,20 @@ export interface Acquirer {
   backOffice(request: BackOfficeRequest): Promise<AcquirerAnswer>;
   /** What the acquirer answered the attempt, or undefined when it never received it. */
   inquire(attemptId: string): Promise<AcquirerAnswer | undefined>;
+}
+
+/**
+ * What an acquirer's call throws when its request certainly never reached the acquirer (connection refused, a
+ * connect timeout, a host name that does not resolve): nothing can have moved, and smart retry may take the
+ * payment elsewhere (as 900.100.100). Any other failure of a call (a timeout once the request was sent) leaves the
+ * outcome uncertain: the attempt stays open until its recovery asks the acquirer (payments/recovery.ts).
+ */
+export class AcquirerUnreachableError extends Error {
+  constructor(
+    readonly acquirer: string,
+    readonly reason: string,
+  ) {
+    super(`acquirer ${acquirer} unreachable: ${reason}`);
+    this.name = 'AcquirerUnreachableError';
+  }
 }

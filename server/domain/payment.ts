@@ -72,6 +72,8 @@ export interface FinalResult {
   readonly acquirerReference: string | null;
   /** A registration the final success created (createRegistration=true on a challenged payment). */
   readonly registrationId: string | null;
+  /** The acquirer that gave the final answer, when known (a smart retry's fallback, after a challenge). */
+  readonly acquirer?: string;
 }
 
 /** testMode (COMPAT §7): the simulator (INTERNAL, the default in test) or the connector's test system (EXTERNAL). */

@@ -27,6 +27,11 @@ export type AttemptPlan =
       readonly registerSealedCardId: string | null;
       /** PA.CP: capture in full once approved. */
       readonly captureAtOnce: boolean;
+      /**
+       * A smart retry at the fallback acquirer (smartRetry.ts): the id of the payment the default acquirer's rejection
+       * became, which the answer names (COMPAT §15). Absent on a first attempt.
+       */
+      readonly softDeclineOf?: string;
     }
   /** A capture, refund or reversal: the child to record. */
   | { readonly kind: 'backOffice'; readonly payment: PaymentRecord }
@@ -39,6 +44,8 @@ export type AttemptPlan =
       readonly threeDSecure: Record<string, string> | null;
       readonly registerSealedCardId: string | null;
       readonly captureAtOnce: boolean;
+      /** A smart retry of the authorization at the fallback acquirer: as for an initial payment. */
+      readonly softDeclineOf?: string;
     };
 
 export type AttemptOutcome = 'recorded' | 'unknown';

@@ -1,5 +1,5 @@
 import { authenticationResult, newAuthenticationIds, notEnrolledResult } from '../acquirers/threeDSecure.ts';
-import type { Acquirer, AcquirerAnswer, CardDetails } from '../acquirers/types.ts';
+import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type AuthorizationRequest, type CardDetails } from '../acquirers/types.ts';
 import { checkCard, summaryOf } from '../domain/cards.ts';
 import type { CardInstrument, CreatePaymentCommand, StoredCardInstrument } from '../domain/commands.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
@@ -20,6 +20,7 @@ import type { LedgerWrite } from './ledger.ts';
 import { findPayment } from './repository.ts';
 import { recordPending } from './pending.ts';
 import type { PaymentServices } from './services.ts';
+import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetry.ts';
 
 /**
  * POST /v1/payments (and a checkout's submit): authorize, debit or credit a card (typed or stored), with 3-D Secure
@@ -171,7 +172,7 @@ async function payByCard(
   const register = command.createRegistration && !stored;
   const acquirer = services.acquirers.defaultAcquirer;
   const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
-    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, details, threeDSecure, register ? held : undefined);
+    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, details, threeDSecure, register ? held : undefined, null, true);
 
   // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
   if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);
@@ -242,7 +243,8 @@ async function authorizeFollowUp(services: PaymentServices, command: CreatePayme
 
 /**
  * Asks the acquirer to authorize, with the attempt committed first (and the card sealed with it when it is to be
- * stored), then records the answer. A PA.CP approved at once is captured at once.
+ * stored), then records the answer: the acquirer's, or the fallback acquirer's after a smart retry. A PA.CP
+ * approved at once is captured at once (at the acquirer that approved it).
  */
 async function authorizeAndRecord(
   services: PaymentServices,
@@ -253,6 +255,8 @@ async function authorizeAndRecord(
   threeDSecure: Readonly<Record<string, string>> | undefined,
   cardToStore: HeldCard | undefined,
   referencedReference: string | null = null,
+  /** Whether a rejection may be retried at the entity's fallback acquirer (a new card payment's may). */
+  smartRetry = false,
 ): Promise<PaymentRecord> {
   const attemptId = newResourceId();
   const sealedCardId = cardToStore ? newResourceId() : null;
@@ -266,7 +270,7 @@ async function authorizeAndRecord(
     attempt: { id: attemptId, acquirer: acquirer.name, plan, instanceId: services.store.instanceId, createdAt: payment.createdAt },
     ...(cardToStore && sealedCardId ? { sealedCard: { id: sealedCardId, value: services.vault.seal(cardToStore) } } : {}),
   });
-  const answer = await acquirer.authorize({
+  const request: AuthorizationRequest = {
     attemptId,
     paymentId: payment.id,
     paymentType: command.paymentType,
@@ -277,10 +281,35 @@ async function authorizeAndRecord(
     threeDSecure,
     cardOnFile: cardOnFileOf(payment.requestEcho),
     referencedReference,
-  });
-  const [recorded] = await services.ledger.record(settleInitial(services, { id: attemptId, plan }, answer));
+  };
+  let first: FirstOutcome;
+  try {
+    first = { answer: await acquirer.authorize(request) };
+  } catch (error) {
+    if (!(smartRetry && error instanceof AcquirerUnreachableError)) throw error;
+    first = { unreachable: error };
+  }
+  let attempt: RetryableAttempt<typeof plan> = { id: attemptId, plan };
+  let answer: AcquirerAnswer;
+  // Smart retry (smartRetry.ts): a soft reject, or a request that never reached the acquirer, may go once more to
+  // the entity's fallback acquirer, under the same payment id.
+  const retry = smartRetry ? await smartRetryAfter(services, attempt, acquirer, first) : undefined;
+  if (retry?.kind === 'finishedMeanwhile') {
+    const recorded = await findPayment(services.store, payment.entityId, payment.id);
+    if (!recorded) throw new Error(`payment ${payment.id} was finished without a record`);
+    return recorded;
+  }
+  if (retry) {
+    attempt = retry.attempt;
+    answer = await retry.fallback.authorize({ ...request, attemptId: attempt.id, retryOf: retry.retryOf });
+  } else if ('answer' in first) {
+    answer = first.answer;
+  } else {
+    throw first.unreachable;
+  }
+  const [recorded] = await services.ledger.record(settleInitial(services, attempt, answer));
   const authorized = recorded as PaymentRecord;
-  if (plan.captureAtOnce && authorized.status === 'approved') return captureAtOnce(services, authorized);
+  if (attempt.plan.captureAtOnce && authorized.status === 'approved') return captureAtOnce(services, authorized);
   return authorized;
 }
 
@@ -294,7 +323,8 @@ export function settleInitial(
   answer: AcquirerAnswer,
 ): LedgerWrite {
   const { plan } = attempt;
-  const payment = withAnswer(plan.payment, answer);
+  const answered = withAnswer(plan.payment, answer);
+  const payment = plan.softDeclineOf === undefined ? answered : { ...answered, resultDetails: softDeclineDetails(answered.resultDetails, plan.softDeclineOf) };
   const approved = payment.status === 'approved';
   const sealedCardId = plan.registerSealedCardId;
   const registration = approved && sealedCardId !== null ? registrationOfPayment(payment, sealedCardId, payment.createdAt) : undefined;

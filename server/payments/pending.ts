@@ -4,7 +4,7 @@ import {
   type AuthenticationIds,
   type AuthenticationStatus,
 } from '../acquirers/threeDSecure.ts';
-import type { AcquirerAnswer } from '../acquirers/types.ts';
+import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type SmartRetryOrigin } from '../acquirers/types.ts';
 import { newResourceId } from '../domain/ids.ts';
 import type { FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../domain/payment.ts';
 import { statusOfResult } from '../domain/paymentState.ts';
@@ -29,6 +29,7 @@ import {
   type RedirectRecord,
 } from './redirects.ts';
 import type { PaymentServices } from './services.ts';
+import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetry.ts';
 
 /**
  * Payments that wait for the shopper (doc 1 §3 rule 1): the simulated issuer's 3-D Secure challenge, and the
@@ -169,7 +170,9 @@ export async function settleAfterRedirect(
   }
   const approved = statusOfResult(answer.code) === 'approved';
   const keepsCard = approved && plan.registerSealedCardId !== null && payment.card !== null;
-  const answered = { ...payment, status: statusOfResult(answer.code), resultDetails: { ...answer.details } };
+  // A smart retry's answer (smartRetry.ts) names the rejection it follows, and the acquirer that now holds the payment.
+  const resultDetails = plan.softDeclineOf === undefined ? { ...answer.details } : softDeclineDetails(answer.details, plan.softDeclineOf);
+  const answered = { ...payment, status: statusOfResult(answer.code), resultDetails };
   const registration = keepsCard ? registrationOfPayment(answered, plan.registerSealedCardId as string, now) : undefined;
   if (registration) await recordRegistration(tx, services.outbox, registration);
   else await registrationUsed(services, tx, answered, now);
@@ -179,10 +182,11 @@ export async function settleAfterRedirect(
     {
       resultCode: answer.code,
       resultDescription: answer.description,
-      resultDetails: { ...answer.details },
+      resultDetails,
       threeDSecure: plan.threeDSecure,
       acquirerReference: answer.reference,
       registrationId: registration?.id ?? null,
+      acquirer: plan.payment.acquirer,
     },
     now,
     attempt.id,
@@ -238,29 +242,60 @@ async function decideSuccess(services: PaymentServices, tx: Queryable, redirect:
   return { attemptId, plan, card };
 }
 
-/** Asks the payment's acquirer about a decided success, outside any lock, then records the answer. */
+/**
+ * Asks the payment's acquirer about a decided success, outside any lock, then records the answer. A card payment's
+ * authorization the acquirer rejects softly (or that never reaches it) may be made once more at the entity's
+ * fallback acquirer (smartRetry.ts), with the same authentication.
+ */
 async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Promise<RedirectRecord> {
-  const { plan, attemptId, card } = success;
+  const { plan, card } = success;
   const acquirer = services.acquirers.get(plan.payment.acquirer);
   if (!acquirer) throw new Error(`acquirer ${plan.payment.acquirer} of payment ${plan.payment.id} is not configured`);
   const common = {
-    attemptId,
     paymentId: plan.payment.id,
     paymentType: plan.payment.paymentType as InitialPaymentType,
     amountMinor: plan.payment.amountMinor,
     currency: plan.payment.currency,
     testMode: (plan.payment.testMode ?? undefined) as TestMode | undefined,
   };
-  const answer = card
-    ? await acquirer.authorize({
-        ...common,
-        card: { ...card, cvv: undefined },
-        threeDSecure: plan.threeDSecure ?? undefined,
-        cardOnFile: cardOnFileOf(plan.payment.requestEcho),
-        referencedReference: null,
-      })
-    : await acquirer.confirmRedirectPayment({ ...common, brand: plan.payment.paymentBrand ?? '' });
-  return services.store.transaction((tx) => settleAfterRedirect(services, tx, { id: attemptId, plan }, answer));
+  const ask = (target: Acquirer, attemptId: string, retryOf: SmartRetryOrigin | undefined) =>
+    card
+      ? target.authorize({
+          ...common,
+          attemptId,
+          card: { ...card, cvv: undefined },
+          threeDSecure: plan.threeDSecure ?? undefined,
+          cardOnFile: cardOnFileOf(plan.payment.requestEcho),
+          referencedReference: null,
+          ...(retryOf ? { retryOf } : {}),
+        })
+      : target.confirmRedirectPayment({ ...common, attemptId, brand: plan.payment.paymentBrand ?? '' });
+  let first: FirstOutcome;
+  try {
+    first = { answer: await ask(acquirer, success.attemptId, undefined) };
+  } catch (error) {
+    if (!(card && error instanceof AcquirerUnreachableError)) throw error;
+    first = { unreachable: error };
+  }
+  let attempt: RetryableAttempt<SuccessToAsk['plan']> = { id: success.attemptId, plan };
+  let answer: AcquirerAnswer;
+  // Only a card's authorization is retried: a provider's confirmation has no other acquirer.
+  const retry = card ? await smartRetryAfter(services, attempt, acquirer, first) : undefined;
+  if (retry?.kind === 'finishedMeanwhile') {
+    const redirect = await findRedirect(services.store, plan.redirectId);
+    if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);
+    return redirect;
+  }
+  if (retry) {
+    attempt = retry.attempt;
+    answer = await ask(retry.fallback, attempt.id, retry.retryOf);
+  } else if ('answer' in first) {
+    answer = first.answer;
+  } else {
+    throw first.unreachable;
+  }
+  const settled = attempt;
+  return services.store.transaction((tx) => settleAfterRedirect(services, tx, settled, answer));
 }
 
 export type RedirectView =

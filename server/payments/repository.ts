@@ -171,7 +171,7 @@ export async function updatePendingPayment(tx: Queryable, id: string, status: Pa
     `UPDATE payments
         SET result_code = $2, result_description = $3, status = $4, result_details = $5::jsonb,
             three_d_secure = $6::jsonb, redirect = NULL, registration_id = coalesce($7, registration_id),
-            acquirer_reference = coalesce($8, acquirer_reference)
+            acquirer_reference = coalesce($8, acquirer_reference), acquirer = coalesce($9, acquirer)
       WHERE id = $1 AND status = 'pending'
       RETURNING ${COLUMNS}`,
     [
@@ -183,6 +183,7 @@ export async function updatePendingPayment(tx: Queryable, id: string, status: Pa
       result.threeDSecure === null ? null : JSON.stringify(result.threeDSecure),
       result.registrationId,
       result.acquirerReference,
+      result.acquirer ?? null,
     ],
   );
   const row = updated.rows[0];

@@ -3,6 +3,7 @@ import type { ThreeDSecureDirectory } from '../acquirers/threeDSecure.ts';
 import type { GatewayEnvironment } from '../config.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
+import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetry.ts';
 import type { GroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
@@ -29,6 +30,8 @@ export interface PaymentServices {
   readonly environment: GatewayEnvironment;
   /** COMPAT §10: a registration expires this many months after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
+  /** The entities' smart retry settings, cached briefly (merchants/smartRetry.ts). */
+  readonly smartRetry: SmartRetryLookup;
   /** When this process last saw each registration's expiry clock move (registrations/service.ts). */
   readonly lastUses: Map<string, number>;
   readonly now: () => Date;
@@ -38,7 +41,13 @@ export interface PaymentServices {
 }
 
 export function createPaymentServices(
-  parts: Omit<PaymentServices, 'ledger' | 'attempts' | 'lastUses'>,
+  parts: Omit<PaymentServices, 'ledger' | 'attempts' | 'lastUses' | 'smartRetry'>,
 ): PaymentServices {
-  return { ...parts, ledger: createLedger(parts.store, parts.outbox), attempts: createAttemptOpener(parts.store), lastUses: createLastUses() };
+  return {
+    ...parts,
+    ledger: createLedger(parts.store, parts.outbox),
+    attempts: createAttemptOpener(parts.store),
+    lastUses: createLastUses(),
+    smartRetry: cachedSmartRetry(parts.store, parts.now),
+  };
 }
