@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sendOutbound, type OutboundPolicy } from './http.ts';
 
 /** Outbound calls keep their connections between calls, never to an address other than the one each call checked. */
@@ -100,5 +100,24 @@ describe('outbound calls', () => {
     await expect(post(url, loopback, 200)).rejects.toThrow(/no answer within 200 ms/);
     expect(server.connections).toHaveLength(3);
     expect(server.requests.map((request) => request.onConnection)).toEqual([1, 2, 1, 1]);
+  });
+
+  it('share one stop signal among many calls at once without a listener warning, and stop them all', async () => {
+    const server = await countingServer(() => undefined);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const stopping = new AbortController();
+      const calls = Array.from({ length: 40 }, () => post(`http://127.0.0.1:${server.port}/hook`, loopback, 5000, stopping.signal));
+      await vi.waitFor(() => expect(server.requests).toHaveLength(40));
+      stopping.abort();
+      const outcomes = await Promise.allSettled(calls);
+      expect(outcomes.every((outcome) => outcome.status === 'rejected' && /the worker stopped$/.test(String(outcome.reason)))).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -72,6 +72,24 @@ function agentFor(url: URL, address: string): HttpAgent {
   return agent;
 }
 
+/**
+ * The calls waiting on each caller's signal, behind one listener per signal: a worker's signal is shared by all its
+ * calls at once (32 deliveries), more than an AbortSignal takes listeners without a warning.
+ */
+const stoppedBy = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onceStopped(signal: AbortSignal, stop: () => void): () => void {
+  let waiting = stoppedBy.get(signal);
+  if (!waiting) {
+    const calls = new Set<() => void>();
+    signal.addEventListener('abort', () => calls.forEach((call) => call()), { once: true });
+    stoppedBy.set(signal, calls);
+    waiting = calls;
+  }
+  waiting.add(stop);
+  return () => waiting.delete(stop);
+}
+
 /** A reused connection the server had closed: the request never reached it. */
 function wasClosedByServer(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
@@ -110,9 +128,8 @@ export async function sendOutbound(url: URL, request: OutboundRequest, policy: O
     current?.destroy(new Error(why));
   };
   const timer = setTimeout(() => end('timeout'), request.timeoutMs);
-  const onStop = () => end('stopped');
   if (request.signal?.aborted) end('stopped');
-  request.signal?.addEventListener('abort', onStop, { once: true });
+  const stopWaiting = request.signal ? onceStopped(request.signal, () => end('stopped')) : () => undefined;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const exchange = (agent: HttpAgent | false): Promise<number> =>
     new Promise<number>((resolve, reject) => {
@@ -159,6 +176,6 @@ export async function sendOutbound(url: URL, request: OutboundRequest, policy: O
     throw new Error(`${request.method} ${describeUrl(url)} failed: ${reason}`);
   } finally {
     clearTimeout(timer);
-    request.signal?.removeEventListener('abort', onStop);
+    stopWaiting();
   }
 }
