@@ -11,8 +11,7 @@ import type { AppEnv } from './context.ts';
 /**
  * The admin API's edge (`/admin/v1/...`, mounted by app.ts only with an ADMIN_TOKEN): the operator's bearer token,
  * checked in constant time and counted with the merchants' failed authentications, and JSON object bodies whose
- * fields are checked against the shapes a route expects. The same rules as the webhooks' admin API
- * (webhooks/routes.ts), for the routes of other settings.
+ * fields are checked against the shapes a route expects. Used by every admin route (webhooks, smart retry).
  */
 
 /** Largest JSON body the admin API reads (settings are a few hundred bytes). */
@@ -56,7 +55,11 @@ function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
   }
 }
 
-/** The JSON object body, each field of its expected shape; anything else is 400 200.300.404 with parameterErrors. */
+/**
+ * The JSON object body, each field of its expected shape; anything else is 400 200.300.404 with parameterErrors. A
+ * value is shown back only for a field that is unknown or a string of the wrong shape: a known secret field (a
+ * webhook's secret) that is a string passes here, and the use-case that refuses it does not show it.
+ */
 export async function adminJsonBody(c: Context<AppEnv>, shapes: Readonly<Record<string, JsonShape>>): Promise<Record<string, unknown>> {
   const tooLarge = () => new GatewayError(withReason(RESULTS.invalidParameter, `request body larger than ${MAX_ADMIN_JSON_BYTES} bytes`), 413);
   if (Number(c.req.header('content-length') ?? '0') > MAX_ADMIN_JSON_BYTES) throw tooLarge();

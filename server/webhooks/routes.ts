@@ -1,15 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { ENTITY_ID, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { readBody } from '../http/body.ts';
-import { clientAddressOf } from '../http/clientAddress.ts';
+import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { ParameterError } from '../params/types.ts';
 import { findWebhook, listDeliveries, listWebhooks, type DeliverySummary, type WebhookRecord } from './repository.ts';
 import {
   changeWebhook,
@@ -28,43 +25,8 @@ import {
  * ADMIN_TOKEN app.ts does not mount it at all (404, as if absent). Answers carry the envelope of the merchant API.
  */
 
-/** Largest JSON body the admin API reads (a webhook's settings are a few hundred bytes). */
-export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
 export const DEFAULT_DELIVERY_LIMIT = 50;
 export const MAX_DELIVERY_LIMIT = 1000;
-
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
-
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
-/** Whether `given` is the admin token, in time independent of where they differ (hashes of equal length). */
-export function isAdminToken(given: string, adminToken: string): boolean {
-  return timingSafeEqual(digest(given), digest(adminToken));
-}
-
-function requireAdmin(deps: Pick<AppDependencies, 'authFailures' | 'config'>, adminToken: string): MiddlewareHandler<AppEnv> {
-  const expected = digest(adminToken);
-  return async (c, next) => {
-    const address = clientAddressOf(c, deps.config.clientAddressHeader);
-    if (deps.authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
-    const failed = async (error: GatewayError) =>
-      (await deps.authFailures.recordFailure(address)) ? throttledError('too many failed authentications from this address') : error;
-    const header = c.req.header('authorization');
-    const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
-    if (!token) {
-      throw await failed(
-        new GatewayError(
-          withReason(RESULTS.invalidAuthentication, header ? 'malformed Authorization header' : 'missing Authorization header'),
-          401,
-          undefined,
-          { 'WWW-Authenticate': 'Bearer' },
-        ),
-      );
-    }
-    if (!timingSafeEqual(digest(token), expected)) throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'not the admin token'), 403));
-    await next();
-  };
-}
 
 const notFound = (what: string, id: string): GatewayError =>
   new GatewayError(withReason(RESULTS.invalidParameter, `no ${what} ${id.slice(0, 64)}`), 404);
@@ -128,39 +90,6 @@ async function guarded<T>(id: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-type Shape = 'string' | 'strings' | 'boolean';
-
-/** The JSON object body, each field of the expected shape; anything else is 400 with parameterErrors. */
-async function jsonBody(c: Context<AppEnv>, shapes: Readonly<Record<string, Shape>>): Promise<Record<string, unknown>> {
-  const tooLarge = () => new GatewayError(withReason(RESULTS.invalidParameter, `request body larger than ${MAX_ADMIN_BODY_BYTES} bytes`), 413);
-  if (Number(c.req.header('content-length') ?? '0') > MAX_ADMIN_BODY_BYTES) throw tooLarge();
-  const bytes = await readBody(c);
-  if (bytes.length > MAX_ADMIN_BODY_BYTES) throw tooLarge();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object' }]);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object' }]);
-  }
-  const body = parsed as Record<string, unknown>;
-  const errors: ParameterError[] = [];
-  for (const [name, value] of Object.entries(body)) {
-    const shape = shapes[name];
-    const shown = name === 'secret' || typeof value !== 'string' ? '' : value.slice(0, 64);
-    if (!shape) errors.push({ name: name.slice(0, 64), value: shown, message: `is not a known field (known: ${Object.keys(shapes).join(', ')})` });
-    else if (shape === 'string' && typeof value !== 'string') errors.push({ name, value: '', message: 'must be a string' });
-    else if (shape === 'boolean' && typeof value !== 'boolean') errors.push({ name, value: '', message: 'must be true or false' });
-    else if (shape === 'strings' && !(Array.isArray(value) && value.every((entry) => typeof entry === 'string'))) {
-      errors.push({ name, value: '', message: 'must be an array of strings' });
-    }
-  }
-  if (errors.length > 0) throw invalidParameters(errors);
-  return body;
-}
-
 const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) =>
   jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), body), status);
 
@@ -178,10 +107,10 @@ export function webhookAdminRoutes(
 ): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const services = deps.webhooks;
-  routes.use('*', requireAdmin(deps, adminToken));
+  routes.use('*', requireAdminToken(deps, adminToken));
 
   routes.post('/', async (c) => {
-    const body = await jsonBody(c, { entityId: 'string', url: 'string', types: 'strings', fields: 'string', wrapper: 'string', secret: 'string' });
+    const body = await adminJsonBody(c, { entityId: 'string', url: 'string', types: 'strings', fields: 'string', wrapper: 'string', secret: 'string' });
     const missing = ['entityId', 'url'].filter((name) => body[name] === undefined);
     if (missing.length > 0) throw invalidParameters(missing.map((name) => ({ name, value: '', message: 'is required' })));
     const entityId = body.entityId as string;
@@ -223,7 +152,7 @@ export function webhookAdminRoutes(
 
   routes.patch('/:id', async (c) => {
     const id = webhookId(c);
-    const body = await jsonBody(c, { url: 'string', types: 'strings', fields: 'string', wrapper: 'string', active: 'boolean' });
+    const body = await adminJsonBody(c, { url: 'string', types: 'strings', fields: 'string', wrapper: 'string', active: 'boolean' });
     const changes = body as WebhookChanges;
     const changed = await guarded(id, () => changeWebhook(services, id, changes));
     return ok(c, { webhook: webhookJson(changed.webhook), activation: activationJson(changed.activation) });
