@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createEntity, grantToken, newAccessToken } from '../server/merchants/repository.ts';
 import { createQuartzCache, SCHEDULE_EXECUTION_JOB } from '../server/schedules/firing.ts';
 import type { Store } from '../server/store/index.ts';
-import { testCard } from '../server/testing/harness.ts';
+import { CIT_INITIAL, MIT_REPEATED, testCard } from '../server/testing/harness.ts';
 import type { InstanceMessage, InstanceStats } from './schedule-instance.ts';
 import { percentile } from './stats.ts';
 
@@ -32,18 +32,6 @@ const SETTLE_MS = 2_000;
 const START_LIMIT_MS = 60_000;
 const ASK_LIMIT_MS = 15_000;
 
-const CIT_INITIAL = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'INITIAL',
-  'standingInstruction.source': 'CIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
-const MIT_REPEATED = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'REPEATED',
-  'standingInstruction.source': 'MIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

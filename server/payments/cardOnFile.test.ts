@@ -3,8 +3,10 @@ import {
   answerRedirect,
   BROWSER_DATA,
   cardPayment,
-  STORE_KINDS,
+  CIT_INITIAL,
+  MIT_REPEATED,
   startTestGateway,
+  STORE_KINDS,
   testCard,
   warnIfPostgresSkipped,
   type TestGateway,
@@ -14,18 +16,6 @@ warnIfPostgresSkipped('payments/cardOnFile.test.ts');
 
 /** Card on file (doc 3 §2.14, COMPAT §11): standing instructions, scheme references, MIT payments, follow-up authorizations. */
 
-const CIT_INITIAL = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'INITIAL',
-  'standingInstruction.source': 'CIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
-const MIT_REPEATED = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'REPEATED',
-  'standingInstruction.source': 'MIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
 const SCHEME_REFERENCE = /^[1-9][0-9]{14}$/;
 const BROWSER = { shopperResultUrl: 'https://shop.example/result', ...BROWSER_DATA };
 

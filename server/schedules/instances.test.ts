@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { startGatewayProcess, type GatewayProcess } from '../testing/gatewayProcess.ts';
 import {
+  CIT_INITIAL,
   configAt,
   createTestClock,
   freshStoreLocation,
+  MIT_REPEATED,
   readResponse,
   STORE_KINDS,
   TEST_DATABASE_URL,
@@ -35,18 +37,6 @@ const HOUR_MS = 60 * 60_000;
 const LEASE_MS = 5 * 60_000;
 const ENTRY = 'server/testing/clockedGateway.ts';
 
-const CIT_INITIAL = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'INITIAL',
-  'standingInstruction.source': 'CIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
-const MIT_REPEATED = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'REPEATED',
-  'standingInstruction.source': 'MIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
 
 interface Merchant {
   readonly entityId: string;

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '../events/outbox.ts';
 import {
+  CIT_INITIAL,
   createTestClock,
-  STORE_KINDS,
+  MIT_REPEATED,
   startTestGateway,
+  STORE_KINDS,
   testCard,
   warnIfPostgresSkipped,
   type TestClock,
@@ -26,18 +28,6 @@ const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
 const NDC = /^[0-9a-f]{32}_[0-9a-f]{32}$/;
 
-const CIT_INITIAL = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'INITIAL',
-  'standingInstruction.source': 'CIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
-const MIT_REPEATED = {
-  'standingInstruction.type': 'RECURRING',
-  'standingInstruction.mode': 'REPEATED',
-  'standingInstruction.source': 'MIT',
-  'standingInstruction.recurringType': 'SUBSCRIPTION',
-};
 
 describe.each(STORE_KINDS)('schedules on %s', (kind) => {
   let t: TestGateway;

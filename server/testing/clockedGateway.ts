@@ -1,4 +1,4 @@
-import type { Acquirer } from '../acquirers/types.ts';
+import { hangingAcquirer } from './hangingAcquirer.ts';
 import { loadConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 
@@ -12,8 +12,8 @@ import { startGateway, type RunningGateway } from '../gateway.ts';
  *   process prints `clock at <ISO time>`. Several processes signalled together jump past the same fire times together.
  * - GATEWAY_TEST_CLOCK_PARITY: 0 or 1: every reading of the clock is an even (0) or odd (1) millisecond, so a time
  *   this instance wrote (an execution's taken_at, started_at) tells which of two instances wrote it.
- * - GATEWAY_TEST_HANG=1: the acquirers hang like those of hangingAcquirerGateway.ts: an authorization whose card holder
- *   is `HANG` never reaches the acquirer, one whose holder is `HANG AFTER ANSWER` reaches it (the acquirer decides and
+ * - GATEWAY_TEST_HANG=1: the acquirers hang as testing/hangingAcquirer.ts says: an authorization whose card holder is
+ *   `HANG` never reaches the acquirer, one whose holder is `HANG AFTER ANSWER` reaches it (the acquirer decides and
  *   keeps its answer) and the answer never comes back; either prints `acquirer called for <attempt id>`.
  * - JOB_POLL_MS: how often the job workers and the scheduler look for due work (GatewayOptions.jobPollMs). Default 1 s.
  *
@@ -32,26 +32,13 @@ function now(): Date {
   return new Date(time);
 }
 
-function hanging(acquirer: Acquirer): Acquirer {
-  return {
-    ...acquirer,
-    async authorize(request) {
-      const card = request.card;
-      if (!card || (card.holder !== 'HANG' && card.holder !== 'HANG AFTER ANSWER')) return acquirer.authorize(request);
-      if (card.holder === 'HANG AFTER ANSWER') await acquirer.authorize({ ...request, card: { ...card, holder: 'Jane Jones' } });
-      process.stderr.write(`acquirer called for ${request.attemptId}\n`);
-      return new Promise(() => undefined);
-    },
-  };
-}
-
 const jobPollMs = env.JOB_POLL_MS ? Number(env.JOB_POLL_MS) : undefined;
 let gateway: RunningGateway | undefined;
 gateway = await startGateway(loadConfig(), {
   now,
   logSink: (line) => process.stderr.write(`${line}\n`),
   ...(jobPollMs !== undefined ? { jobPollMs } : {}),
-  ...(env.GATEWAY_TEST_HANG === '1' ? { wrapAcquirer: hanging } : {}),
+  ...(env.GATEWAY_TEST_HANG === '1' ? { wrapAcquirer: hangingAcquirer } : {}),
   onFatal: () => {
     void (gateway?.close() ?? Promise.resolve()).finally(() => process.exit(1));
   },

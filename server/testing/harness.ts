@@ -326,3 +326,19 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
     webhooks: { ...t.gateway.webhooks.services, environment: 'live', now, logger },
   });
 }
+
+/** A subscription's first, cardholder-initiated payment (doc 3 §2.14): it starts the card-on-file agreement. */
+export const CIT_INITIAL: Readonly<Record<string, string>> = {
+  'standingInstruction.type': 'RECURRING',
+  'standingInstruction.mode': 'INITIAL',
+  'standingInstruction.source': 'CIT',
+  'standingInstruction.recurringType': 'SUBSCRIPTION',
+};
+
+/** A later, merchant-initiated payment of that agreement. */
+export const MIT_REPEATED: Readonly<Record<string, string>> = {
+  'standingInstruction.type': 'RECURRING',
+  'standingInstruction.mode': 'REPEATED',
+  'standingInstruction.source': 'MIT',
+  'standingInstruction.recurringType': 'SUBSCRIPTION',
+};
