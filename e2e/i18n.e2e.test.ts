@@ -58,8 +58,9 @@ describe('languages', () => {
     expect(loaded.some((url) => url.endsWith(`/locales/${file}.json`))).toBe(true);
     expect(failedRequests).toEqual([]);
     // Inside the hosted fields too: their accessible names are translated.
-    const numberName = await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').getAttribute('aria-label');
-    expect(numberName).toBe(await label(page, 'cardNumber'));
+    // (The frame learns its texts by message, after the form has them: polled, not read once.)
+    const numberName = () => page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').getAttribute('aria-label');
+    await expect.poll(numberName).toBe(await label(page, 'cardNumber'));
   });
 
   it('falls back to English for an unknown language, with no failed request and no console error', async () => {
