@@ -20,7 +20,7 @@
  *      same second, on two gateway instances that are processes of their own (real clock, default polls): fire drift
  *      (taken_at − fire_at) p50/p99/max, the payments' start drift and payments per second, and each instance's
  *      memory with 1,000 and with 100,000 schedules (target: drift p99 ≤ 1 s; memory that does not grow with them).
- *      BENCH_ONLY=H runs only this section (with TEST_DATABASE_URL or DATABASE_URL).
+ *      BENCH_ONLY=H runs only this section (with TEST_DATABASE_URL or DATABASE_URL); BENCH_ONLY=G only section G.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -32,7 +32,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (H: only section H).
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G or H: only that section).
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -90,7 +90,9 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 /** H: fire drift target (issue): p99 ≤ 1 s; the figures are taken when the burst's payments are made, or this long after their second. */
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
-const ONLY_SCHEDULES = process.env.BENCH_ONLY === 'H';
+/** BENCH_ONLY=G or H runs that section alone (G on every store, H on PostgreSQL). */
+const ONLY = process.env.BENCH_ONLY === 'G' || process.env.BENCH_ONLY === 'H' ? process.env.BENCH_ONLY : undefined;
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G or H');
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -726,18 +728,20 @@ async function main(): Promise<void> {
     console.log('stores: PGlite only — PostgreSQL SKIPPED: neither TEST_DATABASE_URL nor DATABASE_URL is set');
   }
 
-  const honoRate = ONLY_SCHEDULES ? undefined : (await baselineHono())?.rate;
-  for (const kind of ONLY_SCHEDULES ? [] : kinds) {
+  const honoRate = ONLY ? undefined : (await baselineHono())?.rate;
+  for (const kind of ONLY === 'H' ? [] : kinds) {
     if (interrupted) break;
-    const payments = await benchStore(kind, honoRate);
-    if (!interrupted) await benchWebhooks(kind, payments);
+    if (!ONLY) {
+      const payments = await benchStore(kind, honoRate);
+      if (!interrupted) await benchWebhooks(kind, payments);
+    }
     if (!interrupted) await benchDeliveryCost(kind);
   }
-  if (source && !interrupted) await benchSchedules();
+  if (source && !interrupted && ONLY !== 'G') await benchSchedules();
   if (interrupted) return; // the signal handler cleans up and exits
 
   try {
-    if (!ONLY_SCHEDULES) await measureWidget();
+    if (!ONLY) await measureWidget();
   } catch (error) {
     failures.push(`widget figures: ${error instanceof Error ? error.message : String(error)}`);
   }
