@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { compileQuartz, isQuartzProblem, type QuartzFields, type QuartzSchedule } from '../domain/cron.ts';
+import { compileQuartz, fieldsOfExpression, isQuartzProblem, type QuartzSchedule } from '../domain/cron.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import { earliestFireAt, executionKey, lockDueSchedules, recordTakenFires, type DueSchedule, type TakenFire } from './repository.ts';
@@ -42,8 +42,8 @@ export function createQuartzCache(limit = 10_000): (expression: string) => Quart
   return (expression) => {
     const known = compiled.get(expression);
     if (known) return known;
-    const [second, minute, hour, dayOfMonth, month, dayOfWeek, year] = expression.split(' ');
-    const result = compileQuartz({ second, minute, hour, dayOfMonth, month, dayOfWeek, year } as QuartzFields);
+    const fields = fieldsOfExpression(expression);
+    const result = isQuartzProblem(fields) ? fields : compileQuartz(fields);
     // Stored expressions were compiled when their schedule was made.
     if (isQuartzProblem(result)) throw new Error(`stored cron expression "${expression}" does not compile: ${result.message}`);
     if (compiled.size >= limit) compiled.clear();

@@ -1,3 +1,4 @@
+import type { QuartzFields } from '../domain/cron.ts';
 import type { Queryable } from '../store/index.ts';
 
 /** SQL for schedules and their executions (migration 0014). */
@@ -6,14 +7,7 @@ export type ScheduleStatus = 'active' | 'cancelled' | 'ended';
 export type ScheduleCancelReason = 'merchant' | 'registration deleted' | 'registration expired';
 
 /** The job as answers show it: the seven Quartz fields, the expression, and the optional fields as sent. */
-export interface ScheduleJob {
-  readonly second: string;
-  readonly minute: string;
-  readonly hour: string;
-  readonly dayOfMonth: string;
-  readonly month: string;
-  readonly dayOfWeek: string;
-  readonly year: string;
+export interface ScheduleJob extends QuartzFields {
   readonly expression: string;
   /** job.name, job.noticeUnit, job.noticeNumber, job.noticeCallable, job.durationUnit, job.durationNumber as sent. */
   readonly extra: Readonly<Record<string, string>>;
