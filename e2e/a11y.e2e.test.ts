@@ -6,7 +6,7 @@ import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
  * Accessibility of the card form (issue 4, point 6), the 3-D Secure frame and the redirect-brand forms (issue 5),
- * and the stored cards (one-click) form.
+ * the stored cards (one-click) form, and the direct-debit, giropay and iDEAL forms next to the card form (issue 14).
  */
 
 const env = useMerchantSiteAndBrowser();
@@ -170,6 +170,82 @@ describe('accessibility of the stored cards (one-click)', () => {
     expect(snapshot).toContain('button "Show other payment methods"');
     expect(await page.locator('.wpwl-selected iframe.wpwl-control-cvv').getAttribute('title')).toBe('CVV');
     expect(await cvvField(page).getAttribute('aria-label')).toBe('CVV');
+    await page.context().close();
+  });
+});
+
+describe('accessibility of the direct-debit, giropay and iDEAL forms next to the card form', () => {
+  const DIRECT_DEBIT = '.wpwl-container-directDebit form.wpwl-form-directDebit-DIRECTDEBIT_SEPA';
+
+  async function openAllFamilies(style: string): Promise<Page> {
+    const page = await (await env.browser.newContext()).newPage();
+    await page.addInitScript((value) => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = { style: value };
+    }, style);
+    await page.goto(env.site.pageUrl('all-families'));
+    await page.waitForFunction(() => Array.isArray((window as unknown as { readyForms?: unknown }).readyForms));
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').waitFor();
+    return page;
+  }
+
+  /**
+   * Rules that judge a whole document (it has one main landmark and a level-one heading, all its content is in
+   * landmarks). axe applies them to every frame's document too, and the hosted fields' documents are single
+   * controls embedded in the merchant's form: a main landmark or a heading there would only add noise to what a
+   * screen reader announces inside the form. These rules still apply to everything of the widget in the
+   * merchant's page.
+   */
+  const DOCUMENT_RULES = new Set(['landmark-one-main', 'page-has-heading-one', 'region']);
+  const insideHostedField = (target: unknown[]) => target.length > 1 && /iframe|wpwl-control-(cardNumber|cvv)/.test(String(target[0]));
+
+  /** Every axe violation, whatever its impact, in the widget's containers (the hosted fields' documents as said above). */
+  async function allViolations(page: Page): Promise<string[]> {
+    const results = await new AxeBuilder({ page }).include('.wpwl-container').analyze();
+    // axe did look at the new forms: the IBAN input and the giropay logo are among the nodes it checked.
+    const checked = [...results.passes, ...results.violations].flatMap((rule) => rule.nodes.map((node) => node.target.join(' '))).join(' ');
+    expect(checked).toContain('wpwl-control-iban');
+    expect(checked).toContain('wpwl-brand-GIROPAY');
+    return results.violations
+      .map((violation) => ({
+        ...violation,
+        nodes: violation.nodes.filter((node) => !(DOCUMENT_RULES.has(violation.id) && insideHostedField(node.target))),
+      }))
+      .filter((violation) => violation.nodes.length > 0)
+      .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+
+  it.each([['card'], ['plain']])('has no axe violation in the %s style, also with the IBAN and holder errors showing', async (style) => {
+    const page = await openAllFamilies(style);
+    const containers = await page.evaluate(() => (window as unknown as { readyForms: { container: string }[] }).readyForms.map((form) => form.container));
+    expect(containers).toEqual(['wpwl-container-card', 'wpwl-container-directDebit', 'wpwl-container-onlineTransfer-GIROPAY', 'wpwl-container-onlineTransfer-IDEAL']);
+    expect(await allViolations(page)).toEqual([]);
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jo');
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 91');
+    await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
+    await page.locator(`${DIRECT_DEBIT} .wpwl-hint-ibanError`).waitFor();
+    await page.locator(`${DIRECT_DEBIT} .wpwl-hint-accountHolderError`).waitFor();
+    expect(await allViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('names the direct-debit controls, its logo and the mandate, and ties the IBAN error to its field as an alert', async () => {
+    const page = await openAllFamilies('card');
+    const snapshot = await page.locator('.wpwl-container-directDebit').ariaSnapshot();
+    for (const name of ['img "SEPA Direct Debit"', 'textbox "Account holder"', 'textbox "IBAN"', 'button "Pay now"', 'By paying, you authorise the merchant']) {
+      expect(snapshot).toContain(name);
+    }
+    for (const [brand, label] of [['GIROPAY', 'giropay'], ['IDEAL', 'iDEAL']]) {
+      expect(await page.locator(`.wpwl-container-onlineTransfer-${brand}`).ariaSnapshot(), brand).toContain(`img "${label}"`);
+    }
+    const iban = page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`);
+    expect(await iban.getAttribute('aria-invalid')).toBeNull();
+    await iban.fill('DE00 1234');
+    await iban.blur();
+    await expect.poll(() => iban.getAttribute('aria-invalid')).toBe('true');
+    const hint = page.locator(`#${await iban.getAttribute('aria-describedby')}`);
+    expect(await hint.getAttribute('class')).toContain('wpwl-hint-ibanError');
+    expect(await hint.getAttribute('role')).toBe('alert');
+    expect(await hint.innerText()).toBe('Invalid IBAN');
     await page.context().close();
   });
 });

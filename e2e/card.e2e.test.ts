@@ -187,6 +187,8 @@ describe('the card widget on a merchant page', () => {
 
   it('moves through every control with Tab and back with Shift-Tab, and pays with Enter', async () => {
     const page = await open('plain');
+    // Tab moves into and out of the hosted fields once their pages are there (a frame still loading takes the key).
+    for (const field of ['cardNumber', 'cvv']) await page.frameLocator(`iframe.wpwl-control-${field}`).locator('input.wpwl-field').waitFor();
     await page.locator('select.wpwl-control-brand').focus();
     const focused = () =>
       page.evaluate(() => {

@@ -4,7 +4,8 @@ import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper
 
 /**
  * A merchant page with a strict Content-Security-Policy pays end to end (issue 4, point 7), also through a
- * 3-D Secure challenge in the widget's frame and a redirect brand's provider page (issue 5).
+ * 3-D Secure challenge in the widget's frame and a redirect brand's provider page (issue 5), and with the
+ * direct-debit form and the GIROPAY and IDEAL forms (issue 14).
  */
 
 const env = useMerchantSiteAndBrowser();
@@ -34,7 +35,7 @@ describe('a merchant page with a strict CSP', () => {
   });
 
   /** Opens a strict-CSP page, recording policy reports from the console of every frame. */
-  async function openStrict(name: string): Promise<{ page: Page; violations: string[] }> {
+  async function openStrict(name: string, shown = '.wpwl-form-card'): Promise<{ page: Page; violations: string[] }> {
     const page = env.track(await env.browser.newPage());
     const violations: string[] = [];
     page.on('console', (message) => {
@@ -42,7 +43,7 @@ describe('a merchant page with a strict CSP', () => {
     });
     const response = await page.goto(env.site.pageUrl(name));
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
-    await page.locator('.wpwl-form-card').waitFor();
+    await page.locator(shown).waitFor();
     return { page, violations };
   }
   const pageViolations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
@@ -71,6 +72,54 @@ describe('a merchant page with a strict CSP', () => {
     const result = await resultOf(page);
     expect(result.result.code).toMatch(/^000\.100\.1/);
     expect(result.paymentBrand).toBe('PAYPAL');
+    expect(violations).toEqual([]);
+  });
+
+  const DIRECT_DEBIT = '.wpwl-container-directDebit form.wpwl-form-directDebit-DIRECTDEBIT_SEPA';
+
+  it('renders the direct-debit, giropay and iDEAL forms, validates the IBAN and pays by SEPA direct debit with no policy violation', async () => {
+    const { page, violations } = await openStrict('csp-direct-debit', DIRECT_DEBIT);
+    for (const brand of ['GIROPAY', 'IDEAL']) await page.locator(`.wpwl-container-onlineTransfer-${brand} .wpwl-brand-${brand}`).waitFor();
+    // The widget's stylesheet applied to the new forms (style-src allows the gateway).
+    await expect.poll(() => page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).evaluate((button) => getComputedStyle(button).borderRadius)).toBe('4px');
+    // Validation: a wrong checksum and a short holder show their errors in the page.
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jo');
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 91');
+    await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
+    await page.locator(`${DIRECT_DEBIT} .wpwl-hint-ibanError`).waitFor();
+    await page.locator(`${DIRECT_DEBIT} .wpwl-hint-accountHolderError`).waitFor();
+    expect(await pageViolations(page)).toEqual([]);
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jane Jones');
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 90');
+    await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('000.100.110');
+    expect(result.paymentBrand).toBe('DIRECTDEBIT_SEPA');
+    expect(violations).toEqual([]);
+  });
+
+  it('shows a refused direct debit in the form with no policy violation', async () => {
+    const { page, violations } = await openStrict('csp-direct-debit', DIRECT_DEBIT);
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('800.100.203');
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23100000001234567890');
+    await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
+    await page.locator(`${DIRECT_DEBIT} .wpwl-message.wpwl-has-error`).waitFor();
+    expect(await pageViolations(page)).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+
+  it.each(['GIROPAY', 'IDEAL'])('pays with %s through the provider page in the widget frame with no policy violation', async (brand) => {
+    const { page, violations } = await openStrict('csp-direct-debit', DIRECT_DEBIT);
+    await page.locator(`.wpwl-container-onlineTransfer-${brand} button.wpwl-button-pay`).click();
+    const provider = page.frameLocator(`.wpwl-container-onlineTransfer-${brand} iframe.wpwl-target`);
+    await provider.locator('button#submit').waitFor();
+    // The frame got its size through the CSSOM (style attributes are blocked here).
+    expect((await page.locator(`.wpwl-container-onlineTransfer-${brand} iframe.wpwl-target`).boundingBox())?.height).toBe(580);
+    expect(await pageViolations(page)).toEqual([]);
+    await provider.locator('button#submit').click();
+    const result = await resultOf(page);
+    expect(result.result.code).toMatch(/^000\.100\.1/);
+    expect(result.paymentBrand).toBe(brand);
     expect(violations).toEqual([]);
   });
 

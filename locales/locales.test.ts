@@ -30,6 +30,9 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   ],
   // The input's placeholder is the acronym in every language.
   'labels.cvvPlaceholder': TRANSLATED,
+  // IBAN is the ISO 13616 name banks print in every language; its placeholder is an IBAN's shape.
+  'labels.iban': TRANSLATED,
+  'labels.ibanPlaceholder': TRANSLATED,
   // Month / year letters stay Latin where the script has no customary pair of its own letters.
   'labels.mmyy': ['ja', 'cn', 'ko', 'ar'],
 };

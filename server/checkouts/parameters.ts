@@ -1,6 +1,7 @@
 import { formatAmount, parseAmount } from '../domain/money.ts';
 import { findSpec } from '../params/validate.ts';
 import type { ParameterError } from '../params/types.ts';
+import { DIRECT_DEBIT_FIELDS, isDirectDebitBrand } from '../../widget/shared/directDebit.ts';
 
 /**
  * Which parameters a checkout keeps, and how the shopper's submit is combined with them. The merchant's
@@ -67,6 +68,12 @@ const SHOPPER_DECIDES = /^(card\.(number|cvv|holder|expiryMonth|expiryYear)|paym
  * empty; a value the merchant's server set on the checkout stays.
  */
 const SHOPPER_FILLS_IN = /^(createRegistration|recurring\.numberOfInstallments|billing\.(street1|street2|houseNumber1|houseNumber2|city|state|postcode|country))$/;
+/**
+ * The bank account a shopper types into the widget's direct-debit form (holder and IBAN, widget/shared/directDebit.ts):
+ * accepted with a direct-debit paymentBrand only, so a card or redirect payment cannot carry a bank account. The rest
+ * of a direct debit (BIC, mandate, due date) is the merchant's server's to set on the checkout.
+ */
+const SHOPPER_BANK_ACCOUNT: ReadonlySet<string> = new Set(DIRECT_DEBIT_FIELDS);
 /** Checkout values a legacy page repeats: accepted when equal to the checkout's, refused otherwise. */
 const REPEATED = new Set(['entityId', 'authentication.entityId', 'amount', 'currency', 'paymentType']);
 /** Credentials a legacy page may repeat, which never reach the payment. */
@@ -94,7 +101,7 @@ function mismatch(name: string, value: string, expected: string | undefined, wha
 
 /**
  * Combines the checkout's parameters with the shopper's submit. The page is the shopper's, so it may send only
- * what a shopper decides (above): amount, currency, payment type and entity come from the checkout (the page may
+ * what a shopper decides (above, and the bank account of a direct debit): amount, currency, payment type and entity come from the checkout (the page may
  * repeat them, not change them); registrationId must be a stored card the checkout offers; every other parameter
  * the spec knows — references, descriptor, customer data, notificationUrl, external 3-D Secure data — is the
  * merchant's server's to set, and refused. Parameters the spec does not know (a CSRF token the merchant's form
@@ -126,6 +133,11 @@ export function mergeShopperSubmit(stored: Params, entityId: string, submitted: 
     if (customKey !== undefined) {
       if (customKey.startsWith(SHOPPER_PREFIX)) merged.set(name, value);
       else errors.push({ name, value, message: `custom parameters sent from the payment page must start with ${SHOPPER_PREFIX}` });
+      continue;
+    }
+    if (SHOPPER_BANK_ACCOUNT.has(name)) {
+      if (isDirectDebitBrand(submitted.get('paymentBrand'))) merged.set(name, value);
+      else errors.push({ name, value, message: 'can be sent from the payment page only with a direct-debit paymentBrand (DIRECTDEBIT_SEPA)' });
       continue;
     }
     if (SHOPPER_DECIDES.test(name)) merged.set(name, value);

@@ -4,7 +4,7 @@ import { requireMerchant } from '../http/auth.ts';
 import type { AppDependencies } from '../deps.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
-import { throttledError } from '../domain/errors.ts';
+import { checkoutEntityLookup, throttledAnswer } from '../throttling/service.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
@@ -70,7 +70,9 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
     now: deps.now,
     logger: deps.logger,
     limits: deps.config.limits,
+    throttling: deps.throttling,
   };
+  const entityOfCheckout = checkoutEntityLookup(deps.store);
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
   const merchantRequest = [requestParams, requireMerchant(deps)] as const;
@@ -98,6 +100,9 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   // The shopper's browser posts here: no Authorization header, the checkout id is the capability.
   const shopperSubmit = (path: CheckoutKind) => async (c: Context<AppEnv>) => {
     const id = c.req.param('id') as string;
+    // COMPAT §17: a submit is a payment made, counted against its entity's payment creations.
+    const entityId = deps.throttling && isCheckoutId(id) ? await entityOfCheckout(id) : undefined;
+    if (entityId) await deps.throttling?.admit(entityId, [{ limit: 'paymentCreationsPerMinute' }], { general: false });
     // 3-D Secure needs what the browser sent in its headers: a page cannot read them, the gateway can.
     const browserHeaders = new Map<string, string>();
     for (const [name, header] of BROWSER_HEADERS) {
@@ -114,7 +119,7 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
       case 'noSession':
         throw noSession();
       case 'throttled':
-        throw throttledError();
+        throw throttledAnswer(read.retryAt, deps.now());
       case 'notRegistrationOnly':
         throw notRegistrationOnly();
       case 'pending':

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { GatewayEnvironment, RequestLimits } from '../config.ts';
-import { perMinute, takeFromLimit } from '../throttling/limiter.ts';
+import type { Throttling } from '../throttling/service.ts';
 import { formatAmount, parseAmount } from '../domain/money.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -50,8 +50,10 @@ export interface CheckoutContext {
   readonly staticBaseUrl: string;
   readonly now: () => Date;
   readonly logger: Logger;
-  /** Status reads per checkout per minute (COMPAT §8), declined payments per checkout. */
-  readonly limits: Pick<RequestLimits, 'checkoutReadsPerMinute' | 'checkoutMaxDeclines'>;
+  /** Declined payments per checkout. */
+  readonly limits: Pick<RequestLimits, 'checkoutMaxDeclines'>;
+  /** Status reads per checkout (COMPAT §8, the entity's checkoutReadsPerMinute); none: not limited. */
+  readonly throttling: Throttling | undefined;
 }
 
 /** The SRI value of the exact bytes paymentWidgets.js serves for the snapshot (UTF-8). */
@@ -200,7 +202,7 @@ export async function deleteCheckout(context: CheckoutContext, entityId: string,
 
 export type StatusRead =
   | { readonly kind: 'noSession' }
-  | { readonly kind: 'throttled' }
+  | { readonly kind: 'throttled'; readonly retryAt: Date }
   /** GET /registration of a checkout that takes a payment. */
   | { readonly kind: 'notRegistrationOnly' }
   /** No payment yet (or one being made, or a verification waiting for the shopper): 000.200.000 without payment fields. */
@@ -226,8 +228,8 @@ export async function readCheckoutResult(context: CheckoutContext, entityId: str
     if (state.kind === 'gone' || state.kind === 'expired' || state.kind === 'resultRead') return { kind: 'noSession' };
     const kind = checkoutKindOf(checkout);
     if (path === 'registration' && kind === 'payment') return { kind: 'notRegistrationOnly' };
-    const read = await takeFromLimit(tx, `checkout-read:${id}`, perMinute(context.limits.checkoutReadsPerMinute), now);
-    if (!read.allowed) return { kind: 'throttled' };
+    const read = await context.throttling?.count(entityId, [{ limit: 'checkoutReadsPerMinute', key: id }], { general: false, within: tx });
+    if (read && !read.allowed) return { kind: 'throttled', retryAt: read.retryAt };
 
     let paymentId: string | undefined;
     let closes = true;

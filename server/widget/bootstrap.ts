@@ -55,12 +55,15 @@ export function renderBootstrap(snapshot: BootstrapSnapshot | null, fallback: { 
       }
     : { checkout: null, ndc: null, url: fallback.gatewayUrl, staticBaseUrl: fallback.staticBaseUrl };
   const staticScript = `${state.staticBaseUrl}/js/static.min.js`;
-  // The bundle inherits the nonce of this script element, so pages with a strict CSP can run it.
+  // The bundle is an ES module (its payment-method chunks are loaded by dynamic import). It inherits the nonce
+  // of this script element, so pages with a strict CSP can run it, and its chunks inherit it in turn. A module
+  // runs once per URL: on a reload of the widget the bundle is already in the page, and its start function
+  // (wpwl.bundles[url]) renders the new checkout.
   return (
-    `(function(){var w=window.wpwl=window.wpwl||{},s=${scriptJson(state)},c=document.currentScript;` +
+    `(function(){var w=window.wpwl=window.wpwl||{},s=${scriptJson(state)},c=document.currentScript,u=${scriptJson(staticScript)};` +
     `w.checkout=s.checkout;w.ndc=s.ndc;w.apiVersion="v1";w.url=s.url;w.staticBaseUrl=s.staticBaseUrl;` +
-    `var e=document.createElement("script");e.src=${scriptJson(staticScript)};e.async=true;` +
-    `if(c&&c.nonce)e.nonce=c.nonce;if(c&&c.integrity)e.crossOrigin="anonymous";` +
-    `(document.head||document.documentElement).appendChild(e);})();\n`
+    `var e=document.createElement("script");e.type="module";e.src=u;e.async=true;e.crossOrigin="anonymous";` +
+    `if(c&&c.nonce)e.nonce=c.nonce;` +
+    `(document.head||document.documentElement).appendChild(e);var r=w.bundles&&w.bundles[u];if(r)r();})();\n`
   );
 }

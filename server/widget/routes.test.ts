@@ -1,7 +1,23 @@
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
-import { loadWidgetBuild } from './build.ts';
+import { acceptsGzip, loadWidgetBuild } from './build.ts';
+
+/** A GET with exactly these headers, its body as sent (not decoded: fetch would gunzip it). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 describe('widget files as merchant pages load them', () => {
   let t: TestGateway;
@@ -85,5 +101,45 @@ describe('widget files as merchant pages load them', () => {
       const response = await fetch(`${t.url}${path}`);
       expect(response.status, path).toBe(404);
     }
+  });
+
+  it('sends the static files and paymentWidgets.js gzipped to a browser that accepts gzip, as they are to one that does not', async () => {
+    const checkout = await createCheckout({ integrity: 'true' });
+    const browserEncoding = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    for (const path of ['js/static.min.js', 'css/static.min.css', 'fields.html', 'js/fields.min.js', 'css/fields.min.css']) {
+      const url = `${t.url}/v1/static/${build?.version}/${path}`;
+      const gzipped = await rawGet(url, browserEncoding);
+      expect(gzipped.status, path).toBe(200);
+      expect(gzipped.headers['content-encoding'], path).toBe('gzip');
+      expect(gzipped.headers.vary, path).toBe('accept-encoding');
+      expect(gzipped.headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
+      expect(gzipped.body.length, path).toBeLessThan(build?.files.get(path)?.bytes.length ?? 0);
+      expect(gunzipSync(gzipped.body).equals(Buffer.from(build?.files.get(path)?.bytes ?? [])), path).toBe(true);
+      const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+      expect(plain.headers['content-encoding'], path).toBeUndefined();
+      expect(plain.body.equals(Buffer.from(build?.files.get(path)?.bytes ?? [])), path).toBe(true);
+    }
+    const bootstrapUrl = `${t.url}/v1/paymentWidgets.js?checkoutId=${checkout.id}`;
+    const gzipped = await rawGet(bootstrapUrl, browserEncoding);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('accept-encoding');
+    const plain = await rawGet(bootstrapUrl, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    // The integrity hash is of the decoded script.
+    expect(`sha384-${createHash('sha384').update(gunzipSync(gzipped.body)).digest('base64')}`).toBe(checkout.integrity);
+  });
+
+  it('reads Accept-Encoding with its q-values', () => {
+    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, gzip;q=0.8, *;q=0.1')).toBe(true);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('GZIP')).toBe(true);
+    expect(acceptsGzip(undefined)).toBe(false);
+    expect(acceptsGzip('')).toBe(false);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip('br, deflate')).toBe(false);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('*;q=0.5, gzip;q=0')).toBe(false);
   });
 });

@@ -2,11 +2,14 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
 import { renderBootstrap, type BootstrapSnapshot } from './bootstrap.ts';
-import type { WidgetBuild } from './build.ts';
+import { acceptsGzip, gzipIfSmaller, type WidgetBuild } from './build.ts';
 
 /**
  * The browser side's files: paymentWidgets.js per checkout, and the versioned static files (widget
  * bundle, stylesheet, hosted-field page). Merchant pages load them cross-origin, with or without SRI.
+ * Both are sent gzipped to browsers that accept it (every browser does): the static files were gzipped
+ * once when the build was loaded, the bootstrap is gzipped per answer (about 1.3 KB). SRI hashes the
+ * decoded bytes, so `integrity=true` is not affected.
  */
 
 const CROSS_ORIGIN_ASSET = {
@@ -37,8 +40,9 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
     // Registration-only checkouts are loaded as `checkoutId=<id>/registration` (COMPAT §2).
     const checkoutId = (c.req.query('checkoutId') ?? '').replace(/\/registration$/, '');
     const snapshot = /^[0-9A-Za-z.-]{1,64}$/.test(checkoutId) ? await options.findSnapshot(checkoutId) : undefined;
-    const script = renderBootstrap(snapshot ?? null, { gatewayUrl: options.gatewayUrl, staticBaseUrl: options.staticBaseUrl });
-    return new Response(script, {
+    const script = new TextEncoder().encode(renderBootstrap(snapshot ?? null, { gatewayUrl: options.gatewayUrl, staticBaseUrl: options.staticBaseUrl }));
+    const gzipped = acceptsGzip(c.req.header('accept-encoding')) ? gzipIfSmaller(script) : undefined;
+    return new Response(gzipped ?? script, {
       status: 200,
       headers: {
         ...CROSS_ORIGIN_ASSET,
@@ -46,6 +50,8 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
         'content-type': 'text/javascript; charset=utf-8',
         // Stable bytes per checkout, but a checkout expires: browsers revalidate every time.
         'cache-control': 'no-cache',
+        vary: 'accept-encoding',
+        ...(gzipped ? { 'content-encoding': 'gzip' } : {}),
       },
     });
   });
@@ -67,11 +73,14 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
       // The version in the path is the content hash of the build: these bytes never change.
       'cache-control': 'public, max-age=31536000, immutable',
     };
+    const gzipped = file.gzipped && acceptsGzip(c.req.header('accept-encoding')) ? file.gzipped : undefined;
+    if (file.gzipped) headers.vary = 'accept-encoding';
+    if (gzipped) headers['content-encoding'] = 'gzip';
     if (path.endsWith('.html')) {
       headers['content-security-policy'] = HOSTED_FIELD_CSP;
       headers['referrer-policy'] = 'no-referrer';
     }
-    return new Response(file.bytes, { status: 200, headers });
+    return new Response(gzipped ?? file.bytes, { status: 200, headers });
   });
 
   return router;

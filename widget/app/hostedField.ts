@@ -9,6 +9,7 @@ import {
   type ParentMessage,
 } from '../shared/protocol.ts';
 import type { PaymentAnswer } from './payment/answer.ts';
+import { randomChannel } from './random.ts';
 
 /**
  * The merchant-page side of one hosted field: the iframe on the gateway's origin and its message channel
@@ -32,11 +33,7 @@ export interface HostedField {
 const VALIDATE_TIMEOUT_MS = 2_000;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
-export function randomChannel(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+export { randomChannel };
 
 export function attachHostedField(
   iframe: HTMLIFrameElement,

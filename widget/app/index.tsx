@@ -1,26 +1,32 @@
+import type { ComponentType } from 'preact';
 import { render } from 'preact';
 import './widget.css';
-import { CardForm } from './card/CardForm.tsx';
-import { isCardBrand, isRedirectBrand, REDIRECT_BRANDS } from './brands.ts';
 import { invoke, reportError } from './callbacks.ts';
 import { textsFor, type Texts } from './messages.ts';
 import { languageOf, loadLanguage } from '../i18n/index.ts';
+import { formsFor, loadRegistrationForm, METHOD_FAMILIES, type BrandFamily, type FamilyFormProps } from './methods.ts';
 import { readOptions, type WidgetOptions } from './options.ts';
-import { isRegistrationOnly } from './payment/answer.ts';
-import { RedirectForm } from './redirect/RedirectForm.tsx';
-import { RegistrationForm } from './registration/RegistrationForm.tsx';
-import { storedCardsOf } from './registration/stored.ts';
-import type { CheckoutInfo, FormHandle } from './types.ts';
+import { paymentFlow } from './payment/state.ts';
+import { isRegistrationOnly, type CheckoutInfo, type FormHandle } from './types.ts';
 
 /**
- * The widget bundle (static.min.js), loaded by paymentWidgets.js, which has already defined
+ * The widget bundle (static.min.js, an ES module), loaded by paymentWidgets.js, which has already defined
  * `window.wpwl` with the checkout. For each `form.paymentWidgets` it renders, when the page is ready and
- * reading wpwlOptions at that moment, a card container for the card brands, then one container per
- * redirect brand (PAYPAL, SOFORTUEBERWEISUNG); it offers wpwl.unload() and wpwl.executePayment().
- * When the checkout offers stored cards, the one-click form (div#wpwl-registrations) comes first, above
- * the first form; with registrations.hideInitialPaymentForms the other forms wait for the shopper's
- * "Show other payment methods". A registration-only checkout gets the card form alone, which registers the card.
+ * reading wpwlOptions at that moment, one form per payment-method family of its brands (methods.ts: the card
+ * form for the card brands, one form per redirect or direct-debit brand); it offers wpwl.unload() and
+ * wpwl.executePayment(). A family's code is loaded (its own chunk) only when a form of it is shown, while
+ * the language loads. When the checkout offers stored cards, the one-click form (div#wpwl-registrations) comes
+ * first, above the first form; with registrations.hideInitialPaymentForms the other forms wait for the
+ * shopper's "Show other payment methods". A registration-only checkout gets the card form alone, which
+ * registers the card. The submit path (payment/flow.ts) is a chunk too, requested as soon as the forms are
+ * rendered: no form needs it to be shown, and a card-only page fits issue 14's 25 KB before onReady without it.
+ *
+ * A module runs once per URL: when a merchant reloads the widget (removes the scripts, wpwl.unload(), inserts
+ * paymentWidgets.js again), the bootstrap finds this bundle's `start` in `wpwl.bundles` and calls it again.
  */
+
+// Shared by the forms' chunks: kept in this entry (see payment/common.ts).
+export * from './payment/common.ts';
 
 interface Wpwl {
   checkout?: { id: string; resourcePath: string; config?: { registrations?: unknown } } | null;
@@ -29,6 +35,8 @@ interface Wpwl {
   unload?: () => void;
   executePayment?: (container: string) => void;
   isReady?: boolean;
+  /** The start function of each bundle evaluated in this page, by its URL (for the bootstrap of a reload). */
+  bundles?: Record<string, () => void>;
 }
 
 const wpwl: Wpwl = ((window as { wpwl?: Wpwl }).wpwl ??= {});
@@ -38,8 +46,15 @@ const hiddenForms: { form: HTMLFormElement; children: Node[] }[] = [];
 let stylesheet: HTMLLinkElement | undefined;
 let unloaded = false;
 
-/** The nonce of the script element that loaded this bundle, for what the widget adds to the page (strict CSP). */
-const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce || undefined;
+/**
+ * The nonce of the script element that loaded this bundle, for what the widget adds to the page (strict CSP).
+ * Its chunks need none: a module's imports are fetched with its own nonce.
+ */
+let nonce: string | undefined;
+const scriptNonce = () =>
+  Array.from(document.scripts)
+    .reverse()
+    .find((script) => script.src === import.meta.url)?.nonce || undefined;
 
 /** Brands from data-brands, or, on older pages, from the form's own text. */
 function brandsOf(form: HTMLFormElement): string[] {
@@ -76,6 +91,12 @@ function showInvalidCheckout(options: WidgetOptions, texts: Texts, forms: HTMLFo
   reportError(options, { name: 'InvalidCheckoutIdError', message: 'The checkout id is unknown or has expired' });
 }
 
+/** A family's chunk that could not be loaded: its forms are left out, and the merchant hears of it. */
+function failedChunk(options: WidgetOptions, family: BrandFamily | 'registration', error: unknown): undefined {
+  reportError(options, { name: 'WidgetError', message: `the ${family} form could not be loaded: ${String(error)}` });
+  return undefined;
+}
+
 async function renderForms(): Promise<void> {
   if (unloaded) return;
   const options = readOptions();
@@ -85,22 +106,33 @@ async function renderForms(): Promise<void> {
   const staticBaseUrl = wpwl.staticBaseUrl ?? '';
   loadStylesheet(options, staticBaseUrl);
   const language = languageOf(options.locale);
+  const info: CheckoutInfo | undefined = checkout ? { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl } : undefined;
+  // A registration-only checkout registers a card the shopper types: no other family, no stored cards.
+  const registrationOnly = info !== undefined && isRegistrationOnly(info);
+  // Stored cards are read (registration/stored.ts) by the stored-card form's chunk, loaded only when the checkout lists some.
+  const registrations = !checkout || registrationOnly ? undefined : checkout.config?.registrations;
+  const offersStoredCards = Array.isArray(registrations) && registrations.length > 0;
+  const pageForms = forms.map((form) => ({
+    form,
+    methods: info ? formsFor(brandsOf(form)).filter((method) => !registrationOnly || method.family === 'card') : [],
+  }));
+  // Every family's chunk the page needs, loaded together and while the language loads.
+  const families = [...new Set(pageForms.flatMap(({ methods }) => methods.map((method) => method.family)))];
+  const loading = Promise.all([
+    Promise.all(families.map((family) => METHOD_FAMILIES[family].load().catch((error: unknown) => failedChunk(options, family, error)))),
+    offersStoredCards ? loadRegistrationForm().catch((error: unknown) => failedChunk(options, 'registration', error)) : undefined,
+  ]);
   const texts = textsFor(options, await loadLanguage(language, staticBaseUrl, nonce));
   // The page may have unloaded the widget while the language was loading.
   if (unloaded) return;
-  if (!checkout) {
+  if (!info) {
     showInvalidCheckout(options, texts, forms);
     return;
   }
-  const info: CheckoutInfo = { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl };
   const rendered: { container: string; brands: string[] }[] = [];
-  // A registration-only checkout registers a card the shopper types: no redirect brands, no stored cards.
-  const registrationOnly = isRegistrationOnly(info);
-  const storedCards = registrationOnly ? [] : storedCardsOf(checkout.config?.registrations);
   let storedCardsRendered = false;
   /** The other forms' hosts, hidden while registrations.hideInitialPaymentForms holds them back. */
   const initialHosts: HTMLElement[] = [];
-  const hideInitial = storedCards.length > 0 && options.registrations.hideInitialPaymentForms;
   const showInitialForms = () => {
     for (const host of initialHosts) {
       host.hidden = false;
@@ -109,11 +141,15 @@ async function renderForms(): Promise<void> {
     // The button that was clicked is gone: focus goes to the first control of the forms it revealed.
     initialHosts[0]?.querySelector<HTMLElement>('select, input:not([type="hidden"]), button')?.focus();
   };
-  for (const form of forms) {
-    const brands = brandsOf(form);
-    const cardBrands = brands.filter(isCardBrand);
-    const redirectBrands = registrationOnly ? [] : brands.filter(isRedirectBrand);
-    if (cardBrands.length === 0 && redirectBrands.length === 0) continue;
+  const [components, registration] = await loading;
+  if (unloaded) return;
+  const storedCards = registration ? registration.storedCardsOf(registrations) : [];
+  const Registration = storedCards.length > 0 ? registration?.RegistrationForm : undefined;
+  const hideInitial = Registration !== undefined && options.registrations.hideInitialPaymentForms;
+  const componentOf = new Map(families.map((family, index) => [family, components[index]]));
+  for (const { form, methods: allMethods } of pageForms) {
+    const methods = allMethods.filter((method) => componentOf.get(method.family));
+    if (methods.length === 0) continue;
     // The merchant's form stays in the page, hidden, so a reload of the widget finds it again.
     const children = Array.from(form.childNodes).filter((node) => node.nodeType === Node.ELEMENT_NODE);
     hiddenForms.push({ form, children });
@@ -135,17 +171,14 @@ async function renderForms(): Promise<void> {
       language,
       register: (handle: FormHandle) => handles.push(handle),
     };
-    // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.
-    const childrenFor = (index: number) => (index === 0 ? children : children.map((child) => child.cloneNode(true)));
-    const offset = cardBrands.length > 0 ? 1 : 0;
-    if (storedCards.length > 0 && !storedCardsRendered) {
+    if (Registration && !storedCardsRendered) {
       // The stored cards, once per page, above the first form; they post copies of its merchant children.
       const registrations = document.createElement('div');
       registrations.id = 'wpwl-registrations';
       host.parentNode?.insertBefore(registrations, host);
       hosts.push(registrations);
       render(
-        <RegistrationForm
+        <Registration
           {...common}
           cards={storedCards}
           merchantChildren={children.map((child) => child.cloneNode(true))}
@@ -156,18 +189,30 @@ async function renderForms(): Promise<void> {
       rendered.push({ container: 'wpwl-container-registration', brands: [...new Set(storedCards.map((card) => card.brand).filter(Boolean))] });
       storedCardsRendered = true;
     }
+    // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.
     render(
       <>
-        {cardBrands.length > 0 && <CardForm {...common} brands={cardBrands} merchantChildren={childrenFor(0)} />}
-        {redirectBrands.map((brand, index) => (
-          <RedirectForm key={brand} {...common} brand={brand} merchantChildren={childrenFor(index + offset)} />
-        ))}
+        {methods.map((method, index) => {
+          const Form = componentOf.get(method.family) as ComponentType<FamilyFormProps>;
+          return (
+            <Form
+              key={`${method.family}-${method.brands[0]}`}
+              {...common}
+              brands={method.brands}
+              merchantChildren={index === 0 ? children : children.map((child) => child.cloneNode(true))}
+            />
+          );
+        })}
       </>,
       host,
     );
-    if (cardBrands.length > 0) rendered.push({ container: 'wpwl-container-card', brands: cardBrands });
-    for (const brand of redirectBrands) rendered.push({ container: `wpwl-container-${REDIRECT_BRANDS[brand]?.family}-${brand}`, brands: [brand] });
+    for (const method of methods) {
+      rendered.push({ container: METHOD_FAMILIES[method.family].container(method.brands[0] ?? ''), brands: method.brands });
+    }
   }
+  // The submit path is a chunk of its own (payment/state.ts): it starts loading now, before any submit, which
+  // awaits it (and tells the shopper if it failed to load).
+  if (rendered.length > 0) paymentFlow().catch(() => undefined);
   wpwl.isReady = true;
   invoke(options, 'onReady', undefined, rendered);
 }
@@ -198,10 +243,18 @@ wpwl.executePayment = (container: string) => {
   else reportError(readOptions(), { name: 'WidgetError', message: `executePayment: no ${container} on this page` });
 };
 
-// A turn after DOMContentLoaded, so options a page assigns in its own DOMContentLoaded handlers are seen.
-const renderSoon = () =>
-  setTimeout(() => {
-    renderForms().catch((error: unknown) => reportError(readOptions(), { name: 'WidgetError', message: String(error) }));
-  }, 0);
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', renderSoon, { once: true });
-else renderSoon();
+/** Renders the page's forms (again, after wpwl.unload(), when the bootstrap of a reload calls it). */
+function start(): void {
+  unloaded = false;
+  nonce = scriptNonce();
+  // A turn after DOMContentLoaded, so options a page assigns in its own DOMContentLoaded handlers are seen.
+  const renderSoon = () =>
+    setTimeout(() => {
+      renderForms().catch((error: unknown) => reportError(readOptions(), { name: 'WidgetError', message: String(error) }));
+    }, 0);
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', renderSoon, { once: true });
+  else renderSoon();
+}
+
+(wpwl.bundles ??= {})[import.meta.url] = start;
+start();

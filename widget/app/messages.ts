@@ -1,4 +1,4 @@
-import type en from '../../locales/en.json';
+import type { en } from '../i18n/index.ts';
 import type { Translate } from '../i18n/index.ts';
 import type { WidgetOptions } from './options.ts';
 
@@ -9,18 +9,15 @@ import type { WidgetOptions } from './options.ts';
  */
 export type LabelKey = keyof typeof en.labels;
 export type ErrorKey = keyof typeof en.errorMessages;
-export type ThreeDSecureKey = keyof typeof en.threeDSecure;
 
 export interface Texts {
   label(key: LabelKey, values?: Record<string, string>): string;
   error(key: ErrorKey): string;
-  threeDSecure(key: ThreeDSecureKey): string;
 }
 
 export function textsFor(options: WidgetOptions, translate: Translate): Texts {
   return {
     label: (key, values) => options.labels[key] ?? translate(`labels.${key}`, values),
     error: (key) => options.errorMessages[key] ?? translate(`errorMessages.${key}`),
-    threeDSecure: (key) => translate(`threeDSecure.${key}`),
   };
 }

@@ -10,6 +10,14 @@ export interface CheckoutInfo {
   readonly staticBaseUrl: string;
 }
 
+/**
+ * A registration-only checkout (COMPAT §10, loaded as `checkoutId=<id>/registration`): its card form registers the
+ * card (the pay button says labels.register) and posts, like its result URL, to `/v1/checkouts/<id>/registration`.
+ */
+export function isRegistrationOnly(checkout: Pick<CheckoutInfo, 'resourcePath'>): boolean {
+  return /\/registration$/.test(checkout.resourcePath);
+}
+
 /** A rendered form, as wpwl.executePayment and wpwl.unload reach it. */
 export interface FormHandle {
   /** `wpwl-container-card`, `wpwl-container-registration`, `wpwl-container-<family>-<BRAND>` (redirect brands). */

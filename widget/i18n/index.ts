@@ -1,4 +1,4 @@
-import en from '../../locales/en.json';
+import { errorMessages, labels } from '../../locales/en.json';
 
 /**
  * The widget's languages. English is bundled and resolved directly from locales/en.json. Every other
@@ -17,6 +17,12 @@ export type Language = (typeof LANGUAGES)[number];
 
 /** Looks a text up by its dotted key (`labels.cardNumber`), filling `{{name}}` placeholders. */
 export type Translate = (key: string, values?: Readonly<Record<string, string>>) => string;
+
+/**
+ * The English texts the widget shows, bundled: labels and errorMessages. Named imports, so the texts of the
+ * gateway's own pages (threeDSecure, redirect: server/redirects/texts.ts) stay out of the bundle.
+ */
+export const en = { labels, errorMessages };
 
 /** What js/i18n.min.js puts on window for the widget bundle. */
 export interface I18nEngine {

@@ -17,6 +17,10 @@ export const REDIRECT_BRANDS: Readonly<Record<string, RedirectBrand>> = {
   PAYPAL: { family: 'virtualAccount', label: 'PayPal' },
   /** Bank-transfer style: the shopper approves a transfer in online banking. */
   SOFORTUEBERWEISUNG: { family: 'onlineTransfer', label: 'Sofort' },
+  /** German banks' online transfer (test account TESTDETT421 / DE14940593100000012346, COMPAT §16). */
+  GIROPAY: { family: 'onlineTransfer', label: 'giropay' },
+  /** Dutch banks' online transfer (test issuer ING_TEST, COMPAT §16). */
+  IDEAL: { family: 'onlineTransfer', label: 'iDEAL' },
 };
 
 export function isRedirectBrand(brand: string | undefined): brand is string {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isCardBrand, isRedirectBrand, REDIRECT_BRANDS } from '../app/brands.ts';
 import { readOptions } from '../app/options.ts';
-import { isRegistrationOnly, outcomeOf, redirectOf, resultUrl } from '../app/payment/answer.ts';
+import { outcomeOf, redirectOf, resultUrl } from '../app/payment/answer.ts';
+import { isRegistrationOnly } from '../app/types.ts';
 import { browserFields, withBrowserData } from '../app/payment/browser.ts';
 
 const gatewayRedirect = {

@@ -5,8 +5,8 @@ import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
 import type { Texts } from '../messages.ts';
-import { createPaymentState } from '../payment/flow.ts';
-import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { createPaymentState, useRerender } from '../payment/state.ts';
 import type { PaymentFormProps } from '../types.ts';
 import { formatExpiry, parseExpiry } from './expiry.ts';
 import { createCardModel, type CardFieldName } from './model.ts';
@@ -19,8 +19,9 @@ export interface CardFormProps extends PaymentFormProps {
 /** The card form, in the DOM shape merchant CSS and scripts select (COMPAT §4). */
 export function CardForm(props: CardFormProps) {
   const { checkout, options, texts } = props;
-  const model = useMemo(() => createCardModel(props.brands, options), []);
-  const state = useMemo(createPaymentState, []);
+  const rerender = useRerender();
+  const model = useMemo(() => createCardModel(props.brands, options, rerender), []);
+  const state = useMemo(() => createPaymentState(rerender), []);
   const channel = useMemo(randomChannel, []);
   const formRef = useRef<HTMLFormElement>(null);
   const numberFrame = useRef<HTMLIFrameElement>(null);
@@ -36,14 +37,14 @@ export function CardForm(props: CardFormProps) {
   };
   const blurred = (field: CardFieldName) => {
     model.show(field);
-    invoke(options, blurCallbacks[field], formRef.current, model.validity.value[field]);
+    invoke(options, blurCallbacks[field], formRef.current, model.validity()[field]);
   };
 
   const selectBrand = (brand: string) => {
-    if (brand === model.selectedBrand.value) return;
-    model.selectedBrand.value = brand;
-    fields.current.cvv?.send({ type: 'brand', brand, cvvLength: model.cvvLength.value });
-    fields.current.number?.send({ type: 'brand', brand, cvvLength: model.cvvLength.value });
+    if (brand === model.selectedBrand) return;
+    model.set({ selectedBrand: brand });
+    fields.current.cvv?.send({ type: 'brand', brand, cvvLength: model.cvvLength() });
+    fields.current.number?.send({ type: 'brand', brand, cvvLength: model.cvvLength() });
     invoke(options, 'onChangeBrand', formRef.current, brand);
   };
 
@@ -65,12 +66,12 @@ export function CardForm(props: CardFormProps) {
           invoke(options, 'onReadyIframeCommunication', { $iframe });
           break;
         case 'state':
-          if (field === 'cvv') model.cvvState.value = message;
+          if (field === 'cvv') model.set({ cvvState: message });
           else {
-            model.numberState.value = message;
+            model.set({ numberState: message });
             const brand = model.detect(message.bin);
             if (brand) selectBrand(brand);
-            if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands.value, model.selectedBrand.value);
+            if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands, model.selectedBrand);
           }
           if (message.showErrors) model.show(field);
           break;
@@ -85,8 +86,8 @@ export function CardForm(props: CardFormProps) {
           if (!options.disableSubmitOnEnter) submit(undefined);
           break;
         case 'autofill':
-          if (message.expiryMonth && message.expiryYear) model.expiry.value = `${message.expiryMonth} / ${message.expiryYear.slice(-2)}`;
-          if (message.holder && model.holder.value === '') model.holder.value = message.holder;
+          if (message.expiryMonth && message.expiryYear) model.set({ expiry: `${message.expiryMonth} / ${message.expiryYear.slice(-2)}` });
+          if (message.holder && model.holder === '') model.set({ holder: message.holder });
           break;
         default:
           break;
@@ -105,7 +106,7 @@ export function CardForm(props: CardFormProps) {
         placeholderStyles: filterStyles(styles['card-number-placeholder']),
         autofocus: options.autofocus === 'card.number',
         mask: false,
-        cvvLength: model.cvvLength.value,
+        cvvLength: model.cvvLength(),
         required: true,
       }),
     });
@@ -120,7 +121,7 @@ export function CardForm(props: CardFormProps) {
         placeholderStyles: filterStyles(styles['cvv-placeholder']),
         autofocus: options.autofocus === 'card.cvv',
         mask: options.maskCvv,
-        cvvLength: model.cvvLength.value,
+        cvvLength: model.cvvLength(),
         required: model.cvvRequired,
       }),
     });
@@ -132,28 +133,13 @@ export function CardForm(props: CardFormProps) {
     };
   }, []);
 
-  const group = (field: string, label: string, control: preact.ComponentChildren, error?: string) => (
-    <div class={cx('wpwl-group', `wpwl-group-${field}`, 'wpwl-clearfix')}>
-      {options.showLabels && (
-        <div class={cx('wpwl-label', `wpwl-label-${field}`)} id={id(`label-${field}`)}>
-          {label}
-        </div>
-      )}
-      <div class={cx('wpwl-wrapper', `wpwl-wrapper-${field}`)}>
-        {control}
-        {error !== undefined && (
-          <div class={cx('wpwl-hint', `wpwl-hint-${field}Error`)} id={id(`hint-${field}`)} role="alert">
-            {error}
-          </div>
-        )}
-      </div>
-    </div>
-  );
+  const group = (field: string, label: string, control: preact.ComponentChildren, error?: string) =>
+    fieldGroup(field, label, control, error, { showLabels: options.showLabels, id });
   const errorOf = (field: CardFieldName, key: Parameters<Texts['error']>[0]) => (model.hasError(field) ? texts.error(key) : undefined);
   const invalid = (field: CardFieldName) => model.hasError(field);
   const describedBy = (field: CardFieldName) => (invalid(field) ? id(`hint-${field}`) : undefined);
-  const parsedExpiry = parseExpiry(model.expiry.value);
-  const brand = model.selectedBrand.value;
+  const parsedExpiry = parseExpiry(model.expiry);
+  const brand = model.selectedBrand;
 
   return (
     <PaymentContainer
@@ -215,12 +201,12 @@ export function CardForm(props: CardFormProps) {
           aria-invalid={invalid('expiry') ? 'true' : undefined}
           aria-describedby={describedBy('expiry')}
           autofocus={options.autofocus === 'card.expiry'}
-          value={model.expiry.value}
+          value={model.expiry}
           onInput={(event) => {
             const input = event.currentTarget as HTMLInputElement;
             const deleting = (event as InputEvent).inputType?.startsWith('delete') ?? false;
-            model.expiry.value = formatExpiry(input.value, deleting);
-            input.value = model.expiry.value;
+            model.set({ expiry: formatExpiry(input.value, deleting) });
+            input.value = model.expiry;
           }}
           onBlur={() => blurred('expiry')}
         />,
@@ -240,9 +226,9 @@ export function CardForm(props: CardFormProps) {
           aria-invalid={invalid('cardHolder') ? 'true' : undefined}
           aria-describedby={describedBy('cardHolder')}
           autofocus={options.autofocus === 'card.holder'}
-          value={model.holder.value}
+          value={model.holder}
           onInput={(event) => {
-            model.holder.value = (event.currentTarget as HTMLInputElement).value;
+            model.set({ holder: (event.currentTarget as HTMLInputElement).value });
           }}
           onBlur={() => blurred('cardHolder')}
         />,
@@ -270,7 +256,7 @@ export function CardForm(props: CardFormProps) {
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
       <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
-      <PayButton state={state} texts={texts} checkout={checkout} invalid={options.validation && model.shown.value.size > 0 && !model.formValid.value} />
+      <PayButton state={state} texts={texts} checkout={checkout} invalid={options.validation && model.shown.size > 0 && !model.formValid()} />
     </PaymentContainer>
   );
 }

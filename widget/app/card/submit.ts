@@ -1,5 +1,6 @@
 import type { HostedField } from '../hostedField.ts';
-import { cancelledByMerchant, formFields, sendPayment, type PaymentContext } from '../payment/flow.ts';
+import type { PaymentContext } from '../payment/flow.ts';
+import { loadPaymentFlow } from '../payment/state.ts';
 import type { CardModel } from './model.ts';
 
 interface CardSubmitContext extends Omit<PaymentContext, 'errors'> {
@@ -15,17 +16,18 @@ interface CardSubmitContext extends Omit<PaymentContext, 'errors'> {
  */
 export async function submitCard(context: CardSubmitContext): Promise<void> {
   const { model, options, form, state } = context;
-  if (state.busy.value) return;
-  state.message.value = undefined;
+  if (state.busy) return;
+  state.update({ message: undefined });
   if (options.validation) {
     await Promise.all([context.number.validate(), context.cvv?.validate()]);
     model.show('cardNumber', 'expiry', 'cardHolder', 'cvv');
-    if (!model.formValid.value) return;
+    if (!model.formValid()) return;
   }
-  if (cancelledByMerchant(options, 'onBeforeSubmitCard', form, context.trigger)) return;
-  await sendPayment(
+  const flow = await loadPaymentFlow(state, options, context.texts);
+  if (!flow || flow.cancelledByMerchant(options, 'onBeforeSubmitCard', form, context.trigger)) return;
+  await flow.sendPayment(
     { ...context, errors: { unsent: 'PciIframeSubmitError', failed: 'PciIframeCommunicationError' } },
-    formFields(form),
+    flow.formFields(form),
     (fields) => context.number.submit(form.action, fields),
   );
 }

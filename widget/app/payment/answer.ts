@@ -78,14 +78,6 @@ export function outcomeOf(answer: PaymentAnswer): Outcome {
   return { kind: 'refused', code, description };
 }
 
-/**
- * A registration-only checkout (COMPAT §10, loaded as `checkoutId=<id>/registration`): its card form registers the
- * card (the pay button says labels.register) and posts, like its result URL, to `/v1/checkouts/<id>/registration`.
- */
-export function isRegistrationOnly(checkout: Pick<CheckoutInfo, 'resourcePath'>): boolean {
-  return /\/registration$/.test(checkout.resourcePath);
-}
-
 /** `<shopperResultUrl>?id=<checkoutId>&resourcePath=<resourcePath>`, where the merchant's server reads the result. */
 export function resultUrl(shopperResultUrl: string, checkout: CheckoutInfo): string {
   const separator = shopperResultUrl.includes('?') ? '&' : '?';

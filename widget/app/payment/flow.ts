@@ -1,44 +1,19 @@
-import { signal, type Signal } from '@preact/signals';
 import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import { openRedirect, type FrameRequest } from '../redirect/target.ts';
 import type { CheckoutInfo } from '../types.ts';
 import { declineMessage, navigate, outcomeOf, resultUrl, type PaymentAnswer } from './answer.ts';
 import { withBrowserData } from './browser.ts';
+import type { PaymentState } from './state.ts';
 
 /**
- * What every payment form does once its fields are ready, whatever the method: send the payment (each form
- * has its own transport: the card-number frame for cards, a plain fetch for redirect brands), call
- * onAfterSubmit, then go to the result page, follow the redirect (3-D Secure, provider page) or show why
- * the payment was refused.
+ * What every payment form does once its fields are ready, whatever the method: ask the merchant's
+ * onBeforeSubmit* callback, send the payment (each form has its own transport: the card-number frame for cards,
+ * a plain fetch for redirect brands and direct debit), call onAfterSubmit, then go to the result page, follow
+ * the redirect (3-D Secure, provider page) or show why the payment was refused.
+ *
+ * A chunk of its own, loaded after the forms are shown (state.ts paymentFlow): no form needs it to render.
  */
-
-export interface PaymentState {
-  readonly busy: Signal<boolean>;
-  /** The form-level message (a refused payment), shown in div.wpwl-message. */
-  readonly message: Signal<string | undefined>;
-  /** The widget's own 3-D Secure frame while a redirect runs in it; the form is hidden meanwhile. */
-  readonly frame: Signal<FrameRequest | undefined>;
-  /** Undo steps of a running redirect (message listener, redirect form), run on completion or unmount. */
-  readonly cleanups: Set<() => void>;
-  /** Removes whatever a running redirect added (wpwl.unload unmounts the form). */
-  dispose(): void;
-}
-
-export function createPaymentState(): PaymentState {
-  const cleanups = new Set<() => void>();
-  return {
-    busy: signal(false),
-    message: signal<string | undefined>(undefined),
-    frame: signal<FrameRequest | undefined>(undefined),
-    cleanups,
-    dispose() {
-      for (const cleanup of [...cleanups]) cleanup();
-      cleanups.clear();
-    },
-  };
-}
 
 export interface PaymentContext {
   readonly form: HTMLFormElement;
@@ -105,9 +80,8 @@ export async function sendPayment(
   send: (fields: [string, string][]) => Promise<PaymentAnswer>,
 ): Promise<void> {
   const { state, options, texts } = context;
-  if (state.busy.value) return;
-  state.busy.value = true;
-  state.message.value = undefined;
+  if (state.busy) return;
+  state.update({ busy: true, message: undefined });
   let redirecting = false;
   try {
     const answer = await send(withBrowserData(fields));
@@ -119,22 +93,23 @@ export async function sendPayment(
         toResult();
         break;
       case 'redirect':
-        openRedirect({ options, texts, checkout: context.checkout, state }, outcome.redirect, toResult);
+        // The redirect code (3-D Secure frame, provider page) is a chunk of its own, loaded when a payment needs it.
+        (await import('../redirect/target.ts')).openRedirect({ options, texts, checkout: context.checkout, state }, outcome.redirect, toResult);
         // The form stays busy while the shopper is on the challenge or provider page.
         redirecting = true;
         break;
       case 'refused':
-        state.message.value = declineMessage(outcome.code, outcome.description, texts);
+        state.update({ message: declineMessage(outcome.code, outcome.description, texts) });
         break;
       case 'unsent':
-        state.message.value = texts.error('communication');
+        state.update({ message: texts.error('communication') });
         reportError(options, { name: context.errors.unsent, message: 'the payment could not be sent' });
         break;
     }
   } catch (error) {
-    state.message.value = texts.error('communication');
+    state.update({ message: texts.error('communication') });
     reportError(options, { name: context.errors.failed, message: String(error) });
   } finally {
-    if (!redirecting) state.busy.value = false;
+    if (!redirecting) state.update({ busy: false });
   }
 }

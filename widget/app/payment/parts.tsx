@@ -3,26 +3,54 @@ import { useEffect, useRef } from 'preact/hooks';
 import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import { ThreeDSecureFrame } from '../redirect/ThreeDSecureFrame.tsx';
-import type { CheckoutInfo } from '../types.ts';
-import { isRegistrationOnly } from './answer.ts';
-import type { PaymentState } from './flow.ts';
+import { isRegistrationOnly, type CheckoutInfo } from '../types.ts';
+import type { PaymentState } from './state.ts';
 
 /** Pieces every payment form renders the same way (COMPAT §4 classes). */
 
 export const cx = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
 
+/**
+ * One field of a form (COMPAT §4): div.wpwl-group-<field> with its label (when labels are shown) and its wrapper
+ * holding the control and, when `error` is given, div.wpwl-hint-<field>Error. `id` makes the form's element ids.
+ */
+export function fieldGroup(
+  field: string,
+  label: string,
+  control: ComponentChildren,
+  error: string | undefined,
+  { showLabels, id }: { readonly showLabels: boolean; readonly id: (suffix: string) => string },
+) {
+  return (
+    <div class={cx('wpwl-group', `wpwl-group-${field}`, 'wpwl-clearfix')}>
+      {showLabels && (
+        <div class={cx('wpwl-label', `wpwl-label-${field}`)} id={id(`label-${field}`)}>
+          {label}
+        </div>
+      )}
+      <div class={cx('wpwl-wrapper', `wpwl-wrapper-${field}`)}>
+        {control}
+        {error !== undefined && (
+          <div class={cx('wpwl-hint', `wpwl-hint-${field}Error`)} id={id(`hint-${field}`)} role="alert">
+            {error}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
 /** Form-level error: a refused payment, an expired checkout. */
 function PaymentMessage({ state }: { state: PaymentState }) {
-  return state.message.value === undefined ? null : (
+  return state.message === undefined ? null : (
     <div class="wpwl-message wpwl-has-error" role="alert" aria-live="assertive">
-      {state.message.value}
+      {state.message}
     </div>
   );
 }
 
 export function Spinner({ state, options, texts }: { state: PaymentState; options: WidgetOptions; texts: Texts }) {
-  if (!options.spinner.enabled || !state.busy.value) return null;
+  if (!options.spinner.enabled || !state.busy) return null;
   return (
     <div
       class="wpwl-spinner"
@@ -38,7 +66,7 @@ export function Spinner({ state, options, texts }: { state: PaymentState; option
 
 /** The pay button; on a registration-only checkout it registers the card ("Register", labels.register). */
 export function PayButton({ state, texts, invalid, checkout }: { state: PaymentState; texts: Texts; invalid: boolean; checkout: CheckoutInfo }) {
-  const busy = state.busy.value;
+  const busy = state.busy;
   return (
     <div class="wpwl-group wpwl-group-submit wpwl-clearfix">
       <div class="wpwl-wrapper wpwl-wrapper-submit">
@@ -59,14 +87,14 @@ export function MerchantFields({ nodes }: { nodes: readonly Node[] }) {
   return <div class="wpwl-merchant-fields" ref={slot} />;
 }
 
-/** The widget's 3-D Secure frame, while a redirect runs in it. */
+/** The widget's 3-D Secure frame, while a redirect runs in it (its component comes with the redirect chunk). */
 function RedirectFrame({ state }: { state: PaymentState }) {
-  const request = state.frame.value;
-  return request ? <ThreeDSecureFrame request={request} /> : null;
+  const request = state.frame;
+  return request ? <request.Frame request={request} /> : null;
 }
 
 /** A form is hidden (kept in the DOM) while its redirect runs in the widget's frame. */
-const hiddenWhileRedirecting = (state: PaymentState) => state.frame.value !== undefined;
+const hiddenWhileRedirecting = (state: PaymentState) => state.frame !== undefined;
 
 export interface PaymentContainerProps {
   /** The container's own classes besides wpwl-container (`wpwl-container-card`, ...). */

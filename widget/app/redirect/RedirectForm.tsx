@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { REDIRECT_BRANDS, type RedirectFamily } from '../brands.ts';
-import { cancelledByMerchant, createPaymentState, formFields, postToGateway, sendPayment, type PaymentState } from '../payment/flow.ts';
+import { REDIRECT_BRANDS, type RedirectFamily } from '../../shared/redirectBrands.ts';
 import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import type { PaymentFormProps } from '../types.ts';
+import { createPaymentState, loadPaymentFlow, useRerender, type PaymentState } from '../payment/state.ts';
+import type { FamilyFormProps } from '../methods.ts';
 
 /**
- * The form of a redirect brand (PAYPAL: virtualAccount, SOFORTUEBERWEISUNG: onlineTransfer), one container
+ * The form of a redirect brand (PAYPAL: virtualAccount; SOFORTUEBERWEISUNG, GIROPAY, IDEAL: onlineTransfer), one container
  * per brand (COMPAT §4):
  *
  *   div.wpwl-container.wpwl-container-<family>.wpwl-container-<family>-<BRAND>
@@ -19,33 +19,35 @@ import type { PaymentFormProps } from '../types.ts';
  * handled as for cards: the provider page opens in paymentTarget (default the widget's frame).
  */
 
-export interface RedirectFormProps extends PaymentFormProps {
-  readonly brand: string;
-}
+/** One redirect brand's form: `brands` holds that brand (methods.ts renders one form per redirect brand). */
+export type RedirectFormProps = FamilyFormProps;
 
 const BEFORE_SUBMIT: Readonly<Record<RedirectFamily, string>> = {
   virtualAccount: 'onBeforeSubmitVirtualAccount',
   onlineTransfer: 'onBeforeSubmitOnlineTransfer',
 };
 
-function submitRedirectBrand(props: RedirectFormProps, family: RedirectFamily, state: PaymentState, form: HTMLFormElement, trigger: Event | undefined): void {
-  if (state.busy.value) return;
-  if (cancelledByMerchant(props.options, BEFORE_SUBMIT[family], form, trigger)) return;
-  void sendPayment(
+async function submitRedirectBrand(props: RedirectFormProps, family: RedirectFamily, state: PaymentState, form: HTMLFormElement, trigger: Event | undefined): Promise<void> {
+  if (state.busy) return;
+  const flow = await loadPaymentFlow(state, props.options, props.texts);
+  if (!flow || flow.cancelledByMerchant(props.options, BEFORE_SUBMIT[family], form, trigger)) return;
+  await flow.sendPayment(
     { form, options: props.options, texts: props.texts, checkout: props.checkout, shopperResultUrl: props.shopperResultUrl, state, errors: { unsent: 'WidgetError', failed: 'WidgetError' } },
-    formFields(form),
-    (fields) => postToGateway(form.action, fields),
+    flow.formFields(form),
+    (fields) => flow.postToGateway(form.action, fields),
   );
 }
 
 export function RedirectForm(props: RedirectFormProps) {
-  const { brand, options, texts, checkout } = props;
+  const { options, texts, checkout } = props;
+  const brand = props.brands[0] ?? '';
   const info = REDIRECT_BRANDS[brand] ?? { label: brand, family: 'virtualAccount' as const };
   const family = info.family;
-  const state = useMemo(createPaymentState, []);
+  const rerender = useRerender();
+  const state = useMemo(() => createPaymentState(rerender), []);
   const formRef = useRef<HTMLFormElement>(null);
   const submit = (trigger: Event | undefined) => {
-    if (formRef.current) submitRedirectBrand(props, family, state, formRef.current, trigger);
+    if (formRef.current) void submitRedirectBrand(props, family, state, formRef.current, trigger);
   };
 
   useEffect(() => {

@@ -4,7 +4,7 @@ import type { FrameRequest } from './target.ts';
 /**
  * The widget's own 3-D Secure frame, shown in the form's container (the form hidden) while a redirect runs:
  *
- *   div.wpwl-group.wpwl-group-threeDSecure > iframe.wpwl-target[name=<unique>][title=<threeDSecure.frameTitle>]
+ *   div.wpwl-group.wpwl-group-threeDSecure > iframe.wpwl-target[name=<unique>][title=<labels.threeDSecureFrameTitle>]
  *
  * 100% wide and 580px high unless wpwlOptions.threeDIframeSize says otherwise, and never wider than its
  * container (max-width: 100%), so it fits small screens. Sizes are set through the CSSOM, which a strict

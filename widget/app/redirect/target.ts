@@ -1,11 +1,13 @@
+import type { ComponentType } from 'preact';
 import { invoke } from '../callbacks.ts';
-import { randomChannel } from '../hostedField.ts';
+import { randomChannel } from '../random.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { Redirect } from '../payment/answer.ts';
-import type { PaymentState } from '../payment/flow.ts';
+import type { PaymentState } from '../payment/state.ts';
 import type { CheckoutInfo } from '../types.ts';
 import { isRedirectComplete } from '../../shared/protocol.ts';
+import { ThreeDSecureFrame } from './ThreeDSecureFrame.tsx';
 
 /**
  * Following a pending payment's redirect (3-D Secure challenge, a redirect brand's provider page): its
@@ -18,6 +20,9 @@ import { isRedirectComplete } from '../../shared/protocol.ts';
  * to its parent; the widget accepts it only from the gateway's origin and from the
  * window the redirect was opened in, then goes to the result URL in shopperResultTarget. (A window of that
  * name, at the top, goes to the result URL itself.)
+ *
+ * A chunk of its own (with ThreeDSecureFrame): payment/flow.ts loads it when an answer carries a redirect, so a
+ * page downloads it only when a payment needs it.
  */
 
 export interface FrameRequest {
@@ -26,6 +31,8 @@ export interface FrameRequest {
   readonly width: string;
   readonly height: string;
   readonly title: string;
+  /** The frame's component (this chunk's ThreeDSecureFrame), rendered by the form's container. */
+  readonly Frame: ComponentType<{ request: FrameRequest }>;
   /** The frame is in the page: post the redirect into it. */
   mounted(iframe: HTMLIFrameElement): void;
   loaded(iframe: HTMLIFrameElement): void;
@@ -94,11 +101,12 @@ export function openRedirect(context: RedirectContext, redirect: Redirect, done:
   if (target === undefined) {
     let submitted = false;
     let loadReported = false;
-    state.frame.value = {
+    state.update({ frame: {
       name: `wpwl-threeDSecure-${randomChannel().slice(0, 16)}`,
       width: options.threeDIframeSize.width,
       height: options.threeDIframeSize.height,
-      title: context.texts.threeDSecure('frameTitle'),
+      title: context.texts.label('threeDSecureFrameTitle'),
+      Frame: ThreeDSecureFrame,
       mounted(iframe) {
         awaitCompletion(context, () => iframe.contentWindow, done);
         postRedirectForm(state, redirect, iframe.name);
@@ -110,7 +118,7 @@ export function openRedirect(context: RedirectContext, redirect: Redirect, done:
         loadReported = true;
         invoke(options, 'onLoadThreeDIframe', iframe);
       },
-    };
+    } });
     return;
   }
   if (target === '_top' || target === '_self' || target === '_parent') {

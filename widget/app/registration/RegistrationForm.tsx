@@ -1,13 +1,15 @@
-import { signal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { filterStyles, type FieldMessage, type FieldState } from '../../shared/protocol.ts';
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
 import { attachHostedField, randomChannel, type HostedField } from '../hostedField.ts';
-import { createPaymentState } from '../payment/flow.ts';
 import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { assignChanges, createPaymentState, useRerender } from '../payment/state.ts';
 import type { PaymentFormProps } from '../types.ts';
 import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
+
+// Read here, not in the entry: only a checkout with stored cards loads this chunk.
+export { storedCardsOf } from './stored.ts';
 import { submitOneClick } from './submit.ts';
 
 /**
@@ -41,30 +43,36 @@ export interface RegistrationFormProps extends PaymentFormProps {
 export function RegistrationForm(props: RegistrationFormProps) {
   const { checkout, cards, options, texts } = props;
   const requireCvv = options.registrations.requireCvv;
-  const model = useMemo(
-    () => ({
-      selected: signal(cards[0]?.id ?? ''),
-      cvvStates: signal<Readonly<Record<string, FieldState>>>({}),
-      cvvErrorShown: signal(false),
-      initialFormsHidden: signal(props.showInitialForms !== undefined),
-    }),
-    [],
-  );
-  const state = useMemo(createPaymentState, []);
+  const rerender = useRerender();
+  const model = useMemo(() => {
+    const fields = {
+      selected: cards[0]?.id ?? '',
+      cvvStates: {} as Readonly<Record<string, FieldState>>,
+      cvvErrorShown: false,
+      initialFormsHidden: props.showInitialForms !== undefined,
+    };
+    return Object.assign(fields, {
+      /** Changes the fields, re-rendering the form if one changed. */
+      set(changes: Partial<typeof fields>) {
+        assignChanges(fields, changes, rerender);
+      },
+    });
+  }, []);
+  const state = useMemo(() => createPaymentState(rerender), []);
   const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
   const formRef = useRef<HTMLFormElement>(null);
   const frames = useRef(new Map<string, HTMLIFrameElement>());
   const fields = useRef(new Map<string, HostedField>());
 
-  const selected = model.selected.value;
+  const selected = model.selected;
   const selectedCard = cards.find((card) => card.id === selected);
-  const cvvValid = (id: string) => model.cvvStates.value[id]?.valid === true;
-  const cvvError = requireCvv && options.validation && model.cvvErrorShown.value && !cvvValid(selected);
+  const cvvValid = (id: string) => model.cvvStates[id]?.valid === true;
+  const cvvError = requireCvv && options.validation && model.cvvErrorShown && !cvvValid(selected);
 
   const submit = (trigger: Event | undefined) => {
     const form = formRef.current;
     if (!form) return;
-    const cvv = requireCvv ? fields.current.get(model.selected.value) : undefined;
+    const cvv = requireCvv ? fields.current.get(model.selected) : undefined;
     if (requireCvv && !cvv) return;
     void submitOneClick({
       form,
@@ -75,18 +83,17 @@ export function RegistrationForm(props: RegistrationFormProps) {
       shopperResultUrl: props.shopperResultUrl,
       state,
       cvv,
-      cvvValid: () => cvvValid(model.selected.value),
+      cvvValid: () => cvvValid(model.selected),
       showCvvError: () => {
-        model.cvvErrorShown.value = true;
-        if (!cvvValid(model.selected.value)) cvv?.send({ type: 'focus' });
+        model.set({ cvvErrorShown: true });
+        if (!cvvValid(model.selected)) cvv?.send({ type: 'focus' });
       },
     });
   };
 
   const select = (id: string) => {
-    if (id === model.selected.value) return;
-    model.selected.value = id;
-    model.cvvErrorShown.value = false;
+    if (id === model.selected) return;
+    model.set({ selected: id, cvvErrorShown: false });
   };
 
   useEffect(() => {
@@ -103,8 +110,8 @@ export function RegistrationForm(props: RegistrationFormProps) {
             invoke(options, 'onReadyIframeCommunication', { $iframe });
             break;
           case 'state':
-            model.cvvStates.value = { ...model.cvvStates.value, [card.id]: message };
-            if (message.showErrors && card.id === model.selected.value) model.cvvErrorShown.value = true;
+            model.set({ cvvStates: { ...model.cvvStates, [card.id]: message } });
+            if (message.showErrors && card.id === model.selected) model.set({ cvvErrorShown: true });
             break;
           case 'focus':
             invoke(options, 'onFocusIframeCommunication', { $iframe });
@@ -219,7 +226,7 @@ export function RegistrationForm(props: RegistrationFormProps) {
       <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
       <PayButton state={state} texts={texts} checkout={checkout} invalid={cvvError} />
-      {model.initialFormsHidden.value && (
+      {model.initialFormsHidden && (
         <div class="wpwl-group wpwl-group-showOtherPaymentMethods wpwl-clearfix">
           <div class="wpwl-wrapper wpwl-wrapper-showOtherPaymentMethods">
             <button
@@ -227,7 +234,7 @@ export function RegistrationForm(props: RegistrationFormProps) {
               class="wpwl-button wpwl-button-showOtherPaymentMethods"
               data-action="show-initial-forms"
               onClick={() => {
-                model.initialFormsHidden.value = false;
+                model.set({ initialFormsHidden: false });
                 props.showInitialForms?.();
               }}
             >

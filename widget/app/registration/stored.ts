@@ -1,4 +1,4 @@
-import { CARD_BRANDS } from '../brands.ts';
+import { cvvLengthOf as brandCvvLength, isCardBrand } from '../../shared/cards.ts';
 
 /**
  * The stored cards a checkout offers for one-click payment: `wpwl.checkout.config.registrations`, written
@@ -34,7 +34,7 @@ export function storedCardsOf(registrations: unknown): StoredCard[] {
     const brand = typeof item.brand === 'string' ? item.brand.toUpperCase() : '';
     cards.push({
       id,
-      brand: Object.prototype.hasOwnProperty.call(CARD_BRANDS, brand) ? brand : '',
+      brand: isCardBrand(brand) ? brand : '',
       last4: matching(item.last4Digits, /^\d{4}$/),
       expiryMonth: matching(item.expiryMonth, /^(0[1-9]|1[0-2])$/),
       expiryYear: matching(item.expiryYear, /^\d{4}$/),
@@ -51,5 +51,5 @@ export function expiryOf(card: StoredCard): string {
 
 /** How many digits the card's CVV has (4 for American Express). */
 export function cvvLengthOf(card: StoredCard): number {
-  return CARD_BRANDS[card.brand]?.cvvLength ?? 3;
+  return brandCvvLength(card.brand) ?? 3;
 }

@@ -1,5 +1,6 @@
 import type { HostedField } from '../hostedField.ts';
-import { cancelledByMerchant, formFields, postToGateway, sendPayment, type PaymentContext } from '../payment/flow.ts';
+import type { PaymentContext } from '../payment/flow.ts';
+import { loadPaymentFlow } from '../payment/state.ts';
 
 interface OneClickSubmitContext extends Omit<PaymentContext, 'errors'> {
   readonly trigger: Event | undefined;
@@ -18,20 +19,21 @@ interface OneClickSubmitContext extends Omit<PaymentContext, 'errors'> {
  */
 export async function submitOneClick(context: OneClickSubmitContext): Promise<void> {
   const { options, form, state, cvv } = context;
-  if (state.busy.value) return;
-  state.message.value = undefined;
+  if (state.busy) return;
+  state.update({ message: undefined });
   if (cvv && options.validation) {
     await cvv.validate();
     context.showCvvError();
     if (!context.cvvValid()) return;
   }
-  if (cancelledByMerchant(options, 'onBeforeSubmitOneClickCard', form, context.trigger)) return;
-  await sendPayment(
+  const flow = await loadPaymentFlow(state, options, context.texts);
+  if (!flow || flow.cancelledByMerchant(options, 'onBeforeSubmitOneClickCard', form, context.trigger)) return;
+  await flow.sendPayment(
     {
       ...context,
       errors: cvv ? { unsent: 'PciIframeSubmitError', failed: 'PciIframeCommunicationError' } : { unsent: 'WidgetError', failed: 'WidgetError' },
     },
-    formFields(form),
-    (fields) => (cvv ? cvv.submit(form.action, fields) : postToGateway(form.action, fields)),
+    flow.formFields(form),
+    (fields) => (cvv ? cvv.submit(form.action, fields) : flow.postToGateway(form.action, fields)),
   );
 }

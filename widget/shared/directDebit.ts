@@ -1,0 +1,24 @@
+/**
+ * Direct debit (COMPAT §16): the shopper's bank account debited under a mandate. The widget's direct-debit form
+ * (`wpwl-form-directDebit`) offers these brands and posts exactly these fields; the checkout's submit accepts them
+ * from the page. IBAN rules: iban.ts.
+ */
+
+export const DIRECT_DEBIT_BRANDS = ['DIRECTDEBIT_SEPA'] as const;
+
+export type DirectDebitBrand = (typeof DIRECT_DEBIT_BRANDS)[number];
+
+export function isDirectDebitBrand(brand: string | undefined): brand is DirectDebitBrand {
+  return brand !== undefined && (DIRECT_DEBIT_BRANDS as readonly string[]).includes(brand);
+}
+
+/** The account fields the direct-debit form posts (the IBAN uppercase, without spaces). */
+export const DIRECT_DEBIT_FIELDS = ['bankAccount.holder', 'bankAccount.iban'] as const;
+
+/** The holder's name as the gateway's parameter spec takes it (bankAccount.holder: 4 to 128 characters). */
+export const ACCOUNT_HOLDER_LENGTH = { min: 4, max: 128 } as const;
+
+export function isValidAccountHolder(holder: string): boolean {
+  const trimmed = holder.trim();
+  return trimmed.length >= ACCOUNT_HOLDER_LENGTH.min && trimmed.length <= ACCOUNT_HOLDER_LENGTH.max;
+}
