@@ -11,7 +11,7 @@ import type { AppEnv } from './context.ts';
 /**
  * The admin API's edge (`/admin/v1/...`, mounted by app.ts only with an ADMIN_TOKEN): the operator's bearer token,
  * checked in constant time and counted with the merchants' failed authentications, and JSON object bodies whose
- * fields are checked against the shapes a route expects. Used by every admin route (webhooks, smart retry).
+ * fields are checked against the shapes a route expects. Used by every admin route (webhooks, smart retry, throttling).
  */
 
 /** Largest JSON body the admin API reads (settings are a few hundred bytes). */
@@ -39,7 +39,7 @@ export function requireAdminToken(deps: Pick<AppDependencies, 'authFailures' | '
   };
 }
 
-export type JsonShape = 'string' | 'strings' | 'boolean' | 'stringsOrString';
+export type JsonShape = 'string' | 'strings' | 'boolean' | 'stringsOrString' | 'object';
 
 function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
   const strings = Array.isArray(value) && value.every((entry) => typeof entry === 'string');
@@ -52,6 +52,8 @@ function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
       return strings ? undefined : 'must be an array of strings';
     case 'stringsOrString':
       return strings || typeof value === 'string' ? undefined : 'must be an array of strings or a string';
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
   }
 }
 

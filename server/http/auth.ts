@@ -5,6 +5,8 @@ import { clientAddressOf } from './clientAddress.ts';
 import type { AppDependencies } from '../deps.ts';
 import type { AppEnv } from './context.ts';
 import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
+import type { LimitUse } from '../throttling/service.ts';
+import type { Context } from 'hono';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -22,9 +24,14 @@ function unauthorized(result: Result): GatewayError {
  * `authentication.entityId` is accepted as an alias of `entityId` (legacy servers, COMPAT §1).
  * Every such failure counts against the client's address; an address over its limit is refused with 800.120.100
  * before its token is looked at (throttling/authFailures.ts).
+ * An authenticated request then counts against its entity's request limits (COMPAT §17, throttling/service.ts):
+ * requestsPerMinute, and `limit`, the route's own (payment creations, a payment's reads, ...), in one count.
  */
-export function requireMerchant(deps: Pick<AppDependencies, 'tokenAccess' | 'authFailures' | 'config'>): MiddlewareHandler<AppEnv> {
-  const { tokenAccess, authFailures } = deps;
+export function requireMerchant(
+  deps: Pick<AppDependencies, 'tokenAccess' | 'authFailures' | 'config' | 'throttling'>,
+  limit?: LimitUse | ((c: Context<AppEnv>) => LimitUse | undefined),
+): MiddlewareHandler<AppEnv> {
+  const { tokenAccess, authFailures, throttling } = deps;
   return async (c, next) => {
     const address = clientAddressOf(c, deps.config.clientAddressHeader);
     if (authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
@@ -59,6 +66,10 @@ export function requireMerchant(deps: Pick<AppDependencies, 'tokenAccess' | 'aut
     }
     if (!access.entityIds.has(entityId)) throw await failed(forbidden('the access token is not allowed for this entityId'));
     c.set('entityId', entityId);
+    if (throttling) {
+      const use = typeof limit === 'function' ? limit(c) : limit;
+      await throttling.admit(entityId, use ? [use] : []);
+    }
     await next();
   };
 }

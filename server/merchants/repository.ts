@@ -47,6 +47,27 @@ export async function entityExists(db: Queryable, id: string): Promise<boolean> 
 }
 
 /** The entity's name (shown to shoppers on the gateway's own pages), or undefined for an unknown id. */
+/** The tables that keep an entity's own settings, one row per entity (entity_id its key). */
+export type EntitySettingsTable = 'smart_retry_settings' | 'throttling_settings';
+
+/**
+ * Drops the entity's own settings of `table` (back to the defaults), in one statement; entityExists is false when
+ * there is no such entity.
+ */
+export async function removeEntitySettings(
+  db: Queryable,
+  table: EntitySettingsTable,
+  entityId: string,
+): Promise<{ readonly entityExists: boolean; readonly removed: boolean }> {
+  const found = await db.query<{ removed: boolean }>(
+    `WITH removed AS (DELETE FROM ${table} WHERE entity_id = $1 RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM removed) AS removed FROM entities WHERE id = $1`,
+    [entityId],
+  );
+  const row = found.rows[0];
+  return { entityExists: row !== undefined, removed: row?.removed ?? false };
+}
+
 export async function findEntityName(db: Queryable, id: string): Promise<string | undefined> {
   const found = await db.query<{ name: string }>('SELECT name FROM entities WHERE id = $1', [id]);
   return found.rows[0]?.name;

@@ -1,3 +1,4 @@
+import { removeEntitySettings } from './repository.ts';
 import type { ParameterError } from '../params/types.ts';
 import {
   checkSmartRetryInput,
@@ -95,14 +96,8 @@ export async function saveSmartRetry(db: Queryable, names: AcquirerNames, entity
 }
 
 /** Switches smart retry off for the entity (its settings go); false when the entity does not exist. */
-export async function removeSmartRetry(db: Queryable, entityId: string): Promise<{ readonly entityExists: boolean; readonly removed: boolean }> {
-  const found = await db.query<{ removed: boolean }>(
-    `WITH removed AS (DELETE FROM smart_retry_settings WHERE entity_id = $1 RETURNING 1)
-     SELECT EXISTS (SELECT 1 FROM removed) AS removed FROM entities WHERE id = $1`,
-    [entityId],
-  );
-  const row = found.rows[0];
-  return { entityExists: row !== undefined, removed: row?.removed ?? false };
+export function removeSmartRetry(db: Queryable, entityId: string): Promise<{ readonly entityExists: boolean; readonly removed: boolean }> {
+  return removeEntitySettings(db, 'smart_retry_settings', entityId);
 }
 
 /**

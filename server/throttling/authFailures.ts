@@ -1,14 +1,15 @@
 import type { Store } from '../store/index.ts';
-import { perMinute, throttle } from './limiter.ts';
+import { storeCounters, type Counters } from './counters.ts';
 
 /**
  * Failed authentications per client address: a missing, malformed or unknown token, or one not allowed for the
- * entity. Counted in the store (every instance shares the count); an address over the limit is refused for the
- * rest of its window without another look at the database, however many tokens it tries.
+ * entity. Counted with the other request limits (counters.ts: in the store or Redis, every instance shares the
+ * count); an address over the limit is refused for the rest of its window without another count, however many
+ * tokens it tries.
  */
 
 export interface AuthFailureGuard {
-  /** Whether the address is refused now (a local decision, no database read). */
+  /** Whether the address is refused now (a local decision, no count). */
   isBlocked(address: string): boolean;
   /** Counts a failure; true when the address is now over its limit. */
   recordFailure(address: string): Promise<boolean>;
@@ -16,8 +17,10 @@ export interface AuthFailureGuard {
 
 /** Addresses remembered as blocked at most; the oldest goes first when full. */
 const MAX_BLOCKED = 10_000;
+const MINUTE_MS = 60_000;
 
-export function createAuthFailureGuard(store: Store, failuresPerMinute: number, now: () => Date): AuthFailureGuard {
+export function createAuthFailureGuard(counted: Store | Counters, failuresPerMinute: number, now: () => Date): AuthFailureGuard {
+  const counters = 'take' in counted ? counted : storeCounters(counted);
   const blockedUntil = new Map<string, number>();
   return {
     isBlocked(address) {
@@ -28,8 +31,9 @@ export function createAuthFailureGuard(store: Store, failuresPerMinute: number, 
       return false;
     },
     async recordFailure(address) {
-      const decision = await throttle(store, `auth-failure:${address}`, perMinute(failuresPerMinute), now());
-      if (decision.allowed) return false;
+      if (failuresPerMinute <= 0) return false;
+      const [decision] = await counters.take([{ bucket: `auth-failures:${address}`, cap: failuresPerMinute, windowMs: MINUTE_MS }], now());
+      if (!decision || decision.allowed) return false;
       if (blockedUntil.size >= MAX_BLOCKED) blockedUntil.delete(blockedUntil.keys().next().value as string);
       blockedUntil.set(address, decision.retryAt.getTime());
       return true;

@@ -10,13 +10,19 @@ import {
   createTestClock,
   STORE_KINDS,
   startTestGateway,
+  freshStoreLocation,
   testCard,
+  type StoreLocation,
   warnIfPostgresSkipped,
   type ApiResponse,
   type TestClock,
+  type StoreKind,
   type TestGateway,
 } from '../testing/harness.ts';
+import { randomBytes } from 'node:crypto';
+import { runCli } from '../cli.ts';
 import { createAuthFailureGuard } from './authFailures.ts';
+import { QUERY_LIMITS } from './service.ts';
 
 /**
  * Limits on what a client may ask (COMPAT §8, and what a card tester or a token guesser does), counted in the
@@ -27,6 +33,7 @@ warnIfPostgresSkipped('throttling.test.ts');
 
 const MINUTE = 60_000;
 const DEFAULT_LIMITS = loadConfig({}).limits;
+const DEFAULT_THROTTLE = loadConfig({}).throttle;
 
 function expectThrottled(response: ApiResponse): void {
   expectEnvelope(response);
@@ -34,15 +41,26 @@ function expectThrottled(response: ApiResponse): void {
   expect(response.body.result.code).toBe('800.120.100');
 }
 
-describe.each(STORE_KINDS)('request limits on %s', (kind) => {
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const ADMIN_TOKEN = 'throttling-admin-token-of-some-length-0123456789';
+
+/** The same cases with the counts in the store, and in Redis (THROTTLE_REDIS_URL). */
+const VARIANTS: readonly (readonly [string, StoreKind, boolean])[] = [
+  ...STORE_KINDS.map((kind) => [kind, kind, false] as const),
+  ...STORE_KINDS.map((kind) => [`${kind}, counted in Redis`, kind, true] as const),
+];
+
+describe.each(VARIANTS)('request limits on %s', (_name, kind, inRedis) => {
   let t: TestGateway;
   let clock: TestClock;
   /** A second instance on the same store (PostgreSQL only: the embedded store is one process's). */
   let other: RunningGateway | undefined;
   const limits: RequestLimits = { ...DEFAULT_LIMITS, backOfficePerMinute: 5, checkoutMaxDeclines: 3 };
   beforeAll(async () => {
-    clock = createTestClock();
-    t = await startTestGateway(kind, { limits }, { now: clock.now });
+    // A clock in a minute of its own: Redis keeps the windows of other runs.
+    clock = createTestClock(new Date(Date.UTC(2031, 0, 1) + Math.floor(Math.random() * 1e6) * MINUTE));
+    const throttle = inRedis ? { redisUrl: TEST_REDIS_URL, redisKeyPrefix: `test:${randomBytes(6).toString('hex')}:` } : DEFAULT_THROTTLE;
+    t = await startTestGateway(kind, { limits, throttle, adminToken: ADMIN_TOKEN }, { now: clock.now });
     if (kind === 'PostgreSQL') other = await startGateway({ ...t.gateway.config, port: 0 }, { now: clock.now, jobPollMs: 0, logSink: () => undefined });
   });
   afterAll(async () => {
@@ -100,6 +118,146 @@ describe.each(STORE_KINDS)('request limits on %s', (kind) => {
     expect(refused.body.result.description).toMatch(/3 declined payments and takes no more/);
     const payments = await t.gateway.store.query<{ n: number }>('SELECT count(*)::int AS n FROM checkout_payments WHERE checkout_id = $1', [id]);
     expect(payments.rows[0]?.n).toBe(limits.checkoutMaxDeclines);
+  });
+
+  const admin = async (method: string, entityId: string, body?: unknown) => {
+    const response = await fetch(`${t.url}/admin/v1/entities/${entityId}/throttling`, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() } as ApiResponse;
+  };
+
+  it('limits every request of an entity, and its payments made in every way, by its own settings; Retry-After says when', async () => {
+    const merchant = await t.newMerchant();
+    const as = { token: merchant.token };
+    const set = await admin('PUT', merchant.entityId, { limits: { paymentCreationsPerMinute: 3, paymentReadsPerMinute: 1 } });
+    expect(set.status).toBe(200);
+    expect(set.body.throttling.limits.paymentCreationsPerMinute).toBe(3);
+    expect(set.body.throttling.ownLimits).toEqual({ paymentCreationsPerMinute: 3, paymentReadsPerMinute: 1 });
+
+    // A payment, a registration, and a checkout's submit are payments made.
+    const paid = await t.post('/v1/payments', cardPayment(merchant.entityId), as);
+    expect(paid.status).toBe(200);
+    const registered = await t.post('/v1/registrations', testCard({ entityId: merchant.entityId }), as);
+    expect(registered.status).toBe(200);
+    const checkout = await t.post('/v1/checkouts', { entityId: merchant.entityId, amount: '5.00', currency: 'EUR', paymentType: 'DB' }, as);
+    expect((await t.post(`/v1/checkouts/${checkout.body.id}/payment`, testCard({ 'card.holder': 'Jane Jones' }), { token: null })).status).toBe(200);
+    const refused = await t.post('/v1/payments', cardPayment(merchant.entityId), as);
+    expectThrottled(refused);
+    expect(refused.body.result.description).toBe('Rejected by Throttling.');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expectThrottled(await t.post(`/v1/registrations/${registered.body.id}/payments`, { entityId: merchant.entityId, paymentType: 'DB', amount: '1.00', currency: 'EUR' }, as));
+    expectThrottled(await t.post('/v1/registrations', testCard({ entityId: merchant.entityId }), as));
+    const another = await t.post('/v1/checkouts', { entityId: merchant.entityId, amount: '5.00', currency: 'EUR', paymentType: 'DB' }, as);
+    expectThrottled(await t.post(`/v1/checkouts/${another.body.id}/payment`, testCard(), { token: null }));
+    // The default merchant is not held back by another's limit.
+    expect((await t.post('/v1/payments', cardPayment(t.entityId))).status).toBe(200);
+
+    // Reads of a registration share the payment reads' limit, per id.
+    expect((await t.get(`/v1/registrations/${registered.body.id}`, { entityId: merchant.entityId }, as)).status).toBe(200);
+    expectThrottled(await t.get(`/v1/registrations/${registered.body.id}`, { entityId: merchant.entityId }, as));
+    expect((await t.get(`/v1/payments/${paid.body.id}`, { entityId: merchant.entityId }, as)).status).toBe(200);
+
+    // Every authenticated request counts against requestsPerMinute.
+    await admin('PUT', merchant.entityId, { limits: { requestsPerMinute: 2 } });
+    clock.advance(MINUTE);
+    expect((await t.get(`/v1/payments/${paid.body.id}`, { entityId: merchant.entityId }, as)).status).toBe(200);
+    expect((await t.delete(`/v1/checkouts/${another.body.id}`, { entityId: merchant.entityId }, as)).status).toBe(200);
+    expectThrottled(await t.post('/v1/checkouts', { entityId: merchant.entityId, amount: '5.00', currency: 'EUR', paymentType: 'DB' }, as));
+    // Back to the defaults: allowed again at once.
+    expect((await admin('DELETE', merchant.entityId)).body.throttling.ownLimits).toEqual({});
+    expect((await t.post('/v1/payments', cardPayment(merchant.entityId), as)).status).toBe(200);
+  });
+
+  it('gives the query and report endpoints their limits: 2 reads per id and minute, 1 list query per entity and second', async () => {
+    const { throttling } = t.gateway;
+    const merchant = await t.newMerchant();
+    const id = '0123456789abcdef0123456789abcdef';
+    await throttling.admit(merchant.entityId, [QUERY_LIMITS.byId(id)]);
+    await throttling.admit(merchant.entityId, [QUERY_LIMITS.byId(id)]);
+    await expect(throttling.admit(merchant.entityId, [QUERY_LIMITS.byId(id)])).rejects.toMatchObject({ status: 400, result: { code: '800.120.100' } });
+    await throttling.admit(merchant.entityId, [QUERY_LIMITS.byId(id.replace('0', '1'))]);
+    await throttling.admit(merchant.entityId, [QUERY_LIMITS.list]);
+    await expect(throttling.admit(merchant.entityId, [QUERY_LIMITS.settlementReport])).rejects.toMatchObject({ headers: { 'Retry-After': '1' } });
+    clock.advance(1000);
+    await throttling.admit(merchant.entityId, [QUERY_LIMITS.settlementReport]);
+  });
+
+  it('refuses bad settings precisely and writes nothing', async () => {
+    const merchant = await t.newMerchant();
+    const refused = await admin('PUT', merchant.entityId, {
+      limits: { paymentReadsPerMinute: -1, backOfficePerMinute: 2.5, requestsPerHour: 5, paymentCreationsPerMinute: '7' },
+      risk: { ipCount: { max: 0 }, shoeSize: {} },
+    });
+    expectEnvelope(refused);
+    expect(refused.status).toBe(400);
+    expect(refused.body.result.code).toBe('200.300.404');
+    const names = (refused.body.result.parameterErrors as { name: string }[]).map((error) => error.name).sort();
+    expect(names).toEqual(
+      [
+        'limits.backOfficePerMinute',
+        'limits.paymentCreationsPerMinute',
+        'limits.paymentReadsPerMinute',
+        'limits.requestsPerHour',
+        'risk.ipCount.max',
+        'risk.ipCount.windowMinutes',
+        'risk.shoeSize',
+      ].sort(),
+    );
+    expect((await admin('PUT', merchant.entityId, { limit: {} })).body.result.parameterErrors[0].name).toBe('limit');
+    const shown = await admin('GET', merchant.entityId);
+    expect(shown.body.throttling.ownLimits).toEqual({});
+    expect(shown.body.throttling.updatedAt).toBeNull();
+    expect((await admin('GET', 'f'.repeat(32))).status).toBe(404);
+    expect((await fetch(`${t.url}/admin/v1/entities/${merchant.entityId}/throttling`)).status).toBe(401);
+  });
+});
+
+describe.each(STORE_KINDS)('npm run gateway -- throttling on %s', (kind) => {
+  let location: StoreLocation;
+  beforeAll(async () => {
+    location = await freshStoreLocation(kind);
+  });
+  afterAll(async () => {
+    await location?.dispose();
+  });
+  const gateway = (...args: string[]) =>
+    runCli(args, {
+      env: { DATA_DIR: location.dataDir, DATABASE_URL: location.databaseUrl ?? '', CARD_DATA_KEY: location.cardDataKey?.toString('hex') ?? '' },
+      progress: () => {},
+    });
+
+  it('shows, sets and switches off an entity’s limits and rules, and explains every refusal', async () => {
+    const created = await gateway('entity', 'create', '--name', 'Throttled shop');
+    const entityId = /^entityId\s+(\S+)$/m.exec(created.stdout)?.[1] as string;
+    const shown = await gateway('throttling', 'show', entityId);
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(/paymentReadsPerMinute\s+2\s+\(default\)/);
+    expect(shown.stdout).toContain('risk rules  none');
+
+    const bad = await gateway('throttling', 'set', entityId, 'paymentReadsPerMinute=-3', 'burstsPerHour=4', 'risk.ipCount.max=x');
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('throttling refused: paymentReadsPerMinute=-3 must be an integer from 0 (no limit) to 1000000000');
+    expect(bad.stderr).toContain('throttling refused: burstsPerHour=4 is not a known limit');
+    expect(bad.stderr).toContain('throttling refused: risk.ipCount.max=x must be an integer');
+    expect(bad.stderr).toContain('risk.ipCount.windowMinutes is required');
+
+    const set = await gateway('throttling', 'set', entityId, 'paymentReadsPerMinute=5', 'risk.ipCount.max=3', 'risk.ipCount.windowMinutes=60');
+    expect(set.exitCode).toBe(0);
+    expect(set.stdout).toMatch(/paymentReadsPerMinute\s+5\s+\(own\)/);
+    expect(set.stdout).toMatch(/ipCount\s+max=3 windowMinutes=60/);
+    // set keeps what it does not name.
+    const more = await gateway('throttling', 'set', entityId, 'backOfficePerMinute=0');
+    expect(more.stdout).toMatch(/backOfficePerMinute\s+0 \(no limit\)\s+\(own\)/);
+    expect(more.stdout).toMatch(/paymentReadsPerMinute\s+5\s+\(own\)/);
+    const off = await gateway('throttling', 'off', entityId);
+    expect(off.stdout).toContain('throttling back to the defaults');
+    expect((await gateway('throttling', 'show', entityId)).stdout).toMatch(/paymentReadsPerMinute\s+2\s+\(default\)/);
+    expect((await gateway('throttling', 'show', 'e'.repeat(32))).stderr).toContain('no entity');
   });
 });
 
