@@ -496,15 +496,16 @@ export const CATALOGUE: readonly ParamSpec[] = [
   digits('card.cvv', 3, 4, { sensitive: 'secret' }),
   oneOf('card.numberType', ['PAN', 'DPAN']),
 
-  // Doc 2 §2.5 Mobile wallets. Token format is the provider's: only a size cap.
-  text('walletA.paymentToken', 1, BLOB, { sensitive: 'secret' }),
-  text('walletA.cardNetwork', 1, ANY_TEXT),
-  text('walletA.cardType', 1, ANY_TEXT),
-  oneOf('walletA.source', ['web', 'app']),
-  text('walletB.paymentToken', 1, BLOB, { sensitive: 'secret' }),
-  oneOf('walletB.source', ['web', 'app']),
-  text('walletC.paymentToken', 1, BLOB, { sensitive: 'secret' }),
-  oneOf('walletC.source', ['web', 'app']),
+  // Doc 2 §2.5 Mobile wallets (its walletA, walletB, walletC; COMPAT §16 names them). Token format is the
+  // provider's: only a size cap here (payments/instruments.ts checks it is JSON).
+  text('applePay.paymentToken', 1, BLOB, { sensitive: 'secret' }),
+  text('applePay.cardNetwork', 1, ANY_TEXT),
+  text('applePay.cardType', 1, ANY_TEXT),
+  oneOf('applePay.source', ['web', 'app']),
+  text('googlePay.paymentToken', 1, BLOB, { sensitive: 'secret' }),
+  oneOf('googlePay.source', ['web', 'app']),
+  text('samsungPay.paymentToken', 1, BLOB, { sensitive: 'secret' }),
+  oneOf('samsungPay.source', ['web', 'app']),
 
   // Doc 2 §2.6 Virtual account; COMPAT §16: the password some brands need, and the generic wallet token.
   text('virtualAccount.accountId', 1, 100),
@@ -533,7 +534,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   oneOf('tokenAccount.type', ['EXTERNAL', 'NETWORK']),
   month('tokenAccount.expiryMonth'),
   digits('tokenAccount.expiryYear', 4, 4),
-  base64('tokenAccount.cryptogram', 28, 32, { sensitive: 'secret' }),
+  // COMPAT §16: any 20 to 40 characters of base64 (doc 2 says 28 to 32; real cryptograms vary by scheme).
+  base64('tokenAccount.cryptogram', 20, 40, { sensitive: 'secret' }),
   digits('tokenAccount.dtvc', 3, 4, { sensitive: 'secret' }),
 
   // Doc 2 §2.9 Customer

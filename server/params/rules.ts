@@ -4,21 +4,15 @@
  * values). A rule does not re-check formats: the catalogue has done that.
  */
 import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
+import { isWalletBrand } from '../domain/instruments.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
-import { isTrue } from './values.ts';
+import { anyWithPrefix, isTrue } from './values.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
 
 type Params = ReadonlyMap<string, string>;
 
 function missing(name: string, message: string): ParameterError {
   return { name, value: '', message };
-}
-
-function anyWithPrefix(params: Params, prefix: string): boolean {
-  for (const name of params.keys()) {
-    if (name.startsWith(prefix)) return true;
-  }
-  return false;
 }
 
 /** Both or neither of two parameters. */
@@ -74,15 +68,16 @@ function paysOnProviderPage(params: Params): boolean {
   return isRedirectBrand(params.get('paymentBrand'));
 }
 
-/** Doc 2 §2.7: with bank account data, number or iban is required, and bankCode or bic. */
+/** Doc 2 §2.7: with bank account data, number or iban is required, and with a number bankCode or bic. */
 function bankAccountIdentifiers(params: Params): ParameterError[] {
   if (!anyWithPrefix(params, 'bankAccount.') || paysOnProviderPage(params)) return [];
   const errors: ParameterError[] = [];
   if (!params.has('bankAccount.number') && !params.has('bankAccount.iban')) {
     errors.push(missing('bankAccount.iban', 'bankAccount.iban or bankAccount.number is required'));
   }
-  if (!params.has('bankAccount.bankCode') && !params.has('bankAccount.bic')) {
-    errors.push(missing('bankAccount.bic', 'bankAccount.bic or bankAccount.bankCode is required'));
+  // COMPAT §16: an IBAN names its bank; an account number needs the bank's code or BIC.
+  if (!params.has('bankAccount.iban') && !params.has('bankAccount.bankCode') && !params.has('bankAccount.bic')) {
+    errors.push(missing('bankAccount.bic', 'bankAccount.bic or bankAccount.bankCode is required with bankAccount.number'));
   }
   return errors;
 }
@@ -169,9 +164,9 @@ function checkoutPaymentType(params: Params, operation: Operation): ParameterErr
  */
 const OTHER_INSTRUMENT_PREFIXES = ['bankAccount.', 'virtualAccount.', 'tokenAccount.'];
 const OTHER_INSTRUMENT_NAMES = [
-  'walletA.paymentToken',
-  'walletB.paymentToken',
-  'walletC.paymentToken',
+  'applePay.paymentToken',
+  'googlePay.paymentToken',
+  'samsungPay.paymentToken',
   'registrationId',
   'referenceUuid',
   'giftCard.number',
@@ -202,6 +197,8 @@ function cardDetails(params: Params, operation: Operation): ParameterError[] {
  */
 function cardCvv(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'payment' || !params.has('card.number') || params.has('card.cvv')) return [];
+  // Doc 2 §2.5: a wallet's decrypted card comes with the wallet's cryptogram (threeDSecure.*), never a CVV.
+  if (isWalletBrand(params.get('paymentBrand'))) return [];
   if (['standingInstruction.mode', 'standingInstruction.source', 'recurringType'].some((name) => params.has(name))) return [];
   return [missing('card.cvv', 'is required with card.number unless the payment is card on file (standingInstruction.*)')];
 }

@@ -140,8 +140,8 @@ describe('formats', () => {
     ['standingInstruction.mode', 'FIRST', false],
     ['sortOrder', 'desc', true],
     ['sortOrder', 'Desc', false],
-    ['walletB.source', 'app', true],
-    ['walletC.source', 'APP', false],
+    ['googlePay.source', 'app', true],
+    ['samsungPay.source', 'APP', false],
     ['integrity', 'true', true],
     ['integrity', 'yes', false],
     ['createRegistration', 'TRUE', false],
@@ -535,7 +535,7 @@ describe('cross-field rules', () => {
     ]);
   });
 
-  it('bank account: number or iban, and bankCode or bic', () => {
+  it('bank account: number or iban, and with a number bankCode or bic (an IBAN names its bank: COMPAT §16)', () => {
     expect(names(validate({ 'bankAccount.holder': 'Jane Jones' }, 'registration'))).toEqual([
       'bankAccount.bic',
       'bankAccount.iban',
@@ -546,9 +546,8 @@ describe('cross-field rules', () => {
     expect(
       validate({ 'bankAccount.holder': 'Jane Jones', 'bankAccount.number': '0532013000', 'bankAccount.bankCode': '37040044' }, 'registration'),
     ).toEqual([]);
-    expect(names(validate({ 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'DE89370400440532013000' }, 'registration'))).toEqual([
-      'bankAccount.bic',
-    ]);
+    expect(validate({ 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'DE89370400440532013000' }, 'registration')).toEqual([]);
+    expect(names(validate({ 'bankAccount.holder': 'Jane Jones', 'bankAccount.number': '0532013000' }, 'registration'))).toEqual(['bankAccount.bic']);
   });
 
   it('Req fields of an optional group are required once the group is used', () => {
@@ -617,8 +616,8 @@ describe('cross-field rules', () => {
       { 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'DE89370400440532013000', 'bankAccount.bic': 'COBADEFF' },
       { 'virtualAccount.accountId': 'jane@example.com' },
       { 'tokenAccount.number': '4200000000000000', 'tokenAccount.type': 'NETWORK' },
-      { 'walletA.paymentToken': '{"data":"..."}' },
-      { 'walletC.paymentToken': 'token' },
+      { 'applePay.paymentToken': '{"data":"..."}' },
+      { 'samsungPay.paymentToken': 'token' },
       { referenceUuid: REGISTRATION },
     ];
     for (const other of others) expect(validate({ ...payment, ...other }, 'payment'), JSON.stringify(other)).toEqual([]);
@@ -694,7 +693,7 @@ describe('masking in parameterErrors', () => {
     expect(errorOf('card.cvv', '12345')?.value).toBe('*****');
     expect(errorOf('authentication.password', '')).toBeDefined();
     expect(displayValue('authentication.password', 'hunter2')).toBe('*******');
-    expect(displayValue('walletA.paymentToken', 'x'.repeat(100))).toBe('********');
+    expect(displayValue('applePay.paymentToken', 'x'.repeat(100))).toBe('********');
     expect(displayValue('tokenAccount.number', '4200000000001234')).toBe('420000******1234');
     expect(displayValue('card.number', '4200')).toBe('****');
   });
@@ -728,9 +727,9 @@ describe('masking in parameterErrors', () => {
     for (const name of [
       'card.cvv',
       'authentication.password',
-      'walletA.paymentToken',
-      'walletB.paymentToken',
-      'walletC.paymentToken',
+      'applePay.paymentToken',
+      'googlePay.paymentToken',
+      'samsungPay.paymentToken',
       'virtualAccount.password',
       'virtualAccount.paymentToken',
       'tokenAccount.cryptogram',
@@ -807,9 +806,9 @@ describe('the catalogue', () => {
       'integrationType', 'transactionBai', 'transactionTti', 'transactionProcessingCode', 'lifecycleId',
       'referenceUuid', 'testMode', 'forex.amount', 'forex.currency', 'entityId', 'authentication.entityId',
       'authentication.userId', 'authentication.password', 'card.holder', 'card.number', 'card.expiryMonth',
-      'card.expiryYear', 'card.cvv', 'card.numberType', 'walletA.paymentToken', 'walletA.cardNetwork',
-      'walletA.cardType', 'walletA.source', 'walletB.paymentToken', 'walletB.source', 'walletC.paymentToken',
-      'walletC.source', 'virtualAccount.accountId', 'bankAccount.holder', 'bankAccount.bankName',
+      'card.expiryYear', 'card.cvv', 'card.numberType', 'applePay.paymentToken', 'applePay.cardNetwork',
+      'applePay.cardType', 'applePay.source', 'googlePay.paymentToken', 'googlePay.source', 'samsungPay.paymentToken',
+      'samsungPay.source', 'virtualAccount.accountId', 'bankAccount.holder', 'bankAccount.bankName',
       'bankAccount.number', 'bankAccount.iban', 'bankAccount.bankCode', 'bankAccount.bic', 'bankAccount.country',
       'bankAccount.mandate.id', 'bankAccount.mandate.dateOfSignature', 'transactionDueDate',
       'tokenAccount.number', 'tokenAccount.type', 'tokenAccount.cryptogram', 'tokenAccount.dtvc',

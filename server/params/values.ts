@@ -12,3 +12,9 @@ const BRAND_ALIASES: Readonly<Record<string, string>> = { AMERICAN_EXPRESS: 'AME
 export function brandCode(brand: string | undefined): string | undefined {
   return brand === undefined ? undefined : (BRAND_ALIASES[brand] ?? brand);
 }
+
+/** Whether any parameter's name starts with `prefix` (a group of the spec used: `bankAccount.`, `tokenAccount.`). */
+export function anyWithPrefix(params: ReadonlyMap<string, string>, prefix: string): boolean {
+  for (const name of params.keys()) if (name.startsWith(prefix)) return true;
+  return false;
+}

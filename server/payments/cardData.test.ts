@@ -40,7 +40,7 @@ const INSTRUMENT_SECRETS: readonly { name: string; value: string; shown?: string
   { name: 'bankAccount.number', value: '0532013000' },
   { name: 'virtualAccount.password', value: 'vap-Secr3t-99' },
   { name: 'virtualAccount.paymentToken', value: 'vaTokenSecretValue77' },
-  { name: 'walletA.paymentToken', value: '{"data":"walletSecretBlob42"}' },
+  { name: 'applePay.paymentToken', value: '{"data":"walletSecretBlob42"}' },
   { name: 'giftCard.number', value: 'GC9988776655443', shown: 'GC9988*****5443' },
   { name: 'giftCard.pin', value: '90817' },
 ];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer, AuthorizationRequest } from '../acquirers/types.ts';
 import { CHECKOUT_NOTIFICATION } from '../checkouts/callbacks.ts';
 import { loadConfig, type GatewayConfig } from '../config.ts';
+import { eventsOf } from '../events/outbox.ts';
 import { startGateway } from '../gateway.ts';
 import { findJobByKey } from '../jobs/repository.ts';
 import {
@@ -409,6 +410,24 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       const done = await answer(pending, { action: 'submit' });
       expect(done.status).toBe(200);
       expect((await read(pending.body.id)).body.result.code).toBe('000.100.110');
+    });
+
+    it.each([
+      ['GIROPAY', 'giropay', { 'bankAccount.bic': 'TESTDETT421', 'bankAccount.iban': 'DE14940593100000012346', 'bankAccount.country': 'DE' }],
+      ['IDEAL', 'iDEAL', { 'bankAccount.bankName': 'ING_TEST', 'bankAccount.country': 'NL' }],
+    ])('%s (COMPAT §16, with its test bank) goes pending → provider page → final, notified as an online transfer', async (brand, label, bank) => {
+      const pending = await redirectPayment(brand, bank);
+      expect(pending.status).toBe(200);
+      expect(pending.body).toMatchObject({ paymentBrand: brand, result: { code: '000.200.000' } });
+      expect(JSON.stringify(pending.body)).not.toContain('DE14940593100000012346');
+      expect((await page(redirectOf(pending).url)).html).toContain(label);
+      expect((await answer(pending, { action: 'submit' })).status).toBe(200);
+      expect((await read(pending.body.id)).body.result.code).toBe('000.100.110');
+      const events = await eventsOf(t.gateway.store, pending.body.id);
+      expect(events.at(-1)?.payload).toMatchObject({ paymentMethod: 'OT', result: { code: '000.100.110' } });
+      const cancelled = await redirectPayment(brand, bank);
+      await answer(cancelled, { action: 'cancel' });
+      expect((await read(cancelled.body.id)).body.result.code).toBe('100.396.101');
     });
 
     it('ends in the asynchronous group on cancel (100.396.101) and on timeout (100.396.103)', async () => {

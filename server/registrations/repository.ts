@@ -2,14 +2,17 @@ import type { CardSummary } from '../domain/payment.ts';
 import type { Queryable } from '../store/index.ts';
 import type { SealedValue } from '../vault/cardVault.ts';
 
-/** SQL for registrations: stored cards, visible only to their own entity. */
+/** SQL for registrations: stored cards and bank accounts, visible only to their own entity. */
 
 export interface RegistrationRecord {
   readonly id: string;
   readonly entityId: string;
   readonly paymentBrand: string;
-  readonly card: CardSummary;
-  /** The card, sealed in the vault (vault_items); null once the registration is deleted (the card is erased). */
+  /** The stored card as shown; null for a bank account. */
+  readonly card: CardSummary | null;
+  /** The stored SEPA bank account as shown (holder, masked IBAN, BIC, country, mandate); null for a card. */
+  readonly bankAccount: Record<string, unknown> | null;
+  /** The card (or bank account), sealed in the vault (vault_items); null once the registration is deleted (the card is erased). */
   readonly sealedCardId: string | null;
   /** customer, billing, customParameters, merchantTransactionId, standingInstruction as sent (masked, no card data). */
   readonly requestEcho: Record<string, unknown>;
@@ -33,7 +36,8 @@ interface RegistrationRow {
   id: string;
   entity_id: string;
   payment_brand: string;
-  card: CardSummary;
+  card: CardSummary | null;
+  bank_account: Record<string, unknown> | null;
   sealed_card_id: string | null;
   request_echo: Record<string, unknown>;
   test_mode: string | null;
@@ -47,7 +51,7 @@ interface RegistrationRow {
   deregistration_id: string | null;
 }
 
-const COLUMNS = `id, entity_id, payment_brand, card, sealed_card_id, request_echo, test_mode, result_code, checkout_id,
+const COLUMNS = `id, entity_id, payment_brand, card, bank_account, sealed_card_id, request_echo, test_mode, result_code, checkout_id,
   initial_transaction_id, created_at, last_used_at, updated_at, deleted_at, deregistration_id`;
 
 function toRecord(row: RegistrationRow): RegistrationRecord {
@@ -56,6 +60,7 @@ function toRecord(row: RegistrationRow): RegistrationRecord {
     entityId: row.entity_id,
     paymentBrand: row.payment_brand,
     card: row.card,
+    bankAccount: row.bank_account,
     sealedCardId: row.sealed_card_id,
     requestEcho: row.request_echo,
     testMode: row.test_mode,
@@ -73,8 +78,8 @@ function toRecord(row: RegistrationRow): RegistrationRecord {
 export async function insertRegistration(db: Queryable, registration: RegistrationRecord): Promise<void> {
   await db.query(
     `INSERT INTO registrations (id, entity_id, payment_brand, card, sealed_card_id, request_echo, test_mode, result_code,
-       checkout_id, initial_transaction_id, created_at, last_used_at)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10, $11::timestamptz, $11::timestamptz)`,
+       checkout_id, initial_transaction_id, created_at, last_used_at, bank_account)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10, $11::timestamptz, $11::timestamptz, $12::jsonb)`,
     [
       registration.id,
       registration.entityId,
@@ -87,6 +92,7 @@ export async function insertRegistration(db: Queryable, registration: Registrati
       registration.checkoutId,
       registration.initialTransactionId,
       registration.createdAt.toISOString(),
+      registration.bankAccount === null ? null : JSON.stringify(registration.bankAccount),
     ],
   );
 }

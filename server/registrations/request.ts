@@ -1,11 +1,12 @@
 import type { GatewayEnvironment } from '../config.ts';
 import type { CardInstrument } from '../domain/commands.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import type { ParameterError } from '../params/types.ts';
 import { validateParameters } from '../params/validate.ts';
 import { brandCode } from '../params/values.ts';
+import { bankAccountOf } from '../payments/instruments.ts';
 import { cardOf, requestEcho, resolveTestMode } from '../payments/request.ts';
+import { SEPA_BRAND } from '../domain/instruments.ts';
 import type { CreateRegistrationCommand, RegistrationUpdate } from './service.ts';
 
 /** The edge of the registration use-cases: the wire's parameters validated once and turned into commands. */
@@ -17,31 +18,34 @@ const IGNORED = ['amount', 'currency', 'paymentType'];
 
 const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
 
-/** POST /v1/registrations: a card to store (bank accounts come with the instruments of a later version). */
+/** POST /v1/registrations: a card or a SEPA bank account to store. */
 export function registrationCommand(
   params: Params,
   context: { readonly entityId: string; readonly environment: GatewayEnvironment; readonly registrationId: string; readonly checkoutId?: string },
 ): CreateRegistrationCommand {
   const testMode = resolveTestMode(params, context.environment);
   const relevant = new Map([...params].filter(([name]) => !IGNORED.includes(name)));
-  if (relevant.get('paymentBrand') === 'DIRECTDEBIT_SEPA' || [...relevant.keys()].some((name) => name.startsWith('bankAccount.'))) {
-    throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, 'bank account registrations are not processed by this gateway yet'), 400);
-  }
   const errors = validateParameters(relevant, 'registration');
-  // A card is the one instrument a registration stores here: its number and expiry are required.
-  for (const name of CARD_FIELDS) if (!relevant.has(name)) errors.push({ name, value: '', message: 'is required to register a card' });
-  if (errors.length > 0) throw invalidParameters(errors);
-  const card = cardOf(relevant) as CardInstrument;
-  return {
+  const common = {
     entityId: context.entityId,
     registrationId: context.registrationId,
-    card,
     paymentBrand: brandCode(relevant.get('paymentBrand')),
     testMode: testMode ?? null,
     echo: requestEcho(relevant),
     initialTransactionId: relevant.get('recurringMigration.connectorTxId1'),
     checkoutId: context.checkoutId,
   };
+  // COMPAT §16: a SEPA bank account is registered with its mandate (made by the gateway when none is sent).
+  if (relevant.get('paymentBrand') === SEPA_BRAND || [...relevant.keys()].some((name) => name.startsWith('bankAccount.'))) {
+    const stray = CARD_FIELDS.filter((name) => relevant.has(name));
+    errors.push(...stray.map((name) => ({ name, value: relevant.get(name) ?? '', message: 'cannot be sent with a bank account: register one or the other' })));
+    if (errors.length > 0) throw invalidParameters(errors);
+    return { ...common, instrument: bankAccountOf(relevant) };
+  }
+  // A card is the one instrument a registration stores here: its number and expiry are required.
+  for (const name of CARD_FIELDS) if (!relevant.has(name)) errors.push({ name, value: '', message: 'is required to register a card' });
+  if (errors.length > 0) throw invalidParameters(errors);
+  return { ...common, instrument: cardOf(relevant) as CardInstrument };
 }
 
 /** POST /v1/registrations/{id}: the new holder or expiry; the number of a stored card never changes. */

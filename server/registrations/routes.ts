@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import type { AppDependencies } from '../deps.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { newNdc, newResourceId } from '../domain/ids.ts';
+import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS, successResultOf } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
+import { perResource } from '../throttling/service.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -55,8 +56,11 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
   const merchantRequest = [requestParams, requireMerchant(deps)] as const;
+  // COMPAT §17: registrations share the payment limits (creating one, or a payment with one, is a payment made).
+  const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
+  const registrationRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
 
-  router.post('/', ...merchantRequest, async (c) => {
+  router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
     return idempotently(c, deps, 'POST /v1/registrations', newResourceId, {
       run: async (registrationId) =>
@@ -71,7 +75,7 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id/payments', ...merchantRequest, async (c) => {
+  router.post('/:id/payments', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
     const registrationId = c.req.param('id');
     checkRegistrationId(registrationId);
@@ -104,7 +108,7 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.get('/:id', ...merchantRequest, async (c) => {
+  router.get('/:id', ...registrationRead, async (c) => {
     return answerResponse(c, registrationAnswer(await readRegistration(payments, c.get('entityId'), c.req.param('id'))));
   });
   router.post('/:id', ...merchantRequest, async (c) => {

@@ -1,7 +1,8 @@
 import { checkCard, summaryOf } from '../domain/cards.ts';
+import { bankAccountEcho, mandatedAccount, SEPA_BRAND, type MandatedBankAccount } from '../domain/instruments.ts';
 import { newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import type { CardInstrument } from '../domain/commands.ts';
+import type { BankAccountInstrument, CardInstrument } from '../domain/commands.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
 import { RESULTS, successResultOf, type Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
@@ -65,10 +66,11 @@ export function registrationEcho(echo: Record<string, unknown>): Record<string, 
   return kept;
 }
 
-/** A registration of a card already sealed in the vault (`sealedCardId`). */
+/** A registration of a card (or a SEPA bank account) already sealed in the vault (`sealedCardId`). */
 export function newRegistration(fields: {
   readonly entityId: string;
-  readonly card: CardSummary;
+  readonly card: CardSummary | null;
+  readonly bankAccount?: Record<string, unknown> | null;
   readonly paymentBrand: string;
   readonly sealedCardId: string;
   readonly now: Date;
@@ -83,6 +85,7 @@ export function newRegistration(fields: {
     entityId: fields.entityId,
     paymentBrand: fields.paymentBrand,
     card: fields.card,
+    bankAccount: fields.bankAccount ?? null,
     sealedCardId: fields.sealedCardId,
     requestEcho: registrationEcho(fields.requestEcho ?? {}),
     testMode: fields.testMode,
@@ -97,12 +100,17 @@ export function newRegistration(fields: {
   };
 }
 
-/** The registration a payment with createRegistration=true made, approved, with the card it sealed. */
+/**
+ * The registration a payment with createRegistration=true made, approved, with the card (or the direct debit's bank
+ * account, with its mandate) it sealed.
+ */
 export function registrationOfPayment(payment: PaymentRecord, sealedCardId: string, now: Date): RegistrationRecord | undefined {
-  if (payment.card === null) return undefined;
+  const bankAccount = payment.paymentBrand === SEPA_BRAND ? (payment.requestEcho.bankAccount as Record<string, unknown> | undefined) : undefined;
+  if (payment.card === null && bankAccount === undefined) return undefined;
   return newRegistration({
     entityId: payment.entityId,
     card: payment.card,
+    bankAccount,
     paymentBrand: payment.paymentBrand ?? '',
     sealedCardId,
     now,
@@ -120,7 +128,13 @@ export function schemeReferenceOf(payment: Pick<PaymentRecord, 'resultDetails' |
 
 /** The registration as answers and REGISTRATION notifications show it (COMPAT §10, §13), without the envelope. */
 export function registrationBody(registration: RegistrationRecord): Record<string, unknown> {
-  return { id: registration.id, paymentBrand: registration.paymentBrand, card: cardView(registration.card), ...registration.requestEcho };
+  return {
+    id: registration.id,
+    paymentBrand: registration.paymentBrand,
+    ...(registration.card ? { card: cardView(registration.card) } : {}),
+    ...(registration.bankAccount ? { bankAccount: registration.bankAccount } : {}),
+    ...registration.requestEcho,
+  };
 }
 
 /** The result a registration answers with: the success of its mode. */
@@ -195,22 +209,30 @@ export interface StoredCard {
   readonly card: HeldCard;
 }
 
+/** A stored SEPA bank account opened for a direct debit, with the mandate it was registered under. */
+export interface StoredBankAccount {
+  readonly registration: RegistrationRecord;
+  readonly bankAccount: MandatedBankAccount;
+}
+
 /**
- * The stored card of `registrationId`, for a payment that treats it like a card the shopper typed; refused with the
- * §10 codes when the registration cannot be used.
+ * The stored card or bank account of `registrationId`, for a payment that treats it like one the shopper typed;
+ * refused with the §10 codes when the registration cannot be used.
  */
-export async function openStoredCard(services: RegistrationServices, entityId: string, registrationId: string, parameter: string): Promise<StoredCard> {
+export async function openStored(services: RegistrationServices, entityId: string, registrationId: string, parameter: string): Promise<StoredCard | StoredBankAccount> {
   if (!RESOURCE_ID.test(registrationId)) throw unusable(RESULTS.invalidRegistrationId, parameter, registrationId);
   const found = await findRegistrationWithCard(services.store, entityId, registrationId);
   const registration = requireUsable(found?.registration, registrationId, services.registrationLifetimeMonths, services.now(), parameter);
   noteLastUse(services.lastUses, registration.id, registration.lastUsedAt.getTime());
   // A live registration's card is in the vault: the row and the card were read in one statement.
   if (!found?.sealed) throw new Error(`the card of registration ${registration.id} is not in the vault`);
+  let opened: unknown;
   try {
-    return { registration, card: services.vault.open<HeldCard>(found.sealed) };
+    opened = services.vault.open<unknown>(found.sealed);
   } catch {
     throw unusable(RESULTS.registrationNotValid, parameter, registrationId, 'its card was sealed with a card-data key this gateway does not have');
   }
+  return registration.bankAccount !== null ? { registration, bankAccount: opened as MandatedBankAccount } : { registration, card: opened as HeldCard };
 }
 
 /** What the widget shows of a stored card (never more than a payment response shows). */
@@ -235,14 +257,16 @@ export async function storedCardsFor(
   const now = services.now().getTime();
   const live = await findLiveRegistrations(services.store, entityId, offered.map((entry) => entry.id));
   const found = new Map(
-    live.filter((registration) => now < expiryOf(registration, services.registrationLifetimeMonths).getTime()).map((registration) => [registration.id, registration]),
+    live
+      .filter((registration) => registration.card !== null && now < expiryOf(registration, services.registrationLifetimeMonths).getTime())
+      .map((registration) => [registration.id, registration]),
   );
   const errors = offered
     .filter((entry) => !found.has(entry.id))
-    .map((entry) => ({ name: entry.name, value: entry.id, message: 'is not a usable stored registration of this entity' }));
+    .map((entry) => ({ name: entry.name, value: entry.id, message: 'is not a usable stored card of this entity' }));
   if (errors.length > 0) throw invalidParameters(errors);
   return offered.map(({ id }) => {
-    const { paymentBrand, card } = found.get(id) as RegistrationRecord;
+    const { paymentBrand, card } = found.get(id) as RegistrationRecord & { card: CardSummary };
     return storedCardView({ id, brand: paymentBrand, ...card });
   });
 }
@@ -269,7 +293,7 @@ export interface CreateRegistrationCommand {
   readonly entityId: string;
   /** The id chosen before the registration exists (an idempotency key). */
   readonly registrationId: string | undefined;
-  readonly card: CardInstrument;
+  readonly instrument: CardInstrument | BankAccountInstrument;
   readonly paymentBrand: string | undefined;
   readonly testMode: string | null;
   /** customer, billing, customParameters, standingInstruction, ... as the answer echoes them. */
@@ -295,24 +319,40 @@ export type RegistrationOutcome =
 export async function createRegistration(services: RegistrationServices, command: CreateRegistrationCommand): Promise<RegistrationOutcome> {
   const now = services.now();
   const id = command.registrationId ?? newResourceId();
+  const { instrument } = command;
+  if (instrument.kind === 'bankAccount') {
+    const account = mandatedAccount(instrument, id, now);
+    return storeRegistration(services, command, id, now, account, { card: null, bankAccount: bankAccountEcho(account, command.echo.bankAccount, instrument.bankName), paymentBrand: instrument.brand });
+  }
   const held: HeldCard = {
-    number: command.card.number,
-    expiryMonth: command.card.expiryMonth,
-    expiryYear: command.card.expiryYear,
-    holder: command.card.holder,
+    number: instrument.number,
+    expiryMonth: instrument.expiryMonth,
+    expiryYear: instrument.expiryYear,
+    holder: instrument.holder,
     brand: '',
   };
-  const check = checkCard(held, command.card.cvv, command.paymentBrand, now);
+  const check = checkCard(held, instrument.cvv, command.paymentBrand, now);
   const card = summaryOf(held);
   if (check.refusal) return { kind: 'refused', refused: { id, paymentBrand: check.brand, card, result: check.refusal } };
   const brand = check.brand as string;
+  return storeRegistration(services, command, id, now, { ...held, brand }, { card, bankAccount: null, paymentBrand: brand });
+}
+
+/** Seals what a registration keeps and writes the registration with its event, in one transaction. */
+function storeRegistration(
+  services: RegistrationServices,
+  command: CreateRegistrationCommand,
+  id: string,
+  now: Date,
+  sealed: HeldCard | MandatedBankAccount,
+  shown: { readonly card: CardSummary | null; readonly bankAccount: Record<string, unknown> | null; readonly paymentBrand: string },
+): Promise<RegistrationOutcome> {
   return services.store.transaction(async (tx) => {
-    const sealedCardId = await keepSealed(tx, services.vault.seal({ ...held, brand }), now);
+    const sealedCardId = await keepSealed(tx, services.vault.seal(sealed), now);
     const registration = newRegistration({
       id,
       entityId: command.entityId,
-      card,
-      paymentBrand: brand,
+      ...shown,
       sealedCardId,
       now,
       testMode: command.testMode,
@@ -376,6 +416,9 @@ export async function updateRegistration(services: RegistrationServices, entityI
   return services.store.transaction(async (tx) => {
     const now = services.now();
     const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
+    if (registration.card === null) {
+      throw invalidParameters([{ name: 'card.holder', value: '', message: 'cannot be changed: the registration stores a bank account (register it anew)' }]);
+    }
     // A live registration's card is in the vault (the row is locked: no delete can take it meanwhile).
     const sealed = registration.sealedCardId === null ? undefined : await findSealed(tx, registration.sealedCardId);
     if (!sealed || registration.sealedCardId === null) throw new Error(`the card of registration ${id} is not in the vault`);

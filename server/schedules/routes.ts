@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { newNdc, newResourceId } from '../domain/ids.ts';
+import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
+import { perResource } from '../throttling/service.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -25,8 +26,11 @@ export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();
   const merchantRequest = [requestParams, requireMerchant(deps)] as const;
+  // COMPAT §17: schedules share the payment limits.
+  const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
+  const scheduleRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
 
-  router.post('/', ...merchantRequest, async (c) => {
+  router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
     return idempotently(c, deps, 'POST /scheduling/v1/schedules', newResourceId, {
       run: async (scheduleId) => scheduleAnswer(await createSchedule(payments, createScheduleCommand(c.get('params'), { entityId, environment, now: payments.now() }), scheduleId)),
@@ -40,7 +44,7 @@ export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.get('/:id', ...merchantRequest, async (c) => {
+  router.get('/:id', ...scheduleRead, async (c) => {
     return answerResponse(c, scheduleAnswer(await readSchedule(payments, c.get('entityId'), c.req.param('id'))));
   });
   router.delete('/:id', ...merchantRequest, async (c) => {

@@ -150,6 +150,19 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
     expect((await paymentsOf(registrationId)).map((payment) => payment.status)).toEqual(['declined', 'approved']);
   });
 
+  it('debits a registered SEPA account at each fire time under the mandate it was registered with', async () => {
+    const registered = await t.post('/v1/registrations', { entityId: t.entityId, paymentBrand: 'DIRECTDEBIT_SEPA', 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'DE23100000001234567890', 'bankAccount.mandate.id': 'MANDATE-GYM' });
+    expect(registered.status).toBe(200);
+    // The mandate is the agreement: no card-on-file reference is asked for; a credit is no direct debit.
+    const refused = await schedule(registered.body.id, { paymentType: 'CD', 'job.expression': '0 0 8 1 * ?' });
+    expect(refused.body.result.parameterErrors).toEqual([expect.objectContaining({ name: 'paymentType' })]);
+    const created = await scheduled(registered.body.id, { 'job.expression': '0 0 8 1 * ?' });
+    await runAt(created.job.startDate as number);
+    const [payment] = await paymentsOf(registered.body.id);
+    expect(payment).toMatchObject({ payment_type: 'DB', status: 'approved', amount_minor: '1250', request_echo: { bankAccount: { iban: 'DE2310************7890', mandate: { id: 'MANDATE-GYM' } } } });
+    expect((await paymentsOf(registered.body.id)).length).toBe(1);
+  });
+
   it('is cancelled by DELETE (DS), once; unknown and foreign schedules are not found', async () => {
     const registrationId = await storedCard();
     const created = await scheduled(registrationId, { 'job.expression': '0 0 * * * ?' });

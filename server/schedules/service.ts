@@ -1,4 +1,4 @@
-import { GatewayError, withReason } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { PaymentServices } from '../payments/services.ts';
@@ -31,8 +31,8 @@ function unknownSchedule(): GatewayError {
 
 /**
  * POST /scheduling/v1/schedules: the registration must be the entity's and usable, its card-on-file agreement known
- * (the executions are merchant-initiated payments that name it), and the job must fire at least once between its
- * start and its end.
+ * (the executions are merchant-initiated payments that name it; a SEPA account's is its mandate), and the job must
+ * fire at least once between its start and its end.
  */
 export async function createSchedule(services: PaymentServices, command: CreateScheduleCommand, id: string = newResourceId()): Promise<ScheduleRecord> {
   const now = services.now();
@@ -51,7 +51,11 @@ export async function createSchedule(services: PaymentServices, command: CreateS
     const found = await findRegistration(tx, command.entityId, command.registrationId, { forUpdate: true });
     const registration = requireUsable(found, command.registrationId, services.registrationLifetimeMonths, now, 'registrationId');
     const standingInstruction = command.echo.standingInstruction as Record<string, unknown>;
-    if (standingInstruction.initialTransactionId === undefined && registration.initialTransactionId === null) {
+    // A SEPA account's mandate is its agreement for every debit (COMPAT §16); it collects money, never pays it out.
+    if (registration.bankAccount !== null && command.paymentType === 'CD') {
+      throw invalidParameters([{ name: 'paymentType', value: 'CD', message: 'must be DB or PA for a registered bank account: a direct debit collects money' }]);
+    }
+    if (registration.card !== null && standingInstruction.initialTransactionId === undefined && registration.initialTransactionId === null) {
       throw new GatewayError(
         withReason(
           RESULTS.invalidRecurringData,

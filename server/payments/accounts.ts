@@ -1,0 +1,160 @@
+import { checkCard, detectBrand, isExpired, passesLuhn, summaryOf } from '../domain/cards.ts';
+import type { BankAccountInstrument, CreatePaymentCommand, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../domain/instruments.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
+import { RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
+import { cardOnFileEcho } from './cardOnFile.ts';
+import { authorizeAndRecord, recordRefusal, type AuthorizeOptions, type SentInstrument } from './initial.ts';
+import type { StoredBankAccount } from '../registrations/service.ts';
+import type { PaymentServices } from './services.ts';
+
+/**
+ * Payments with the instruments other than cards (COMPAT §16): a SEPA direct debit, a network or external token, a
+ * mobile wallet, a virtual account paid without a redirect. Each is checked by the gateway first, then authorized
+ * like a card (attempt committed, acquirer asked, answer recorded by the ledger); none runs 3-D Secure (a wallet's
+ * and a network token's cryptogram authenticate the shopper, a direct debit has a mandate). Responses show the
+ * instrument masked as card numbers are (its echo), never a whole IBAN or token.
+ */
+
+/**
+ * The entity's risk velocity rules (COMPAT §17) first, as for cards, then the authorization: a payment over a rule is
+ * recorded declined with its code and never reaches the acquirer.
+ */
+async function authorizeWithinRules(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  payment: PaymentRecord,
+  sent: SentInstrument,
+  options: AuthorizeOptions = {},
+): Promise<PaymentRecord> {
+  const overRule = await services.risk?.check(command, payment);
+  if (overRule) return recordRefusal(services, payment, overRule);
+  return authorizeAndRecord(services, command, services.acquirers.defaultAcquirer, payment, sent, options);
+}
+
+/** Which instruments a registration can keep (createRegistration=true): cards and SEPA bank accounts. */
+function refuseRegistration(command: CreatePaymentCommand, what: string): void {
+  if (!command.createRegistration) return;
+  throw invalidParameters([{ name: 'createRegistration', value: 'true', message: `cannot register ${what}: only cards and SEPA bank accounts are stored` }]);
+}
+
+/** A SEPA direct debit (DB, or PA captured later): synchronous at the simulator, refundable, reversible, charged back as a return. */
+export async function payByBankAccount(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: BankAccountInstrument): Promise<PaymentRecord> {
+  if (command.paymentType === 'CD') {
+    throw invalidParameters([{ name: 'paymentType', value: 'CD', message: `must be DB or PA for ${instrument.brand}: a direct debit collects money` }]);
+  }
+  const account = mandatedAccount(instrument, draft.id, services.now());
+  const payment: PaymentRecord = {
+    ...draft,
+    paymentBrand: instrument.brand,
+    requestEcho: { ...command.echo, bankAccount: bankAccountEcho(account, command.echo.bankAccount, instrument.bankName) },
+  };
+  return authorizeWithinRules(services, command, payment, { bankAccount: account }, { cardToStore: command.createRegistration ? account : undefined });
+}
+
+/** A direct debit from a registered SEPA account (registrationId), under the mandate it was registered with. */
+export function payByStoredBankAccount(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, stored: StoredBankAccount): Promise<PaymentRecord> {
+  if (command.createRegistration) {
+    throw invalidParameters([{ name: 'createRegistration', value: 'true', message: 'cannot register an account already registered (registrationId)' }]);
+  }
+  const { bankAccount, registration } = stored;
+  const dueDate = command.echo.transactionDueDate;
+  const instrument: BankAccountInstrument = {
+    kind: 'bankAccount',
+    brand: registration.paymentBrand,
+    holder: bankAccount.holder,
+    iban: bankAccount.iban,
+    bic: bankAccount.bic,
+    country: bankAccount.country,
+    bankName: (registration.bankAccount?.bankName as string | undefined) ?? undefined,
+    mandateId: bankAccount.mandateId,
+    mandateDateOfSignature: bankAccount.mandateDateOfSignature,
+    dueDate: typeof dueDate === 'string' ? dueDate : undefined,
+  };
+  return payByBankAccount(services, command, { ...draft, registrationId: registration.id }, instrument);
+}
+
+/**
+ * A network token (the scheme's DPAN with the device's cryptogram: 3-D Secure is already done) or an external
+ * provider's token. A NETWORK token is checked like a card number; every test card works as a DPAN (COMPAT §16).
+ */
+export async function payByToken(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: TokenAccountInstrument): Promise<PaymentRecord> {
+  refuseRegistration(command, 'a token');
+  const detected = detectBrand(instrument.number);
+  const brand = command.paymentBrand ?? detected;
+  if (brand === undefined) {
+    throw invalidParameters([{ name: 'paymentBrand', value: '', message: 'is required: the token number shows no card brand' }]);
+  }
+  const payment: PaymentRecord = { ...draft, paymentBrand: brand, requestEcho: await cardOnFileEcho(services, command, undefined) };
+  if (instrument.type === 'NETWORK' && (!passesLuhn(instrument.number) || detected === undefined)) return recordRefusal(services, payment, RESULTS.invalidCard);
+  if (instrument.type === 'NETWORK' && detected !== brand) return recordRefusal(services, payment, RESULTS.cardBrandMismatch);
+  if (instrument.expiryMonth !== undefined && instrument.expiryYear !== undefined && isExpired(instrument.expiryMonth, instrument.expiryYear, services.now())) {
+    return recordRefusal(services, payment, RESULTS.cardExpired);
+  }
+  const { kind: _kind, ...token } = instrument;
+  return authorizeWithinRules(services, command, payment, { tokenAccount: { ...token, brand } }, { threeDSecure: command.threeDSecure.external });
+}
+
+/** Card brands by the names wallets give networks (Apple Pay's paymentMethod.network, applePay.cardNetwork). */
+const WALLET_NETWORKS: Readonly<Record<string, string>> = {
+  VISA: 'VISA',
+  MASTERCARD: 'MASTER',
+  MASTER: 'MASTER',
+  AMEX: 'AMEX',
+  AMERICANEXPRESS: 'AMEX',
+  DISCOVER: 'DISCOVER',
+  JCB: 'JCB',
+  MAESTRO: 'MAESTRO',
+};
+
+function networkOf(named: unknown): string | undefined {
+  return typeof named === 'string' ? WALLET_NETWORKS[named.toUpperCase().replace(/[^A-Z]/g, '')] : undefined;
+}
+
+/**
+ * What a test wallet token stands for (COMPAT §16): test entities do not decrypt, so any JSON token is the DPAN
+ * 4200 0000 0000 0000 of the network the request or the token names (VISA else), expiring at the end of the month
+ * its applicationExpirationDate (YYMMDD) gives or in three years; `"testResult":"<code>"` anywhere in it is the answer.
+ */
+function testWalletCard(token: string, cardNetwork: string | undefined, now: Date) {
+  const parsed = JSON.parse(token) as Record<string, unknown>;
+  const method = parsed.paymentMethod as Record<string, unknown> | undefined;
+  const network = networkOf(cardNetwork) ?? networkOf(method?.network) ?? 'VISA';
+  const expiry = typeof parsed.applicationExpirationDate === 'string' ? /^([0-9]{2})([0-9]{2})[0-9]{2}$/.exec(parsed.applicationExpirationDate) : null;
+  const expiryYear = expiry ? 2000 + Number(expiry[1]) : now.getUTCFullYear() + 3;
+  const expiryMonth = expiry && Number(expiry[2]) >= 1 && Number(expiry[2]) <= 12 ? Number(expiry[2]) : 12;
+  const testResult = /"testResult"\s*:\s*"([^"]*)"/.exec(token)?.[1];
+  return { number: TEST_WALLET_DPAN, expiryMonth, expiryYear, network, testResult: testResult !== undefined && RESULT_CODE_FORMAT.test(testResult) ? testResult : undefined };
+}
+
+/**
+ * A mobile wallet: its encrypted token (decrypted by the gateway; in test, read as COMPAT §16 says), or the card the
+ * merchant decrypted itself with the wallet's 3-D Secure data. Shown as the wallet's brand with the DPAN's card.
+ */
+export async function payByWallet(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: WalletInstrument): Promise<PaymentRecord> {
+  refuseRegistration(command, `a ${instrument.brand} card`);
+  const echo = await cardOnFileEcho(services, command, undefined);
+  if (instrument.token !== undefined) {
+    if (command.testMode === undefined) {
+      throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, `decrypting ${instrument.brand} tokens needs the merchant's wallet keys, which this gateway does not hold: send the decrypted card`), 400);
+    }
+    const card = testWalletCard(instrument.token, instrument.cardNetwork, services.now());
+    const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf({ ...card, holder: undefined }), requestEcho: echo };
+    const details = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: undefined, holder: undefined, brand: card.network };
+    return authorizeWithinRules(services, command, payment, { card: details, testResult: card.testResult });
+  }
+  const decrypted = instrument.decrypted as NonNullable<WalletInstrument['decrypted']>;
+  const check = checkCard(decrypted, undefined, undefined, services.now());
+  const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf(decrypted), requestEcho: echo };
+  if (check.refusal) return recordRefusal(services, payment, check.refusal);
+  const details = { ...decrypted, cvv: undefined, brand: check.brand ?? '' };
+  return authorizeWithinRules(services, command, payment, { card: details }, { threeDSecure: command.threeDSecure.external });
+}
+
+/** A virtual account paid without a redirect (MBWAY): the provider asks the shopper; the simulator approves. */
+export async function payByVirtualAccount(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: VirtualAccountInstrument): Promise<PaymentRecord> {
+  refuseRegistration(command, `a ${instrument.brand} account`);
+  const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand };
+  return authorizeWithinRules(services, command, payment, { virtualAccount: { brand: instrument.brand, accountId: instrument.accountId } });
+}
