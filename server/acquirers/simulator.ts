@@ -5,8 +5,9 @@ import type { Store } from '../store/index.ts';
 import type { Acquirer, AcquirerAnswer } from './types.ts';
 
 /**
- * The test-mode acquirer. Deterministic: the card number and `card.holder` decide the answer, so merchants can test
- * declines by sending a result code as the holder name (COMPAT §7). Several may run side by side under different
+ * The test-mode acquirer. Deterministic: the card number and `card.holder` (or `bankAccount.holder`) decide the
+ * answer, so merchants can test declines by sending a result code as the holder name (COMPAT §7); a test wallet
+ * token's `testResult` does the same for wallets (COMPAT §16). Several may run side by side under different
  * names (a fallback acquirer for smart retry), each with references of its own; a result code in `card.holder` is
  * the first acquirer's answer of a smart retry, not the fallback's (holderCode).
  *
@@ -111,8 +112,9 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
   return {
     name,
     async authorize(request) {
-      const asked = holderCode(request.card?.holder, request.retryOf !== undefined);
-      const declined = request.card ? DECLINED_CARDS.get(request.card.number) : undefined;
+      const asked = request.testResult ?? holderCode(request.card?.holder ?? request.bankAccount?.holder, request.retryOf !== undefined);
+      const number = request.card?.number ?? request.tokenAccount?.number;
+      const declined = number === undefined ? undefined : DECLINED_CARDS.get(number);
       const success = successResultOf(request.testMode);
       const code = asked ?? declined ?? success.code;
       const approved = code === success.code;

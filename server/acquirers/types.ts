@@ -1,3 +1,4 @@
+import type { MandatedBankAccount } from '../domain/instruments.ts';
 import type { BackOfficeType, InitialPaymentType, TestMode } from '../domain/payment.ts';
 
 /**
@@ -16,6 +17,18 @@ export interface CardDetails {
   readonly brand: string;
 }
 
+/** A SEPA direct debit's account and mandate. */
+export type BankAccountDetails = MandatedBankAccount;
+
+export interface TokenAccountDetails {
+  readonly type: 'NETWORK' | 'EXTERNAL';
+  readonly number: string;
+  readonly expiryMonth: number | undefined;
+  readonly expiryYear: number | undefined;
+  readonly cryptogram: string | undefined;
+  readonly brand: string;
+}
+
 export interface AuthorizationRequest {
   readonly attemptId: string;
   /** The gateway's id of the payment: the merchant reference the acquirer shows for it. */
@@ -23,8 +36,19 @@ export interface AuthorizationRequest {
   readonly paymentType: InitialPaymentType;
   readonly amountMinor: number;
   readonly currency: string;
-  /** Undefined for an incremental authorization or reauthorization made on the original's authorization alone. */
+  /**
+   * The card (a wallet's card too); undefined for another instrument, or an incremental authorization or
+   * reauthorization made on the original's authorization alone.
+   */
   readonly card: CardDetails | undefined;
+  /** A SEPA direct debit's account and mandate. */
+  readonly bankAccount?: BankAccountDetails;
+  /** A network or external token paid with instead of a card. */
+  readonly tokenAccount?: TokenAccountDetails;
+  /** An account at a provider paid without a redirect (MBWAY). */
+  readonly virtualAccount?: { readonly brand: string; readonly accountId: string };
+  /** The result a test instrument asks for (a test wallet token's testResult, COMPAT §16). */
+  readonly testResult?: string;
   /** undefined in live mode. */
   readonly testMode: TestMode | undefined;
   /** The 3-D Secure authentication (the gateway's own, or the merchant's external data passed through as sent). */

@@ -35,12 +35,66 @@ export interface ReferencedInstrument {
   readonly kind: 'referenced';
 }
 
-/** Instruments of the spec the gateway does not process yet: declared, so a payment with one is refused by name. */
-export interface UnsupportedInstrument {
-  readonly kind: 'bankAccount' | 'virtualAccount' | 'tokenAccount' | 'wallet';
+/** A bank account to debit (SEPA direct debit, COMPAT §16), with its mandate. */
+export interface BankAccountInstrument {
+  readonly kind: 'bankAccount';
+  readonly brand: string;
+  readonly holder: string;
+  /** Normalized: upper case, no spaces; its checksum has been checked. */
+  readonly iban: string;
+  readonly bic: string | undefined;
+  /** The IBAN's country. */
+  readonly country: string;
+  readonly bankName: string | undefined;
+  /** The mandate the shopper signed; the gateway makes the id (and dates it today) when the merchant sends none. */
+  readonly mandateId: string | undefined;
+  readonly mandateDateOfSignature: string | undefined;
+  /** transactionDueDate: when the debit is to be collected (yyyy-MM-dd). */
+  readonly dueDate: string | undefined;
 }
 
-export type Instrument = CardInstrument | StoredCardInstrument | ReferencedInstrument | RedirectInstrument | UnsupportedInstrument;
+/** A network token (the scheme's DPAN with a cryptogram) or an external provider's token (doc 2 §2.8). */
+export interface TokenAccountInstrument {
+  readonly kind: 'tokenAccount';
+  readonly type: 'NETWORK' | 'EXTERNAL';
+  readonly number: string;
+  readonly expiryMonth: number | undefined;
+  readonly expiryYear: number | undefined;
+  readonly cryptogram: string | undefined;
+}
+
+/**
+ * A mobile wallet (doc 2 §2.5): its encrypted token as the wallet produced it, or the card the merchant decrypted
+ * itself (card.* with its source and 3-D Secure data).
+ */
+export interface WalletInstrument {
+  readonly kind: 'wallet';
+  readonly brand: 'APPLEPAY' | 'GOOGLEPAY' | 'SAMSUNGPAY';
+  /** The token's JSON text; undefined when the merchant sent the decrypted card. */
+  readonly token: string | undefined;
+  /** The parameter that carried the token, for answers that name it. */
+  readonly tokenParameter: string;
+  readonly decrypted: CardInstrument | undefined;
+  /** The card network the wallet named (applePay.cardNetwork). */
+  readonly cardNetwork: string | undefined;
+}
+
+/** An account at a provider paid without a redirect (MBWAY: the shopper's phone number). */
+export interface VirtualAccountInstrument {
+  readonly kind: 'virtualAccount';
+  readonly brand: string;
+  readonly accountId: string;
+}
+
+export type Instrument =
+  | CardInstrument
+  | StoredCardInstrument
+  | ReferencedInstrument
+  | RedirectInstrument
+  | BankAccountInstrument
+  | TokenAccountInstrument
+  | WalletInstrument
+  | VirtualAccountInstrument;
 
 /** 3-D Secure as the merchant asks for it (doc 3 §2.6). */
 export interface ThreeDSecureRequest {

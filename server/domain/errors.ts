@@ -19,6 +19,26 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * What a use-case throws when another run (a request whose lease ran out, a job taken over) is making the same
+ * resource right now: nothing was done, and the caller may ask again once that run has its answer. Answered 409
+ * `200.100.103`, as a repeated Idempotency-Key whose first request is still running.
+ */
+export class MadeByAnotherRunError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MadeByAnotherRunError';
+  }
+}
+
+/** The answer to a request whose resource another run is making (MadeByAnotherRunError, a running Idempotency-Key). */
+export function stillBeingMade(): GatewayError {
+  return new GatewayError(
+    withReason(RESULTS.invalidRequestStructure, 'a request with this Idempotency-Key is still being processed; send it again once that one has its answer'),
+    409,
+  );
+}
+
 /** 400 with 200.300.404; card numbers and secrets are masked here, whoever found the problem. */
 export function invalidParameters(parameterErrors: readonly ParameterError[]): GatewayError {
   return new GatewayError(RESULTS.invalidParameter, 400, parameterErrors.map(maskedParameterError));

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
+import { GatewayError, invalidParameters, MadeByAnotherRunError, stillBeingMade } from '../domain/errors.ts';
 import {
   claimKey,
   findKey,
@@ -66,9 +65,11 @@ export async function idempotently(
     try {
       answer = await work.run(id);
     } catch (error) {
-      // Refused before anything was made: the key is free again. Anything else: the next request resumes it.
+      // Refused before anything was made: the key is free again. Anything else: the next request resumes it (a run
+      // that found another making the same payment did nothing: that one is still under way).
       if (error instanceof GatewayError) await releaseKey(store, entityId, key);
       else await interruptKey(store, entityId, key);
+      if (error instanceof MadeByAnotherRunError) throw stillBeingMade();
       throw error;
     }
     await recordAnswer(store, entityId, key, answer);
@@ -79,25 +80,18 @@ export async function idempotently(
 
   const used = await findKey(store, entityId, key);
   // Pruned or released between the two statements: a rare race, answered as in progress.
-  if (!used) throw inProgress();
+  if (!used) throw stillBeingMade();
   // A key recorded before a card-data key rotation has its fingerprint under the key that is now a previous one.
   if (used.scope !== scope || (used.fingerprint !== fingerprint && !vault.matchesFingerprint(request, used.fingerprint))) {
     throw keyError(key, 'was used with other parameters: a key names one request, and its answer stays the same for 24 hours');
   }
   if (used.answer) return answerResponse(c, used.answer, { 'idempotent-replayed': 'true' });
   const running = used.instanceId !== '' && (await store.isInstanceAlive(used.instanceId));
-  if (running || !(await takeOverKey(store, entityId, key, used.instanceId, store.instanceId))) throw inProgress();
+  if (running || !(await takeOverKey(store, entityId, key, used.instanceId, store.instanceId))) throw stillBeingMade();
   const resumed = await work.resume(used.resourceId);
   if (resumed) {
     await recordAnswer(store, entityId, key, resumed);
     return answerResponse(c, resumed);
   }
   return run(used.resourceId);
-}
-
-function inProgress(): GatewayError {
-  return new GatewayError(
-    withReason(RESULTS.invalidRequestStructure, 'a request with this Idempotency-Key is still being processed; send it again once that one has its answer'),
-    409,
-  );
 }

@@ -1,3 +1,4 @@
+import { MadeByAnotherRunError } from '../domain/errors.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { createGroupCommit, type GroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
@@ -15,6 +16,10 @@ import { paymentOfRow, paymentRow } from './repository.ts';
  *
  * An open back-office attempt also holds its amount against its parent's totals (repository.ts childTotals), so
  * two concurrent captures cannot both pass the check while the acquirer is being asked.
+ *
+ * A payment has at most one open attempt (a unique index, migration 0017): two runs making the same payment (a
+ * schedule execution taken over while its first run still held the acquirer's call, a resumed Idempotency-Key)
+ * cannot both ask the acquirer. The smart retry's second attempt is opened once its first is finished.
  */
 
 /** What the answer to an attempt becomes. */
@@ -112,8 +117,7 @@ const INSERT_FROM_JSON = `INSERT INTO acquirer_attempts
     FROM jsonb_to_recordset($1::jsonb) AS a (id char(32), entity_id char(32), acquirer text, payment_id char(32), parent_id char(32),
       payment_type char(2), amount_minor bigint, final_in_sequence boolean, plan jsonb, instance_id text, created_at timestamptz)`;
 
-export async function insertAttempts(db: Queryable, attempts: readonly NewAttempt[]): Promise<void> {
-  if (attempts.length === 0) return;
+function attemptRows(attempts: readonly NewAttempt[]): string {
   const rows = attempts.map(({ id, acquirer, plan, instanceId, createdAt }) => ({
     id,
     entity_id: plan.payment.entityId,
@@ -127,7 +131,13 @@ export async function insertAttempts(db: Queryable, attempts: readonly NewAttemp
     instance_id: instanceId,
     created_at: createdAt.toISOString(),
   }));
-  await db.query(INSERT_FROM_JSON, [JSON.stringify(rows)], { preparedAs: 'insert-attempts' });
+  return JSON.stringify(rows);
+}
+
+/** Inserts attempts in the caller's transaction, which holds the lock that makes them the payments' only ones. */
+export async function insertAttempts(db: Queryable, attempts: readonly NewAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.query(INSERT_FROM_JSON, [attemptRows(attempts)], { preparedAs: 'insert-attempts' });
 }
 
 /** Marks attempts finished (in the transaction that records their outcome); true per id if this call finished it. */
@@ -174,16 +184,62 @@ export interface AttemptToOpen {
   readonly sealedCard?: { readonly id: string; readonly value: SealedValue };
 }
 
-/** Opens attempts outside any transaction, group-committed with concurrent ones: one commit for a burst. */
+/** An attempt not opened: its payment is being made, or was made, by another run. Its acquirer must not be asked. */
+export class PaymentBeingMadeError extends MadeByAnotherRunError {
+  constructor(
+    readonly paymentId: string,
+    why: string,
+  ) {
+    super(`no attempt opened for payment ${paymentId}: ${why}`);
+    this.name = 'PaymentBeingMadeError';
+  }
+}
+
+type Refusal = 'open' | 'made';
+
+/**
+ * Opens attempts, each unless its payment has an open attempt (0017's index: ON CONFLICT, so a batch never fails for
+ * one of them) or is written already: a run that found neither before it opened its own may have been overtaken by
+ * another run that opened, asked and recorded meanwhile. The payments are looked for in a statement of their own,
+ * after the insert (which waited for any transaction finishing a conflicting attempt), so such a recording is seen.
+ */
+async function openAttempts(tx: Queryable, items: readonly AttemptToOpen[]): Promise<(Refusal | undefined)[]> {
+  const inserted = await tx.query<{ id: string; payment_id: string }>(
+    `${INSERT_FROM_JSON} ON CONFLICT (payment_id) WHERE finished_at IS NULL DO NOTHING RETURNING id, payment_id`,
+    [attemptRows(items.map((item) => item.attempt))],
+    { preparedAs: 'open-attempts' },
+  );
+  const opened = new Set(inserted.rows.map((row) => row.id));
+  const made = new Set<string>();
+  if (inserted.rows.length > 0) {
+    const found = await tx.query<{ id: string }>('SELECT id FROM payments WHERE id = ANY($1::char(32)[])', [inserted.rows.map((row) => row.payment_id)], {
+      preparedAs: 'open-attempts-made',
+    });
+    for (const row of found.rows) made.add(row.id);
+  }
+  const withdrawn = inserted.rows.filter((row) => made.has(row.payment_id)).map((row) => row.id);
+  if (withdrawn.length > 0) await tx.query('DELETE FROM acquirer_attempts WHERE id = ANY($1::char(32)[])', [withdrawn]);
+  const refusals: (Refusal | undefined)[] = [];
+  for (const { attempt, sealedCard } of items) {
+    const refusal: Refusal | undefined = !opened.has(attempt.id) ? 'open' : made.has(attempt.plan.payment.id) ? 'made' : undefined;
+    if (refusal === undefined && sealedCard) await keepSealed(tx, sealedCard.value, attempt.createdAt, sealedCard.id);
+    refusals.push(refusal);
+  }
+  return refusals;
+}
+
+/**
+ * Opens attempts outside any transaction, group-committed with concurrent ones: one commit for a burst. Rejects with
+ * PaymentBeingMadeError when the attempt's payment has an open attempt or is written already.
+ */
 export function createAttemptOpener(store: Store): GroupCommit<AttemptToOpen, void> {
-  return createGroupCommit<AttemptToOpen, void>(store, async (tx, items) => {
-    for (const { attempt, sealedCard } of items) {
-      if (sealedCard) await keepSealed(tx, sealedCard.value, attempt.createdAt, sealedCard.id);
-    }
-    await insertAttempts(
-      tx,
-      items.map((item) => item.attempt),
-    );
-    return items.map(() => undefined);
-  });
+  const group = createGroupCommit<AttemptToOpen, Refusal | undefined>(store, openAttempts);
+  return {
+    async submit(item) {
+      const refusal = await group.submit(item);
+      const paymentId = item.attempt.plan.payment.id;
+      if (refusal === 'open') throw new PaymentBeingMadeError(paymentId, 'another run has an attempt open for it');
+      if (refusal === 'made') throw new PaymentBeingMadeError(paymentId, 'another run has made it meanwhile');
+    },
+  };
 }

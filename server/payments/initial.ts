@@ -9,10 +9,11 @@ import { withResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { withQuery } from '../domain/urls.ts';
 import type { ParameterError } from '../params/types.ts';
-import { openStoredCard, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/service.ts';
+import { openStored, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/service.ts';
 import type { HeldCard } from '../vault/cardVault.ts';
 import { eraseSealed } from '../vault/repository.ts';
 import type { AttemptPlan } from './attempts.ts';
+import { payByBankAccount, payByStoredBankAccount, payByToken, payByVirtualAccount, payByWallet } from './accounts.ts';
 import { withAnswer } from './backOffice.ts';
 import { cardOnFileEcho, cardOnFileOf } from './cardOnFile.ts';
 import { captureAtOnce, CAPTURE_SAFETY_NET_MS, scheduleCaptureAtOnce } from './captureAtOnce.ts';
@@ -102,8 +103,12 @@ export async function createPayment(services: PaymentServices, command: CreatePa
   if (command.referenceUuid !== undefined) return authorizeFollowUp(services, command, draft, command.referenceUuid);
   switch (instrument.kind) {
     case 'card':
-    case 'storedCard':
       return payByCard(services, command, draft, instrument);
+    case 'storedCard': {
+      const stored = await openStored(services, command.entityId, instrument.registrationId, 'registrationId');
+      if ('bankAccount' in stored) return payByStoredBankAccount(services, command, draft, stored);
+      return payByCard(services, command, draft, instrument, stored);
+    }
     case 'redirect': {
       const url = requireRedirectData(command, `for ${instrument.brand}: the shopper approves the payment on the provider's page`, false);
       const pending = { ...withResult(draft, RESULTS.pending), paymentBrand: instrument.brand, acquirer: services.acquirers.defaultAcquirer.name };
@@ -121,24 +126,39 @@ export async function createPayment(services: PaymentServices, command: CreatePa
       // Only a payment with referenceUuid names no instrument of its own (handled above).
       throw invalidParameters([{ name: 'card.number', value: '', message: 'is required when no other payment instrument is sent' }]);
     case 'bankAccount':
-    case 'virtualAccount':
+      return payByBankAccount(services, command, draft, instrument);
     case 'tokenAccount':
+      return payByToken(services, command, draft, instrument);
     case 'wallet':
-      throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, `payments with a ${instrument.kind} are not processed by this gateway yet`), 400);
+      return payByWallet(services, command, draft, instrument);
+    case 'virtualAccount':
+      return payByVirtualAccount(services, command, draft, instrument);
   }
 }
 
-/** The card a payment is made with: typed, or stored (with the holder sent when overrideHolder fills in an empty one). */
+/** A payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
+export async function recordRefusal(services: PaymentServices, payment: PaymentRecord, result: Result): Promise<PaymentRecord> {
+  return (await services.ledger.record({ payments: [withResult(payment, result)] }))[0] as PaymentRecord;
+}
+
+/**
+ * The card a payment is made with: typed, or stored (opened here unless the caller has, with the holder sent when
+ * overrideHolder fills in an empty one).
+ */
 async function cardFor(
   services: PaymentServices,
   command: CreatePaymentCommand,
   instrument: CardInstrument | StoredCardInstrument,
+  opened?: StoredCard,
 ): Promise<{ readonly card: HeldCard; readonly stored: StoredCard | undefined }> {
   if (instrument.kind === 'card') {
     const { number, expiryMonth, expiryYear, holder } = instrument;
     return { card: { number, expiryMonth, expiryYear, holder, brand: '' }, stored: undefined };
   }
-  const stored = await openStoredCard(services, command.entityId, instrument.registrationId, 'registrationId');
+  const stored = opened ?? (await openStored(services, command.entityId, instrument.registrationId, 'registrationId'));
+  if (!('card' in stored)) {
+    throw invalidParameters([{ name: 'registrationId', value: instrument.registrationId, message: 'stores a bank account: it cannot be used for this payment' }]);
+  }
   // Doc 3 §2.5: overrideHolder lets card.holder fill in the registration's empty holder, for this payment only.
   const holder = stored.card.holder || (command.overrideHolder ? instrument.holder : undefined) || undefined;
   return { card: { ...stored.card, holder }, stored };
@@ -149,9 +169,10 @@ async function payByCard(
   command: CreatePaymentCommand,
   draft: PaymentRecord,
   instrument: CardInstrument | StoredCardInstrument,
+  opened?: StoredCard,
 ): Promise<PaymentRecord> {
   // A stored card pays like a typed one from here on.
-  const { card, stored } = await cardFor(services, command, instrument);
+  const { card, stored } = await cardFor(services, command, instrument, opened);
   const echo = await cardOnFileEcho(services, command, stored?.registration);
   const requested = command.paymentBrand ?? stored?.registration.paymentBrand;
   const check = checkCard(card, instrument.cvv, requested, services.now());
@@ -162,9 +183,11 @@ async function payByCard(
     registrationId: stored?.registration.id ?? null,
     requestEcho: echo,
   };
-  const refuse = async (result: Result, threeDSecure: Record<string, string> | null = null) =>
-    (await services.ledger.record({ payments: [{ ...withResult(base, result), threeDSecure }] }))[0] as PaymentRecord;
+  const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => recordRefusal(services, { ...base, threeDSecure }, result);
   if (check.refusal) return refuse(check.refusal);
+  // COMPAT §17: the entity's risk velocity rules, before any acquirer sees the payment (risk/velocity.ts).
+  const overRule = await services.risk?.check(command, base);
+  if (overRule) return refuse(overRule);
 
   const details: CardDetails = { ...card, cvv: instrument.cvv, brand: check.brand ?? '' };
   const held: HeldCard = { ...card, brand: details.brand };
@@ -172,7 +195,7 @@ async function payByCard(
   const register = command.createRegistration && !stored;
   const acquirer = services.acquirers.defaultAcquirer;
   const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
-    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, details, threeDSecure, register ? held : undefined, null, true);
+    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, { card: details }, { threeDSecure, cardToStore: register ? held : undefined, smartRetry: true });
 
   // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
   if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);
@@ -238,7 +261,21 @@ async function authorizeFollowUp(services: PaymentServices, command: CreatePayme
   const details: CardDetails | undefined = sent
     ? { ...sent.card, cvv: instrument.kind === 'card' || instrument.kind === 'storedCard' ? instrument.cvv : undefined, brand: original.paymentBrand ?? '' }
     : undefined;
-  return authorizeAndRecord(services, command, acquirer, payment, details, undefined, undefined, original.acquirerReference);
+  return authorizeAndRecord(services, command, acquirer, payment, { card: details }, { referencedReference: original.acquirerReference });
+}
+
+/** What an authorization sends of the instrument: the card, or the account of another instrument. */
+export type SentInstrument = Partial<Pick<AuthorizationRequest, 'card' | 'bankAccount' | 'tokenAccount' | 'virtualAccount' | 'testResult'>>;
+
+export interface AuthorizeOptions {
+  /** The 3-D Secure authentication (the gateway's own, or the merchant's external data passed through as sent). */
+  readonly threeDSecure?: Readonly<Record<string, string>>;
+  /** What to seal and store as a registration when the authorization is approved (createRegistration=true). */
+  readonly cardToStore?: unknown;
+  /** The acquirer's reference of the PA an incremental authorization or reauthorization follows. */
+  readonly referencedReference?: string | null;
+  /** Whether a rejection may be retried at the entity's fallback acquirer (a new card payment's may). */
+  readonly smartRetry?: boolean;
 }
 
 /**
@@ -246,18 +283,15 @@ async function authorizeFollowUp(services: PaymentServices, command: CreatePayme
  * stored), then records the answer: the acquirer's, or the fallback acquirer's after a smart retry. A PA.CP
  * approved at once is captured at once (at the acquirer that approved it).
  */
-async function authorizeAndRecord(
+export async function authorizeAndRecord(
   services: PaymentServices,
   command: CreatePaymentCommand,
   acquirer: Acquirer,
   payment: PaymentRecord,
-  card: CardDetails | undefined,
-  threeDSecure: Readonly<Record<string, string>> | undefined,
-  cardToStore: HeldCard | undefined,
-  referencedReference: string | null = null,
-  /** Whether a rejection may be retried at the entity's fallback acquirer (a new card payment's may). */
-  smartRetry = false,
+  sent: SentInstrument,
+  options: AuthorizeOptions = {},
 ): Promise<PaymentRecord> {
+  const { threeDSecure, cardToStore, referencedReference = null, smartRetry = false } = options;
   const attemptId = newResourceId();
   const sealedCardId = cardToStore ? newResourceId() : null;
   const plan: Extract<AttemptPlan, { kind: 'initial' }> = {
@@ -277,7 +311,8 @@ async function authorizeAndRecord(
     amountMinor: payment.amountMinor,
     currency: payment.currency,
     testMode: command.testMode,
-    card,
+    card: undefined,
+    ...sent,
     threeDSecure,
     cardOnFile: cardOnFileOf(payment.requestEcho),
     referencedReference,

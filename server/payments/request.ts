@@ -1,5 +1,5 @@
 import type { GatewayEnvironment } from '../config.ts';
-import type { BackOfficeCommand, CardInstrument, CardOnFile, CheckoutContext, CreatePaymentCommand, Instrument, ThreeDSecureRequest } from '../domain/commands.ts';
+import type { BackOfficeCommand, CardOnFile, CheckoutContext, CreatePaymentCommand, ThreeDSecureRequest } from '../domain/commands.ts';
 import { GatewayError, invalidParameters } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { BackOfficeType, InitialPaymentType, PaymentSource, TestMode } from '../domain/payment.ts';
@@ -8,7 +8,9 @@ import { toNested } from '../params/names.ts';
 import type { Operation } from '../params/types.ts';
 import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
 import { brandCode, isTrue } from '../params/values.ts';
-import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
+import { instrumentOf } from './instruments.ts';
+
+export { cardOf } from './instruments.ts';
 
 /**
  * The edge of the payment use-cases: a request's parameters (the wire's name=value map) are validated once, here,
@@ -52,49 +54,6 @@ export function requestEcho(params: Params): Record<string, unknown> {
     templates.set(name, match.spec.name);
   }
   return toNested(echoed, (name) => templates.get(name));
-}
-
-function anyWithPrefix(params: Params, prefix: string): boolean {
-  for (const name of params.keys()) if (name.startsWith(prefix)) return true;
-  return false;
-}
-
-const WALLET_TOKENS = ['walletA.paymentToken', 'walletB.paymentToken', 'walletC.paymentToken', 'virtualAccount.paymentToken'];
-
-/** The card the request carries (card.*), once the validator has checked its fields are all there. */
-export function cardOf(params: Params): CardInstrument | undefined {
-  const number = params.get('card.number');
-  if (number === undefined) return undefined;
-  return {
-    kind: 'card',
-    number,
-    expiryMonth: Number(params.get('card.expiryMonth')),
-    expiryYear: Number(params.get('card.expiryYear')),
-    cvv: params.get('card.cvv'),
-    holder: params.get('card.holder'),
-  };
-}
-
-/** The instrument a payment is made with, from the parameters the validator has checked. */
-function instrumentOf(params: Params): Instrument {
-  const card = cardOf(params);
-  if (card) return card;
-  const cvv = params.get('card.cvv');
-  const holder = params.get('card.holder');
-  const registrationId = params.get('registrationId');
-  if (registrationId !== undefined) return { kind: 'storedCard', registrationId, cvv, holder };
-  // An incremental authorization or reauthorization without card data is made with the original's card.
-  if (params.has('referenceUuid')) return { kind: 'referenced' };
-  const brand = params.get('paymentBrand');
-  // An asynchronous method's instrument is the shopper's account at the provider, chosen on its page.
-  if (isRedirectBrand(brand)) return { kind: 'redirect', brand };
-  if (WALLET_TOKENS.some((name) => params.has(name))) return { kind: 'wallet' };
-  if (anyWithPrefix(params, 'tokenAccount.')) return { kind: 'tokenAccount' };
-  if (anyWithPrefix(params, 'bankAccount.')) return { kind: 'bankAccount' };
-  if (anyWithPrefix(params, 'virtualAccount.')) return { kind: 'virtualAccount' };
-  // The validator requires card data when no other instrument is named; what is left names one this gateway has not.
-  const named = ['giftCard.number', 'pos.encryptedSred.data'].find((name) => params.has(name)) ?? 'card.number';
-  throw invalidParameters([{ name: named, value: params.get(named) ?? '', message: 'names a payment instrument this gateway does not process' }]);
 }
 
 /** The merchant's threeDSecure.* parameters, by their own names (eci, verificationId, ...). */

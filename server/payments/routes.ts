@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, throttledError } from '../domain/errors.ts';
+import { GatewayError } from '../domain/errors.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -10,7 +10,7 @@ import { envelope } from '../http/envelope.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { requestParams } from '../http/requestParams.ts';
-import { perMinute, throttle } from '../throttling/limiter.ts';
+import { perResource } from '../throttling/service.ts';
 import { processBackOffice } from './backOffice.ts';
 import { createPayment } from './initial.ts';
 import { recoverAttemptsOf } from './recovery.ts';
@@ -41,16 +41,14 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
-  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
-  const { limits, environment } = deps.config;
-  /** COMPAT §8: reads per payment, back-office calls per entity, counted in the store (every instance shares them). */
-  const withinLimit = async (bucket: string, perMinuteCount: number) => {
-    const decision = await throttle(deps.store, bucket, perMinute(perMinuteCount), deps.now());
-    if (!decision.allowed) throw throttledError();
-  };
+  // Each counts against the entity's request limits, and its own (COMPAT §8, §17: throttling/service.ts).
+  const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
+  const backOffice = [requestParams, requireMerchant(deps, { limit: 'backOfficePerMinute' })] as const;
+  // Only ids of the right shape are counted: anything else is unknown without a look at the store.
+  const paymentRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
+  const { environment } = deps.config;
 
-
-  router.post('/', ...merchantRequest, async (c) => {
+  router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
     return idempotently(c, deps, 'POST /v1/payments', newResourceId, {
       run: async (paymentId) =>
@@ -62,9 +60,8 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id', ...merchantRequest, async (c) => {
+  router.post('/:id', ...backOffice, async (c) => {
     const entityId = c.get('entityId');
-    await withinLimit(`back-office:${entityId}`, limits.backOfficePerMinute);
     const referencedId = c.req.param('id');
     const params = c.get('params');
     return idempotently(c, deps, `POST /v1/payments/${referencedId}`, newResourceId, {
@@ -82,12 +79,10 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
       resume: resumePayment(payments, entityId),
     });
   });
-  router.get('/:id', ...merchantRequest, async (c) => {
+  router.get('/:id', ...paymentRead, async (c) => {
     const entityId = c.get('entityId');
     const id = c.req.param('id');
-    // Only ids of the right shape are counted: anything else is unknown without a look at the store.
     if (!RESOURCE_ID.test(id)) throw new GatewayError(RESULTS.transactionNotFound, 404);
-    await withinLimit(`payment-read:${entityId}:${id}`, limits.paymentReadsPerMinute);
     const payment = await findPayment(deps.store, entityId, id);
     // Only the entity's own payments exist for it.
     if (!payment) throw new GatewayError(RESULTS.transactionNotFound, 404);

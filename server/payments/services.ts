@@ -7,6 +7,7 @@ import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetry
 import type { GroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
+import type { RiskCheck } from '../risk/velocity.ts';
 import { createLastUses } from '../registrations/service.ts';
 import { createAttemptOpener, type AttemptToOpen } from './attempts.ts';
 import { createLedger, type Ledger } from './ledger.ts';
@@ -38,6 +39,8 @@ export interface PaymentServices {
   /** The gateway's public base URL: redirects point at its own pages. */
   readonly publicUrl: string;
   readonly logger: Logger;
+  /** The entities' risk velocity rules (COMPAT §17, risk/velocity.ts), checked before an initial payment's acquirer; none: not checked. */
+  readonly risk?: RiskCheck;
 }
 
 export function createPaymentServices(

@@ -105,11 +105,9 @@ export async function smartRetryAfter<P extends RetryablePlan>(
   const switched = await services.store.transaction(async (tx): Promise<SmartRetry<P>> => {
     const locked = await lockAttempt(tx, first.id);
     if (locked && locked.finishedAt !== null) return { kind: 'finishedMeanwhile' };
-    await services.ledger.recordIn(tx, {
-      payments: [rejection],
-      attemptId: first.id,
-      alongside: (inner) => insertAttempts(inner, [{ id: attempt.id, acquirer: fallback.name, plan: attempt.plan, instanceId: services.store.instanceId, createdAt: now }]),
-    });
+    await services.ledger.recordIn(tx, { payments: [rejection], attemptId: first.id });
+    // Once the first attempt is finished: a payment has one open attempt at a time (attempts.ts).
+    await insertAttempts(tx, [{ id: attempt.id, acquirer: fallback.name, plan: attempt.plan, instanceId: services.store.instanceId, createdAt: now }]);
     return { kind: 'retry', fallback, attempt, retryOf: { acquirer: rejectedBy.name, code, reference: rejection.acquirerReference } };
   });
   if (switched.kind === 'retry') {

@@ -1,5 +1,6 @@
 import { formatAmount } from '../domain/money.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
+import { isWalletBrand, SEPA_BRAND, VIRTUAL_ACCOUNT_BRANDS } from '../domain/instruments.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { isRedirectBrand, REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
 
@@ -89,8 +90,13 @@ export function paymentSnapshot(payment: PaymentRecord, at: Date): Record<string
   };
 }
 
-/** The platform's payment method codes (COMPAT §13): cards CC; PayPal a virtual account (VA); Sofort an online transfer (OT). */
+/**
+ * The platform's payment method codes (COMPAT §13): cards and tokens CC; a direct debit DD; PayPal, the wallets and
+ * MB WAY virtual accounts (VA); Sofort, giropay, iDEAL online transfers (OT).
+ */
 function paymentMethodOf(brand: string | null): string {
+  if (brand === SEPA_BRAND) return 'DD';
+  if (isWalletBrand(brand ?? undefined) || (brand !== null && brand in VIRTUAL_ACCOUNT_BRANDS)) return 'VA';
   if (brand === null || !isRedirectBrand(brand)) return 'CC';
   return REDIRECT_BRANDS[brand]?.family === 'virtualAccount' ? 'VA' : 'OT';
 }
