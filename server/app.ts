@@ -5,7 +5,7 @@ import { RESULTS } from './domain/resultCodes.ts';
 import type { AppDependencies } from './deps.ts';
 import type { AppEnv } from './http/context.ts';
 import { envelope } from './http/envelope.ts';
-import { GatewayError, withReason } from './domain/errors.ts';
+import { GatewayError, MadeByAnotherRunError, stillBeingMade, withReason } from './domain/errors.ts';
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
@@ -15,6 +15,7 @@ import { scheduleRoutes } from './schedules/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { smartRetryAdminRoutes } from './merchants/smartRetryRoutes.ts';
+import { throttlingAdminRoutes } from './throttling/routes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
@@ -65,6 +66,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   if (adminToken) {
     app.route('/admin/v1/webhooks', webhookAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', smartRetryAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', throttlingAdminRoutes(deps, adminToken));
   }
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
@@ -75,9 +77,12 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     return jsonResponse(c, envelope(answer, c.get('requestId')), 404);
   });
 
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    let error = thrown;
     const entityId = c.get('entityId') as string | undefined;
     const ndc = (c.get('ndc') as string | undefined) ?? (entityId ? newNdc(entityId) : c.get('requestId'));
+    // Another run is making the same resource (a payment whose earlier request or job is still under way).
+    if (error instanceof MadeByAnotherRunError) error = stillBeingMade();
     if (error instanceof GatewayError) {
       const result = error.parameterErrors ? { ...error.result, parameterErrors: error.parameterErrors } : error.result;
       return jsonResponse(c, envelope(result, ndc), error.status, error.headers);

@@ -46,6 +46,7 @@ export interface GatewayConfig {
    */
   readonly outboundAllowPrivate: boolean;
   readonly limits: RequestLimits;
+  readonly throttle: ThrottleBackend;
   /**
    * CLIENT_ADDRESS_HEADER: behind a reverse proxy, the request header naming the client's address (its last
    * entry, the one the proxy added, e.g. X-Forwarded-For). Unset: the connection's own address.
@@ -86,6 +87,22 @@ export interface RequestLimits {
   readonly checkoutReadsPerMinute: number;
   /** Declined payments a checkout takes before it refuses further submits (card testing). */
   readonly checkoutMaxDeclines: number;
+  /** Every authenticated request, per entity (COMPAT §17). */
+  readonly requestsPerMinute: number;
+  /** Payments made (POST /v1/payments, checkout submits, registrations, schedules), per entity. */
+  readonly paymentCreationsPerMinute: number;
+  /** GET /v1/query/{id}, per id (COMPAT §17). */
+  readonly queryReadsPerMinute: number;
+  /** List queries and settlement reports, per entity and second (COMPAT §17). */
+  readonly listQueriesPerSecond: number;
+}
+
+/** Where request limits are counted (throttling/counters.ts): the store, or Redis when a URL is set. */
+export interface ThrottleBackend {
+  /** THROTTLE_REDIS_URL, e.g. redis://127.0.0.1:6379; unset: counted in the store. */
+  readonly redisUrl: string | undefined;
+  /** THROTTLE_REDIS_PREFIX: the prefix of every key the gateway writes in Redis (default `gateway:throttle:`). */
+  readonly redisKeyPrefix: string;
 }
 
 /** How long the HTTP server waits for clients, and how many connections it holds (http/listener.ts). */
@@ -167,7 +184,28 @@ function parseRequestLimits(env: NodeJS.ProcessEnv): RequestLimits {
     backOfficePerMinute: limit('THROTTLE_BACK_OFFICE_PER_MINUTE', 200),
     checkoutReadsPerMinute: limit('THROTTLE_CHECKOUT_READS_PER_MINUTE', 2),
     checkoutMaxDeclines: limit('CHECKOUT_MAX_DECLINED_PAYMENTS', 10),
+    requestsPerMinute: limit('THROTTLE_REQUESTS_PER_MINUTE', 12_000),
+    paymentCreationsPerMinute: limit('THROTTLE_PAYMENT_CREATIONS_PER_MINUTE', 6_000),
+    queryReadsPerMinute: limit('THROTTLE_QUERY_READS_PER_MINUTE', 2),
+    listQueriesPerSecond: limit('THROTTLE_LIST_QUERIES_PER_SECOND', 1),
   };
+}
+
+function parseThrottleBackend(env: NodeJS.ProcessEnv): ThrottleBackend {
+  const url = env.THROTTLE_REDIS_URL;
+  if (url !== undefined && url !== '') {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    // Never the value itself in the message: it may hold a password.
+    if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')) throw new ConfigError('THROTTLE_REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  const prefix = env.THROTTLE_REDIS_PREFIX;
+  if (prefix !== undefined && prefix !== '' && !/^[\x21-\x7e]{1,64}$/.test(prefix)) throw new ConfigError('THROTTLE_REDIS_PREFIX must be 1 to 64 printable characters without spaces');
+  return { redisUrl: url === '' ? undefined : url, redisKeyPrefix: prefix === undefined || prefix === '' ? 'gateway:throttle:' : prefix };
 }
 
 function parseHeaderName(name: string, raw: string | undefined): string | undefined {
@@ -297,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     http: parseHttpLimits(env),
     outboundAllowPrivate: parseBoolean('OUTBOUND_ALLOW_PRIVATE', env.OUTBOUND_ALLOW_PRIVATE, environment === 'test'),
     limits: parseRequestLimits(env),
+    throttle: parseThrottleBackend(env),
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
     ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),

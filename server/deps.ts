@@ -4,6 +4,7 @@ import type { TokenAccessLookup } from './merchants/tokenAccessCache.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Store } from './store/index.ts';
 import type { AuthFailureGuard } from './throttling/authFailures.ts';
+import type { Throttling } from './throttling/service.ts';
 import type { WebhookServices } from './webhooks/service.ts';
 import type { WidgetBuild } from './widget/build.ts';
 
@@ -18,6 +19,8 @@ export interface AppDependencies {
   readonly tokenAccess: TokenAccessLookup;
   /** Failed authentications per client address (throttling/authFailures.ts). */
   readonly authFailures: AuthFailureGuard;
+  /** Request limits per entity (COMPAT §17, throttling/service.ts); absent: requests are not limited. */
+  readonly throttling?: Throttling;
   /** The built widget files, or undefined when the widget was not built (npm run build). */
   readonly widgetBuild: WidgetBuild | undefined;
   /** `<PUBLIC_URL>/v1/static/<version>`: where this build's widget files are served. */

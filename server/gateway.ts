@@ -27,6 +27,11 @@ import { disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { createAuthFailureGuard } from './throttling/authFailures.ts';
 import { throttlingJobHandlers } from './throttling/jobs.ts';
+import { memoryCounters, redisCounters, storeCounters } from './throttling/counters.ts';
+import { defaultLimits } from './throttling/limits.ts';
+import { createThrottling, type Throttling } from './throttling/service.ts';
+import { cachedThrottling } from './throttling/settings.ts';
+import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
 import { scheduleJobHandlers } from './schedules/execution.ts';
@@ -45,6 +50,8 @@ export interface RunningGateway {
   readonly jobs: JobWorker;
   /** The payment core this gateway runs (tests look at its acquirers). */
   readonly payments: PaymentServices;
+  /** Request limits and the entities' throttling settings (throttling/service.ts). */
+  readonly throttling: Throttling;
   /** Webhooks: their configuration use-cases, and the worker that sends deliveries (apart from the other jobs). */
   readonly webhooks: { readonly services: WebhookServices; readonly deliveries: JobWorker };
   /** Schedules: the loop that takes due fire times, and the worker that makes their payments (apart from the other jobs). */
@@ -103,7 +110,17 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   for (const notice of notices) logger.warn(notice);
 
   const now = options.now ?? (() => new Date());
+  // Request limits (COMPAT §17): counted in Redis when THROTTLE_REDIS_URL is set, else in PostgreSQL (shared by the
+  // instances), or in memory over the embedded store (one process at a time opens it: it sees every request).
+  const counters = config.throttle.redisUrl
+    ? redisCounters({ url: config.throttle.redisUrl, keyPrefix: config.throttle.redisKeyPrefix, logger })
+    : store.kind === 'pglite'
+      ? memoryCounters()
+      : storeCounters(store);
+  const throttlingSettings = cachedThrottling(store, now);
+  const throttling = createThrottling({ counters, settings: throttlingSettings, defaults: defaultLimits(config.limits), now });
   const payments = createPaymentServices({
+    risk: createRiskCheck({ store, settings: throttlingSettings, fingerprint: (text) => vault.fingerprint(text), acquirer: config.defaultAcquirer, now }),
     store,
     outbox: createOutbox([checkoutNotifications]),
     acquirers: createAcquirerRegistry(store, config, options.wrapAcquirer),
@@ -135,7 +152,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     logger,
     payments,
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
-    authFailures: createAuthFailureGuard(store, config.limits.authFailuresPerMinute, now),
+    authFailures: createAuthFailureGuard(counters, config.limits.authFailuresPerMinute, now),
+    throttling,
     widgetBuild,
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
@@ -201,6 +219,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     logger,
     jobs,
     payments,
+    throttling,
     webhooks: { services: webhookServices, deliveries: webhookDeliveries },
     schedules: { scheduler, executions: scheduleExecutions },
     notices,
@@ -210,6 +229,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
+      await throttling.close();
       await store.close();
     },
   };
