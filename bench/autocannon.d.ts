@@ -14,10 +14,20 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       body?: string;
+      /** Requests each connection sends in turn (method, headers and body default to the ones above). */
+      requests?: Request[];
       /** Seconds before a request counts as a timeout. */
       timeout?: number;
       pipelining?: number;
       title?: string;
+    }
+
+    interface Request {
+      method?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      /** Called with each answer to this request (the body as text). */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }
 
     interface Histogram {

@@ -2,11 +2,22 @@
 
 import type { Summary } from './stats.ts';
 
+/** One of the requests a connection sends in turn, and what its answer must (not) contain. */
+export interface LoadRequest {
+  readonly body: string;
+  /** Text every answer to this request must contain (a 200 or not, the answer is checked). */
+  readonly answerIncludes?: string;
+  /** Text no answer to this request may contain. */
+  readonly answerExcludes?: string;
+}
+
 export interface LoadSpec {
   readonly url: string;
   readonly method: 'GET' | 'POST';
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** Instead of `body`: each connection sends these one after the other, over and over (a mix of requests). */
+  readonly requests?: readonly LoadRequest[];
   readonly connections: number;
   readonly warmupSeconds: number;
   readonly durationSeconds: number;
@@ -20,6 +31,11 @@ export interface Outcome {
   readonly timeouts: number;
   /** Responses per HTTP status code. */
   readonly statusCodes: Record<string, number>;
+  /** With `requests`: answers per request of the mix (by index), and those whose text was not as the request says. */
+  readonly answersByRequest?: readonly number[];
+  readonly answerMismatches?: number;
+  /** The first mismatching answer, for the report. */
+  readonly firstMismatch?: string;
 }
 
 export interface LoadResult {

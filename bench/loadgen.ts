@@ -7,14 +7,38 @@ import autocannon from 'autocannon';
 import type { LoadReply, LoadSpec, Outcome } from './load-protocol.ts';
 import { summarize } from './stats.ts';
 
-function run(spec: LoadSpec, seconds: number, latencies: number[] | undefined): Promise<autocannon.Result> {
+/** What the answers to a mix of requests were: counted per request, checked against what each must contain. */
+interface AnswerTally {
+  readonly byRequest: number[];
+  mismatches: number;
+  firstMismatch?: string;
+}
+
+function requestsOf(spec: LoadSpec, tally: AnswerTally): autocannon.Request[] | undefined {
+  return spec.requests?.map((request, index) => ({
+    body: request.body,
+    onResponse: (_status: number, body: string) => {
+      tally.byRequest[index] = (tally.byRequest[index] ?? 0) + 1;
+      const wrong =
+        (request.answerIncludes !== undefined && !body.includes(request.answerIncludes)) ||
+        (request.answerExcludes !== undefined && body.includes(request.answerExcludes));
+      if (!wrong) return;
+      tally.mismatches += 1;
+      tally.firstMismatch ??= body.slice(0, 500);
+    },
+  }));
+}
+
+function run(spec: LoadSpec, seconds: number, latencies: number[] | undefined, tally: AnswerTally): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
+    const requests = requestsOf(spec, tally);
     const instance = autocannon(
       {
         url: spec.url,
         method: spec.method,
         headers: spec.headers,
         ...(spec.body !== undefined ? { body: spec.body } : {}),
+        ...(requests ? { requests } : {}),
         connections: spec.connections,
         duration: seconds,
         timeout: 10,
@@ -25,7 +49,7 @@ function run(spec: LoadSpec, seconds: number, latencies: number[] | undefined): 
   });
 }
 
-function outcomeOf(result: autocannon.Result): Outcome {
+function outcomeOf(result: autocannon.Result, tally: AnswerTally, mix: boolean): Outcome {
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
   return {
@@ -34,14 +58,22 @@ function outcomeOf(result: autocannon.Result): Outcome {
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
+    ...(mix
+      ? { answersByRequest: tally.byRequest, answerMismatches: tally.mismatches, ...(tally.firstMismatch !== undefined ? { firstMismatch: tally.firstMismatch } : {}) }
+      : {}),
   };
 }
 
+const newTally = (): AnswerTally => ({ byRequest: [], mismatches: 0 });
+
 async function measure(spec: LoadSpec): Promise<LoadReply> {
-  const warmup = outcomeOf(await run(spec, spec.warmupSeconds, undefined));
+  const mix = spec.requests !== undefined;
+  const warmupTally = newTally();
+  const warmup = outcomeOf(await run(spec, spec.warmupSeconds, undefined, warmupTally), warmupTally, mix);
   const latencies: number[] = [];
-  const result = await run(spec, spec.durationSeconds, latencies);
-  const outcome = outcomeOf(result);
+  const tally = newTally();
+  const result = await run(spec, spec.durationSeconds, latencies, tally);
+  const outcome = outcomeOf(result, tally, mix);
   return { ok: true, result: { warmup, measured: { ...outcome, ...summarize(latencies, outcome.responses, result.duration) } } };
 }
 

@@ -21,6 +21,11 @@
  *      (taken_at − fire_at) p50/p99/max, the payments' start drift and payments per second, and each instance's
  *      memory with 1,000 and with 100,000 schedules (target: drift p99 ≤ 1 s; memory that does not grow with them).
  *      BENCH_ONLY=H runs only this section (with TEST_DATABASE_URL or DATABASE_URL); BENCH_ONLY=G only section G.
+ *   R  per store, smart retry (smartRetry.ts): POST /v1/payments all approved at once, then half of them soft-declined
+ *      and retried at the fallback acquirer, each stored once; BENCH_ONLY=R runs only this section.
+ *   T  per store, throttling (throttling.ts): POST /v1/payments with the entity's request limits off, counted in the
+ *      store, counted in Redis (target: counted ≥ 90% of off); BENCH_ONLY=T runs only this section. The other
+ *      sections count the limits as in production, set so high that nothing is refused.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -32,7 +37,8 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G or H: only that section).
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, R or T: only that section),
+ * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -54,6 +60,10 @@ import { measureWidget } from './widget.ts';
 import { createWebhook } from '../server/webhooks/service.ts';
 import { openStore } from '../server/store/index.ts';
 import * as schedules from './schedules.ts';
+import type { BenchSectionContext } from './section.ts';
+import { benchSmartRetry } from './smartRetry.ts';
+import { benchThrottling } from './throttling.ts';
+import { MAX_LIMIT } from '../server/throttling/limits.ts';
 
 /** Payments as a share of the raw insert rate (issue 10): about all of it on PGlite, at least 70% on PostgreSQL. */
 const TARGET_RATIO: Record<StoreKind, number> = { PGlite: 0.9, PostgreSQL: 0.7 };
@@ -90,9 +100,9 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 /** H: fire drift target (issue): p99 ≤ 1 s; the figures are taken when the burst's payments are made, or this long after their second. */
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
-/** BENCH_ONLY=G or H runs that section alone (G on every store, H on PostgreSQL). */
-const ONLY = process.env.BENCH_ONLY === 'G' || process.env.BENCH_ONLY === 'H' ? process.env.BENCH_ONLY : undefined;
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G or H');
+/** BENCH_ONLY=G, H or R runs that section alone (G and R on every store, H on PostgreSQL). */
+const ONLY = (['G', 'H', 'R', 'T'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, R or T');
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -234,8 +244,9 @@ function loadSpec(url: string, method: 'GET' | 'POST', headers: Record<string, s
 
 /** A gateway on a bench store location: any free port on loopback, no demo merchant, logging as in production. */
 function benchGatewayConfig(location: { readonly dataDir: string; readonly databaseUrl: string | undefined }): GatewayConfig {
+  const defaults = loadConfig({});
   return {
-    ...loadConfig({}),
+    ...defaults,
     port: 0,
     host: HOST,
     dataDir: location.dataDir,
@@ -245,6 +256,8 @@ function benchGatewayConfig(location: { readonly dataDir: string; readonly datab
     demoMerchant: undefined,
     // Logging as in production (a line per request, redacted), into a sink that drops the lines.
     logLevel: 'info',
+    // The entity's request limits counted as in production, but never refusing the bench's thousands a minute.
+    limits: { ...defaults.limits, requestsPerMinute: MAX_LIMIT, paymentCreationsPerMinute: MAX_LIMIT },
   };
 }
 
@@ -686,6 +699,19 @@ async function benchSchedules(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// R and T, sections of their own files (smartRetry.ts, throttling.ts), with this file's knobs, clean-up and report
+
+const sectionContext: BenchSectionContext = {
+  load: { connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, durationSeconds: DURATION_SECONDS },
+  gatewayConfig: benchGatewayConfig,
+  withScope,
+  checkHttp,
+  row: (label, summary, check) => rows.push({ label, unit: 'req/s', summary, check }),
+  ratio: (text) => ratios.push(text),
+  fail: (failure) => fail(failure),
+};
+
+// ---------------------------------------------------------------------------------------------------
 
 function printTable(): void {
   const header = ['measurement', 'rate', 'p50 ms', 'p99 ms', 'count', 'check'];
@@ -735,9 +761,11 @@ async function main(): Promise<void> {
       const payments = await benchStore(kind, honoRate);
       if (!interrupted) await benchWebhooks(kind, payments);
     }
-    if (!interrupted) await benchDeliveryCost(kind);
+    if (!interrupted && (!ONLY || ONLY === 'G')) await benchDeliveryCost(kind);
+    if (!interrupted && (!ONLY || ONLY === 'R')) await benchSmartRetry(kind, sectionContext);
+    if (!interrupted && (!ONLY || ONLY === 'T')) await benchThrottling(kind, sectionContext);
   }
-  if (source && !interrupted && ONLY !== 'G') await benchSchedules();
+  if (source && !interrupted && (!ONLY || ONLY === 'H')) await benchSchedules();
   if (interrupted) return; // the signal handler cleans up and exits
 
   try {

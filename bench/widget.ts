@@ -32,6 +32,16 @@ export async function measureWidget(): Promise<void> {
       `i18next engine, loaded for them only: ${kb(sizes.i18nEngine)}`,
   );
   console.log(`  per language: ${languages.map(([code, bytes]) => `${code} ${bytes}`).join(', ')} bytes`);
+  const sum = (files: ReadonlyMap<string, number>) => [...files.values()].reduce((total, bytes) => total + bytes, 0);
+  const cardOnly = sum(sizes.cardOnlyPage);
+  console.log(
+    `  card-only page before onReady: ${kb(cardOnly)} (${cardOnly} B; budget ${kb(BUDGETS.cardOnlyPage)}; hosted-field files once, ` +
+      `the second frame's come from the browser cache): ${[...sizes.cardOnlyPage].map(([file, bytes]) => `${file} ${bytes}`).join(', ')}`,
+  );
+  console.log(
+    `  the same counting both frames' files: ${kb(sum(sizes.cardOnlyPageUncached))} (ceiling ${kb(BUDGETS.cardOnlyCeiling)}); ` +
+      `then, right after onReady, the submit path: ${[...sizes.cardOnlyAfterReady].map(([file, bytes]) => `${file} ${bytes}`).join(', ')} B`,
+  );
 
   const site = await startMerchantSite();
   const browser = await launchBrowser();
