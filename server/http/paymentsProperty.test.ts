@@ -121,6 +121,14 @@ const request = fc.record({
 
 
 /** 200 or 400, a full envelope, a code of the class its status says, well-formed parameterErrors, no card number. */
+/**
+ * An id the client sends as the path segment it is: "." and ".." stay unencoded by encodeURIComponent and every URL
+ * parser resolves them away (`/v1/registrations/.` goes out as `/v1/registrations/`, a route that does not exist).
+ */
+function isSentAsOneSegment(id: string): boolean {
+  return id !== '.' && id !== '..';
+}
+
 function expectWellFormed(response: ApiResponse, params: ReadonlyMap<string, string>, sent: string): void {
   const context = `${response.status} ${JSON.stringify(response.body)}\nsent: ${sent.slice(0, 2000)}`;
   expect([200, 400], context).toContain(response.status);
@@ -198,6 +206,59 @@ describe('POST /v1/payments with random parameters', () => {
   });
 });
 
+/** A valid payment with each instrument other than a card (COMPAT §16), for the instruments' property test. */
+const INSTRUMENT_BASES: readonly Record<string, string>[] = [
+  { paymentBrand: 'DIRECTDEBIT_SEPA', 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'DE23100000001234567890', 'bankAccount.bic': 'MARKDEF1100' },
+  { paymentBrand: 'VISA', 'tokenAccount.type': 'NETWORK', 'tokenAccount.number': '4200000000000000', 'tokenAccount.expiryMonth': '05', 'tokenAccount.expiryYear': '2034', 'tokenAccount.cryptogram': 'AgAAAAAABk4DWZ4C28yUQAAAAAA=' },
+  { paymentBrand: 'APPLEPAY', 'applePay.paymentToken': '{"data":"x"}', 'applePay.source': 'web' },
+  { paymentBrand: 'GOOGLEPAY', 'googlePay.paymentToken': '{"paymentMethod":{"network":"MASTERCARD"}}' },
+  { paymentBrand: 'SAMSUNGPAY', 'virtualAccount.paymentToken': '{"data":"y"}' },
+  { paymentBrand: 'MBWAY', 'virtualAccount.accountId': '351#912345678' },
+];
+const INSTRUMENT_NAME = /^(bankAccount\.|tokenAccount\.|virtualAccount\.|applePay\.|googlePay\.|samsungPay\.|transactionDueDate$|paymentBrand$|paymentType$|createRegistration$|registrationId$|card\.|standingInstruction\.|threeDSecure\.eci$)/;
+const instrumentValue = fc.oneof(
+  randomValue,
+  fc.constantFrom(
+    'DIRECTDEBIT_SEPA', 'APPLEPAY', 'GOOGLEPAY', 'SAMSUNGPAY', 'MBWAY', 'PAYPAL', 'GIROPAY', 'NETWORK', 'EXTERNAL', 'MIT', 'CD',
+    'DE23100000001234567890', 'DE23100000001234567891', 'de23100000001234567890', 'GB82WEST12345698765432', 'MARKDEF1100', 'TESTDETT421',
+    '2025-02-30', '2999-12-31', '2020-01-01', '351#912345678', '{}', '[]', 'null', '{"testResult":"800.100.151"}',
+    '{"applicationExpirationDate":"991399"}', '{"testResult":"000.200.000"}', 'AAAAAAAAAAAAAAAAAAAA', '4444444444444444',
+  ),
+);
+const instrumentRequest = fc.record({
+  base: fc.constantFrom(...INSTRUMENT_BASES),
+  dropped: fc.array(fc.nat({ max: 6 }), { maxLength: 2 }),
+  known: fc.array(fc.tuple(fc.constantFrom(...CATALOGUE.map((spec) => spec.name).filter((name) => INSTRUMENT_NAME.test(name))), instrumentValue), { maxLength: 5 }),
+});
+
+describe('POST /v1/payments with random instrument parameters (COMPAT §16)', () => {
+  it('always answers 200 or 400 with a full envelope, never an IBAN, token or cryptogram, and logs no error', async () => {
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(instrumentRequest, async ({ base, dropped, known }) => {
+        const params = new Map<string, string>([['entityId', t.entityId], ['amount', '10.00'], ['currency', 'EUR'], ['paymentType', 'DB'], ...Object.entries(base)]);
+        const names = Object.keys(base);
+        for (const index of dropped) params.delete(names[index % names.length] as string);
+        for (const [name, value] of known) params.set(name, value);
+        const body = new URLSearchParams([...params]).toString();
+        const response = await t.post('/v1/payments', body);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expectWellFormed(response, params, body);
+        const text = JSON.stringify(response.body);
+        for (const name of ['bankAccount.iban', 'tokenAccount.number', 'tokenAccount.cryptogram', 'applePay.paymentToken', 'googlePay.paymentToken', 'virtualAccount.paymentToken']) {
+          const value = params.get(name);
+          if (value !== undefined && value.length >= 12 && ![...params].some(([other, sent]) => other !== name && sent.includes(value))) expect(text, body).not.toContain(value);
+        }
+      }),
+      { numRuns: 150, interruptAfterTimeLimit: 25_000, examples: INSTRUMENT_BASES.map((base): [{ base: Record<string, string>; dropped: number[]; known: [string, string][] }] => [{ base, dropped: [], known: [] }]) },
+    );
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+    const levels = t.logLines.map((line) => (JSON.parse(line) as { level: string }).level);
+    expect(levels.filter((level) => level === 'error')).toEqual([]);
+  }, 60_000);
+});
+
 describe('the registrations API with random parameters and ids', () => {
   it('always answers 200 or 400 with a full envelope, never a card number, on every registration endpoint', async () => {
     const stored = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard() });
@@ -205,7 +266,7 @@ describe('the registrations API with random parameters and ids', () => {
     const registrationKeys = Object.keys({ entityId: '', ...testCard() });
     const registrationRequest = fc.record({
       endpoint: fc.constantFrom('create', 'pay', 'update', 'delete', 'read'),
-      id: fc.oneof({ weight: 3, arbitrary: fc.constant(stored.body.id as string) }, fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 40 })),
+      id: fc.oneof({ weight: 3, arbitrary: fc.constant(stored.body.id as string) }, fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 40 })).filter(isSentAsOneSegment),
       base: fc.oneof({ weight: 3, arbitrary: fc.constant(registrationKeys) }, fc.subarray(registrationKeys)),
       known: fc.array(fc.tuple(catalogueName, randomValue), { maxLength: 8 }),
       random: fc.array(fc.tuple(randomName, randomValue), { maxLength: 5 }),
@@ -257,7 +318,7 @@ describe('the schedules API with random job definitions, parameters and ids', ()
     const jobFields = ['job.second', 'job.minute', 'job.hour', 'job.dayOfMonth', 'job.month', 'job.dayOfWeek', 'job.year'];
     const scheduleRequest = fc.record({
       endpoint: fc.constantFrom('create', 'create', 'create', 'read', 'delete'),
-      id: fc.oneof(fc.constant('0123456789abcdef0123456789abcdef'), fc.string({ minLength: 1, maxLength: 40 })),
+      id: fc.oneof(fc.constant('0123456789abcdef0123456789abcdef'), fc.string({ minLength: 1, maxLength: 40 })).filter(isSentAsOneSegment),
       job: fc.oneof(
         fc.array(fc.tuple(fc.constantFrom(...jobFields), cronField), { maxLength: 7 }),
         fc.array(cronField, { minLength: 0, maxLength: 8 }).map((fields) => [['job.expression', fields.join(' ')] as [string, string]]),
