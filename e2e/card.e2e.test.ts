@@ -59,6 +59,49 @@ describe('the card widget on a merchant page', () => {
     expect(page.url()).not.toContain('/result');
   });
 
+  it.each([
+    ['a Visa prefix at a length no Visa number has', '420000000000002'],
+    ['a prefix no brand issues', '9100000000000000'],
+  ])('marks a number that passes Luhn with %s as invalid, and does not pay', async (_case, number) => {
+    const page = await open('plain');
+    await fillCard(page, { number });
+    await page.locator('button.wpwl-button-pay').click();
+    await expect.poll(() => page.locator('iframe.wpwl-control-cardNumber.wpwl-has-error').count()).toBe(1);
+    expect(await page.locator('.wpwl-hint-cardNumberError').count()).toBe(1);
+    await page.waitForTimeout(200);
+    expect(page.url()).not.toContain('/result');
+  });
+
+  it('tells the shopper and onError when the submit path cannot be loaded, and pays once it can', async () => {
+    const checkoutId = await env.site.createCheckout();
+    const page = await env.browser.newPage();
+    env.track(page);
+    const submitChunk = /\/js\/flow-[\w-]+\.min\.js$/;
+    await page.route(submitChunk, (route) => route.abort('connectionfailed'));
+    await page.addInitScript(() => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
+        onError: (error: { name: string; message: string }) => ((window as unknown as { widgetErrors: string[] }).widgetErrors ??= []).push(`${error.name}: ${error.message}`),
+      };
+    });
+    await page.goto(env.site.pageUrl('plain', { checkoutId }));
+    await page.locator('.wpwl-form-card').waitFor();
+    await fillCard(page);
+    await page.locator('button.wpwl-button-pay').click();
+    const message = page.locator('div.wpwl-message.wpwl-has-error');
+    await message.waitFor();
+    expect(await message.innerText()).toContain('could not be sent');
+    expect(await page.evaluate(() => (window as unknown as { widgetErrors: string[] }).widgetErrors)).toEqual([expect.stringMatching(/^WidgetError: the payment could not be sent/)]);
+    const status = await fetch(`${env.site.gatewayUrl}/v1/checkouts/${checkoutId}/payment?entityId=${env.site.entityId}`, {
+      headers: { Authorization: `Bearer ${env.site.token}` },
+    });
+    expect(((await status.json()) as { result: { code: string } }).result.code).toBe('000.200.000');
+
+    // The network is back: the next submit loads the submit path and pays.
+    await page.unroute(submitChunk);
+    await page.locator('button.wpwl-button-pay').click();
+    expect((await resultOf(page)).result.code).toBe('000.100.110');
+  });
+
   it('reads brands from the form text and keeps the merchant children of the form', async () => {
     const page = await open('brands-as-text');
     const options = await page.locator('select.wpwl-control-brand option').evaluateAll((nodes) => nodes.map((node) => (node as HTMLOptionElement).value));

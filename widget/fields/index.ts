@@ -6,6 +6,7 @@ import {
   parseLaunch,
   paymentBody,
   postsPayment,
+  BIN_DIGITS,
   PROTOCOL_VERSION,
   type Envelope,
   type FieldConfig,
@@ -15,7 +16,7 @@ import {
   type SiblingMessage,
   type StyleMap,
 } from '../shared/protocol.ts';
-import { brandOfNumber, passesLuhn } from '../shared/cards.ts';
+import { passesLuhn } from '../shared/luhn.ts';
 
 /**
  * The hosted-field page: one card-number or CVV input living on the gateway's origin. The merchant page
@@ -75,10 +76,10 @@ function start(launch: Required<FieldLaunch>): void {
   const state = (showErrors: boolean) => {
     const value = digits();
     const valid = isNumber
-      ? // The gateway's own checks: a number of a known brand and length that passes Luhn.
-        passesLuhn(value) && brandOfNumber(value) !== undefined
+      ? // The gateway's Luhn check; the widget checks brand and length from bin and length (protocol version 3).
+        passesLuhn(value)
       : value.length === cvvLength || (value.length === 0 && config?.required === false);
-    send({ type: 'state', field, empty: value.length === 0, valid, length: value.length, bin: isNumber && value.length >= 6 ? value.slice(0, 6) : '', showErrors });
+    send({ type: 'state', field, empty: value.length === 0, valid, length: value.length, bin: isNumber && value.length >= BIN_DIGITS ? value.slice(0, BIN_DIGITS) : '', showErrors });
   };
 
   input.addEventListener('input', () => {

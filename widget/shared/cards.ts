@@ -5,6 +5,10 @@
  * the widget used before this table, with the gateway's 13-digit Visa numbers.
  */
 
+import { BIN_DIGITS } from './protocol.ts';
+
+export { passesLuhn } from './luhn.ts';
+
 /** A prefix, or a range of prefixes of the same length: [low, high]. */
 export type IssuerPattern = number | readonly [number, number];
 
@@ -78,20 +82,6 @@ export function cvvLengthOf(code: string): number | undefined {
   return BY_CODE.get(code)?.cvvLength;
 }
 
-/** The Luhn check every card number passes: 8 to 32 digits whose weighted sum ends in 0. */
-export function passesLuhn(number: string): boolean {
-  if (!/^[0-9]{8,32}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = number.charCodeAt(number.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
 
 /**
  * How specifically `digits` (a whole number, or the first digits typed so far) fits a pattern: the pattern's
@@ -121,7 +111,15 @@ export function brandsMatching(digits: string): CardBrand[] {
     .map(({ brand }) => brand);
 }
 
-/** The brand of a whole card number: its most specific issuer range among brands issuing numbers of its length. */
+/**
+ * The brand of a card number of `length` digits beginning with `bin` (its first BIN_DIGITS digits): the most specific
+ * issuer range among brands issuing numbers of that length.
+ */
+export function brandOfBinAndLength(bin: string, length: number): string | undefined {
+  return brandsMatching(bin).find((brand) => brand.lengths.includes(length))?.code;
+}
+
+/** The brand of a whole card number. */
 export function brandOfNumber(number: string): string | undefined {
-  return brandsMatching(number).find((brand) => brand.lengths.includes(number.length))?.code;
+  return brandOfBinAndLength(number.slice(0, BIN_DIGITS), number.length);
 }

@@ -15,6 +15,8 @@
  *   2  `form` in the launch data: a field belongs to a card form or to the one-click (stored cards) form. In a
  *      one-click form there is no number field: each stored card's CVV field, launched with
  *      `form: 'registration'`, posts the payment itself (the page's fields + `card.cvv`), and answers `submit`.
+ *   3  the number field's `valid` is its Luhn check only: the widget checks brand and length from `bin` and
+ *      `length` (the brand table stays out of the hosted-field script, which each card form loads twice).
  *
  * Launch (the iframe URL's hash): {channel, field, parentOrigin, form}   form defaults to `card`
  *
@@ -31,7 +33,8 @@
  *     clear      {}                             empty the field
  *   field → parent
  *     ready      {field}                        loaded and listening
- *     state      {field, empty, valid, length, bin, showErrors}   after every change; bin only for the number
+ *     state      {field, empty, valid, length, bin, showErrors}   after every change; bin only for the number;
+ *                                               valid: the number passes Luhn, the CVV has the brand's length
  *     focus / blur {field}
  *     tab        {field, backwards}             Tab pressed inside: the parent moves focus on
  *     enter      {field}                        Enter pressed inside
@@ -39,7 +42,10 @@
  *     result     {requestId, status, body}      the gateway's answer to `submit` (no card number in it)
  */
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+
+/** How many first digits of the card number `state` reports as `bin`: they name the brand (no issuer range is longer). */
+export const BIN_DIGITS = 6;
 
 export type HostedFieldName = 'cardNumber' | 'cvv';
 
@@ -93,6 +99,7 @@ export type ParentMessage =
 export interface FieldState {
   readonly field: HostedFieldName;
   readonly empty: boolean;
+  /** Number: passes Luhn (brand and length are the widget's check, from `bin` and `length`). CVV: the brand's length. */
   readonly valid: boolean;
   readonly length: number;
   /** First six digits of the card number once typed: not sensitive, used for brand detection. */

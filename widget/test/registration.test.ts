@@ -72,12 +72,12 @@ describe('wpwlOptions.registrations', () => {
   });
 });
 
-describe('hosted fields of the one-click form (protocol version 2)', () => {
+describe('hosted fields of the one-click form (protocol version 2, now 3)', () => {
   const hash = (launch: unknown) => `#${encodeURIComponent(JSON.stringify(launch))}`;
   const base = { channel: 'abc123', parentOrigin: 'https://shop.example' };
 
-  it('is version 2, and a launch without a form is a card form field', () => {
-    expect(PROTOCOL_VERSION).toBe(2);
+  it('is version 3, and a launch without a form is a card form field', () => {
+    expect(PROTOCOL_VERSION).toBe(3);
     expect(parseLaunch(hash({ ...base, field: 'cardNumber' }))).toEqual({ ...base, field: 'cardNumber', form: 'card' });
   });
 

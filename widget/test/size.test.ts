@@ -47,12 +47,15 @@ describe('widget size budgets', () => {
     expect(total(sizes().cardOnlyPageUncached)).toBeLessThanOrEqual(BUDGETS.cardOnlyCeiling);
   });
 
-  // Issue 14's target. The hosted-field page, script and stylesheet count once: both frames load the same versioned,
-  // immutable URLs, and e2e/size.e2e.test.ts shows Chromium taking the second frame's from its cache (0 bytes; its
-  // figure for the whole page, bootstrap to both fields ready and the submit chunk, was 23,757 bytes gzip when this was
-  // written).
-  it('keeps what a card-only page downloads before onReady within 25 KB gzip (issue 14)', () => {
-    expect(total(sizes().cardOnlyPage)).toBeLessThanOrEqual(BUDGETS.cardOnlyPage);
+  // Issue 14's target, counted as the issue counted its 30.5 KB: both frames' hosted-field page, script and stylesheet
+  // in full. (A browser takes the second frame's from its cache: e2e/size.e2e.test.ts measures the page in Chromium.)
+  it('keeps what a card-only page downloads before onReady within 25 KB gzip, hosted-field files counted for both frames (issue 14)', () => {
+    expect(total(sizes().cardOnlyPageUncached)).toBeLessThanOrEqual(BUDGETS.cardOnlyPage);
+  });
+
+  it('leaves the brand table out of the hosted-field script (the widget checks brand and length)', () => {
+    const script = new TextDecoder().decode(build().files.get('js/fields.min.js')?.bytes);
+    for (const brand of ['UNIONPAY', 'MAESTRO', 'HIPERCARD']) expect(script).not.toContain(brand);
   });
 
   it('keeps it within 25 KB gzip also with the submit path, which the page loads right after onReady', () => {

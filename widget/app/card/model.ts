@@ -1,4 +1,5 @@
 import type { FieldState } from '../../shared/protocol.ts';
+import { brandOfBinAndLength } from '../../shared/cards.ts';
 import { CARD_BRANDS, detectBrands } from '../brands.ts';
 import { assignChanges } from '../payment/state.ts';
 import type { WidgetOptions } from '../options.ts';
@@ -50,7 +51,8 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
       const cvv = model.cvvState;
       const holderText = model.holder.trim();
       return {
-        cardNumber: number !== undefined && number.valid && brandOk,
+        // The hosted field checked Luhn; a known brand issues numbers of this length (the gateway's check, shared/cards.ts).
+        cardNumber: number !== undefined && number.valid && brandOfBinAndLength(number.bin, number.length) !== undefined && brandOk,
         expiry: parsedExpiry !== undefined && (options.disableCardExpiryDateValidation || !isExpiryInPast(parsedExpiry, new Date())),
         cardHolder: holderText === '' ? options.allowEmptyCardHolderName : holderText.length >= 3 && holderText.length <= 128,
         cvv: !options.requireCvv || (cvv !== undefined && (cvv.valid || (cvv.empty && !cvvRequired))),
