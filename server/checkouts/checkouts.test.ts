@@ -492,7 +492,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       expect((await read(id)).status).toBe(200);
       const third = await read(id);
       expect(third.status).toBe(400);
-      expect(third.body.result).toEqual({ code: '800.120.100', description: 'Rejected by Throttling.' });
+      expect(third.body.result).toEqual({ code: '800.120.100', description: 'Rejected by Throttling. Please try again later.' });
       expect(third.body.ndc).toBe(id);
       clock.advance(30_000);
       // The next minute takes two reads again.

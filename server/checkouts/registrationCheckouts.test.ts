@@ -227,7 +227,7 @@ describe.each(STORE_KINDS)('registration-only checkouts on %s', (kind) => {
     expect((await read(id, 'payment')).status).toBe(200);
     const third = await read(id);
     expect(third.status).toBe(400);
-    expect(third.body.result).toEqual({ code: '800.120.100', description: 'Rejected by Throttling.' });
+    expect(third.body.result).toEqual({ code: '800.120.100', description: 'Rejected by Throttling. Please try again later.' });
     expect(third.body.ndc).toBe(id);
     clock.advance(MINUTE);
     expect((await read(id)).body.result.code).toBe('000.200.000');

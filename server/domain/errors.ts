@@ -49,7 +49,10 @@ export function withReason(result: Result, reason: string): Result {
   return { code: result.code, description: `${result.description}: ${reason}` };
 }
 
-/** COMPAT §8: a request over one of its limits (HTTP 400, never 429). */
-export function throttledError(reason?: string): GatewayError {
-  return new GatewayError(reason ? withReason(RESULTS.throttled, reason) : RESULTS.throttled, 400);
+/**
+ * The result of a request over one of its limits (COMPAT §8, §17: HTTP 400, never 429): "Rejected by Throttling.",
+ * then why when it is not the request limits (a sentence, no final period), and to try again later.
+ */
+export function throttledResult(reason?: string): Result {
+  return reason ? { code: RESULTS.throttled.code, description: `Rejected by Throttling. ${reason}; please try again later.` } : RESULTS.throttled;
 }

@@ -77,7 +77,8 @@ export const RESULTS = {
   systemError: result('800.800.800', 'The payment system is currently unavailable, please contact support in case this happens again.'),
   acquirerUnreachable: result('900.100.100', 'unexpected communication error with connector/acquirer'),
   declinedUnknownReason: result('800.100.100', 'transaction declined for unknown reason'),
-  throttled: result('800.120.100', 'Rejected by Throttling.'),
+  // COMPAT §17's description, with spec doc 1 §7's "try again later" (throttledResult adds a reason between them).
+  throttled: result('800.120.100', 'Rejected by Throttling. Please try again later.'),
   // Risk velocity rules (COMPAT §17, domain/riskRules.ts): declines, not request limits.
   riskAccountCount: result('800.120.101', 'maximum number of transactions per account already exceeded'),
   riskIpCount: result('800.120.102', 'maximum number of transactions per ip already exceeded'),

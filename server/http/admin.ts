@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { ParameterError } from '../params/types.ts';
 import { readBody } from './body.ts';
+import { guardAuthentication } from '../throttling/authFailures.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import type { AppEnv } from './context.ts';
 
@@ -21,13 +22,11 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
-export function requireAdminToken(deps: Pick<AppDependencies, 'authFailures' | 'config'>, adminToken: string): MiddlewareHandler<AppEnv> {
+export function requireAdminToken(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'now'>, adminToken: string): MiddlewareHandler<AppEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
     const address = clientAddressOf(c, deps.config.clientAddressHeader);
-    if (deps.authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
-    const failed = async (error: GatewayError) =>
-      (await deps.authFailures.recordFailure(address)) ? throttledError('too many failed authentications from this address') : error;
+    const failed = guardAuthentication(deps.authFailures, address, deps.now);
     const header = c.req.header('authorization');
     const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
     if (!token) {

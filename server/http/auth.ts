@@ -4,7 +4,8 @@ import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import type { AppDependencies } from '../deps.ts';
 import type { AppEnv } from './context.ts';
-import { GatewayError, invalidParameters, throttledError, withReason } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { guardAuthentication } from '../throttling/authFailures.ts';
 import type { LimitUse } from '../throttling/service.ts';
 import type { Context } from 'hono';
 
@@ -28,15 +29,13 @@ function unauthorized(result: Result): GatewayError {
  * requestsPerMinute, and `limit`, the route's own (payment creations, a payment's reads, ...), in one count.
  */
 export function requireMerchant(
-  deps: Pick<AppDependencies, 'tokenAccess' | 'authFailures' | 'config' | 'throttling'>,
+  deps: Pick<AppDependencies, 'tokenAccess' | 'authFailures' | 'config' | 'throttling' | 'now'>,
   limit?: LimitUse | ((c: Context<AppEnv>) => LimitUse | undefined),
 ): MiddlewareHandler<AppEnv> {
   const { tokenAccess, authFailures, throttling } = deps;
   return async (c, next) => {
     const address = clientAddressOf(c, deps.config.clientAddressHeader);
-    if (authFailures.isBlocked(address)) throw throttledError('too many failed authentications from this address');
-    const failed = async (error: GatewayError) =>
-      (await authFailures.recordFailure(address)) ? throttledError('too many failed authentications from this address') : error;
+    const failed = guardAuthentication(authFailures, address, deps.now);
 
     const header = c.req.header('authorization');
     const token = header ? BEARER.exec(header.trim())?.[1] : undefined;

@@ -5,7 +5,7 @@ import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { newRequestId } from '../domain/ids.ts';
 import { envelope } from './envelope.ts';
 import { CORS_HEADERS } from './respond.ts';
-import { withReason } from '../domain/errors.ts';
+import { throttledResult, withReason } from '../domain/errors.ts';
 
 /**
  * What keeps slow, idle and flooding clients from holding the server (the Node HTTP server under Hono):
@@ -95,7 +95,7 @@ export function protectServer(server: Server, limits: HttpLimits): void {
     const address = clientAddress(socket);
     const open = perClient.get(address) ?? 0;
     if (open >= limits.maxConnectionsPerClient) {
-      answerAndClose(socket, rawAnswer(400, withReason(RESULTS.throttled, 'too many connections from this address')));
+      answerAndClose(socket, rawAnswer(400, throttledResult('Too many connections from this address')));
       return;
     }
     perClient.set(address, open + 1);

@@ -1,8 +1,7 @@
 import type { Context } from 'hono';
-import { GatewayError } from '../domain/errors.ts';
+import { GatewayError, throttledResult } from '../domain/errors.ts';
 import type { AppEnv } from '../http/context.ts';
 import type { Queryable } from '../store/index.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
 import type { Counters, Take, TakeResult } from './counters.ts';
 import { LIMITS, type EntityLimits, type LimitName } from './limits.ts';
 import { effectiveLimits, type ThrottlingLookup } from './settings.ts';
@@ -10,7 +9,7 @@ import { effectiveLimits, type ThrottlingLookup } from './settings.ts';
 /**
  * Request limits (COMPAT §8, §17) as the routes apply them: every authenticated request counts against its entity's
  * requestsPerMinute, and a route names the other limits it counts against (payment creations, a payment's reads, ...),
- * all in one count (counters.ts). Over any of them: HTTP 400, 800.120.100 "Rejected by Throttling.", with
+ * all in one count (counters.ts). Over any of them: HTTP 400, 800.120.100 "Rejected by Throttling. Please try again later.", with
  * Retry-After (the seconds until the window that refused it ends).
  */
 
@@ -52,8 +51,7 @@ export interface Throttling {
 /** The answer to a request over a limit: 400 800.120.100, and when to try again. */
 export function throttledAnswer(retryAt: Date, now: Date, reason?: string): GatewayError {
   const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
-  const result = reason ? { code: RESULTS.throttled.code, description: `${RESULTS.throttled.description} ${reason}` } : RESULTS.throttled;
-  return new GatewayError(result, 400, undefined, { 'Retry-After': String(seconds) });
+  return new GatewayError(throttledResult(reason), 400, undefined, { 'Retry-After': String(seconds) });
 }
 
 export function bucketOf(entityId: string, use: LimitUse): string {

@@ -146,7 +146,7 @@ describe.each(VARIANTS)('request limits on %s', (_name, kind, inRedis) => {
     expect((await t.post(`/v1/checkouts/${checkout.body.id}/payment`, testCard({ 'card.holder': 'Jane Jones' }), { token: null })).status).toBe(200);
     const refused = await t.post('/v1/payments', cardPayment(merchant.entityId), as);
     expectThrottled(refused);
-    expect(refused.body.result.description).toBe('Rejected by Throttling.');
+    expect(refused.body.result.description).toBe('Rejected by Throttling. Please try again later.');
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -292,7 +292,7 @@ describe('failed authentications from one address', () => {
       const response = await app.request(`/v1/payments/${'0'.repeat(32)}?entityId=${t.entityId}`, {
         headers: { 'x-forwarded-for': `198.51.100.7, ${address}`, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       });
-      return { status: response.status, body: (await response.json()) as { result: { code: string } } };
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { result: { code: string; description: string } } };
     };
 
     for (let guess = 0; guess < 5; guess++) {
@@ -304,8 +304,15 @@ describe('failed authentications from one address', () => {
     for (let guess = 5; guess < 300; guess++) {
       const answer = await read(guess % 7 === 0 ? null : `guessed-token-${guess}-of-some-length`, '203.0.113.50');
       expect(answer.status).toBe(400);
-      expect(answer.body.result.code).toBe('800.120.100');
+      expect(answer.body.result).toEqual({
+        code: '800.120.100',
+        description: 'Rejected by Throttling. Too many failed authentications from this address; please try again later.',
+      });
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
     }
+    // A valid token from the refused address is refused too, until the minute has passed.
+    expect((await read(t.token, '203.0.113.50')).status).toBe(400);
     expect(lookups).toBe(6);
     // Another address is served as usual, and the blocked one again after its minute.
     expect((await read(t.token, '203.0.113.51')).status).toBe(404);

@@ -102,7 +102,7 @@ function webhookId(c: Context<AppEnv>): string {
 }
 
 export function webhookAdminRoutes(
-  deps: Pick<AppDependencies, 'authFailures' | 'config' | 'webhooks'>,
+  deps: Pick<AppDependencies, 'authFailures' | 'config' | 'webhooks' | 'now'>,
   adminToken: string,
 ): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
