@@ -55,10 +55,11 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
-  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
-  // COMPAT §17: registrations share the payment limits (creating one, or a payment with one, is a payment made).
+  // COMPAT §17: registrations share the payment limits: creating one, or a payment with one, is a payment made;
+  // reading one is a payment's read; updating, deleting or extending one is a back-office call.
   const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
   const registrationRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
+  const backOffice = [requestParams, requireMerchant(deps, { limit: 'backOfficePerMinute' })] as const;
 
   router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
@@ -99,7 +100,7 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id/extendlife', ...merchantRequest, async (c) => {
+  router.post('/:id/extendlife', ...backOffice, async (c) => {
     const testMode = resolveTestMode(c.get('params'), environment);
     const extended = await extendRegistrationLife(payments, c.get('entityId'), c.req.param('id'));
     return answerResponse(c, operationAnswer(extended, testMode));
@@ -111,13 +112,13 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
   router.get('/:id', ...registrationRead, async (c) => {
     return answerResponse(c, registrationAnswer(await readRegistration(payments, c.get('entityId'), c.req.param('id'))));
   });
-  router.post('/:id', ...merchantRequest, async (c) => {
+  router.post('/:id', ...backOffice, async (c) => {
     const params = c.get('params');
     resolveTestMode(params, environment);
     const updated = await updateRegistration(payments, c.get('entityId'), c.req.param('id'), registrationUpdateOf(params));
     return answerResponse(c, registrationAnswer(updated));
   });
-  router.delete('/:id', ...merchantRequest, async (c) => {
+  router.delete('/:id', ...backOffice, async (c) => {
     const testMode = resolveTestMode(c.get('params'), environment);
     const deleted = await deleteRegistration(payments, c.get('entityId'), c.req.param('id'));
     return answerResponse(c, operationAnswer(deleted, testMode));

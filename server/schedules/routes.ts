@@ -25,10 +25,11 @@ export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();
-  const merchantRequest = [requestParams, requireMerchant(deps)] as const;
-  // COMPAT §17: schedules share the payment limits.
+  // COMPAT §17: schedules share the payment limits: creating one is a payment made, reading one a payment's read,
+  // cancelling one a back-office call.
   const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
   const scheduleRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
+  const backOffice = [requestParams, requireMerchant(deps, { limit: 'backOfficePerMinute' })] as const;
 
   router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
@@ -47,7 +48,7 @@ export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
   router.get('/:id', ...scheduleRead, async (c) => {
     return answerResponse(c, scheduleAnswer(await readSchedule(payments, c.get('entityId'), c.req.param('id'))));
   });
-  router.delete('/:id', ...merchantRequest, async (c) => {
+  router.delete('/:id', ...backOffice, async (c) => {
     resolveTestMode(c.get('params'), environment);
     const cancelled = await cancelSchedule(payments, c.get('entityId'), c.req.param('id'));
     return answerResponse(c, { status: 200, body: envelope(RESULTS.succeeded, newNdc(cancelled.entityId), { id: cancelled.id }) });

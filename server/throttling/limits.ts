@@ -36,7 +36,7 @@ export const LIMITS: Readonly<Record<LimitName, LimitDefinition>> = {
     what: 'payments made (POST /v1/payments, checkout submits, registrations and their payments, schedules)',
   },
   paymentReadsPerMinute: { windowMs: 60_000, per: 'resource', what: 'GET /v1/payments/{id}, /v1/registrations/{id}, /scheduling/v1/schedules/{id}, per id' },
-  backOfficePerMinute: { windowMs: 60_000, per: 'entity', what: 'POST /v1/payments/{id} (captures, refunds, reversals, chargebacks)' },
+  backOfficePerMinute: { windowMs: 60_000, per: 'entity', what: 'POST /v1/payments/{id} (captures, refunds, reversals, chargebacks); updating, deleting or extending a registration; cancelling a schedule' },
   checkoutReadsPerMinute: { windowMs: 60_000, per: 'resource', what: 'GET /v1/checkouts/{id}/payment (or /registration), per checkout' },
   queryReadsPerMinute: { windowMs: 60_000, per: 'resource', what: 'GET /v1/query/{id}, per id' },
   listQueriesPerSecond: { windowMs: 1_000, per: 'entity', what: 'list queries (GET /v1/query) and settlement reports' },

@@ -7,7 +7,9 @@ import { findTokenAccess } from '../merchants/repository.ts';
 import { expectEnvelope } from '../testing/envelope.ts';
 import {
   cardPayment,
+  CIT_INITIAL,
   createTestClock,
+  MIT_REPEATED,
   STORE_KINDS,
   startTestGateway,
   freshStoreLocation,
@@ -105,6 +107,30 @@ describe.each(VARIANTS)('request limits on %s', (_name, kind, inRedis) => {
     expect(refund.status).toBe(200);
     clock.advance(MINUTE);
     expect((await capture()).status).toBe(200);
+  });
+
+  it('counts updating, extending and deleting a registration and cancelling a schedule as back-office calls', async () => {
+    const merchant = await t.newMerchant();
+    const as = { token: merchant.token };
+    const stored = await t.post('/v1/payments', { ...cardPayment(merchant.entityId, { paymentType: 'PA', createRegistration: 'true' }), ...CIT_INITIAL }, as);
+    const registrationId = stored.body.registrationId as string;
+    const scheduled = await t.post(
+      '/scheduling/v1/schedules',
+      { entityId: merchant.entityId, registrationId, amount: '1.00', currency: 'EUR', paymentType: 'DB', 'job.expression': '0 0 12 * * ?', ...MIT_REPEATED },
+      as,
+    );
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    expect((await admin('PUT', merchant.entityId, { limits: { backOfficePerMinute: 3 } })).status).toBe(200);
+
+    expect((await t.post(`/v1/registrations/${registrationId}`, { entityId: merchant.entityId, 'card.holder': 'Jane Roe' }, as)).status).toBe(200);
+    expect((await t.post(`/v1/registrations/${registrationId}/extendlife`, { entityId: merchant.entityId }, as)).status).toBe(200);
+    expect((await t.delete(`/scheduling/v1/schedules/${scheduled.body.id}`, { entityId: merchant.entityId }, as)).status).toBe(200);
+    // The fourth back-office call of the minute, whichever it is, is refused, and nothing is deleted.
+    expectThrottled(await t.delete(`/v1/registrations/${registrationId}`, { entityId: merchant.entityId }, as));
+    expectThrottled(await t.post(`/v1/payments/${stored.body.id}`, { entityId: merchant.entityId, paymentType: 'CP', amount: '1.00', currency: 'EUR' }, as));
+    expect((await t.get(`/v1/registrations/${registrationId}`, { entityId: merchant.entityId }, as)).status).toBe(200);
+    clock.advance(MINUTE);
+    expect((await t.delete(`/v1/registrations/${registrationId}`, { entityId: merchant.entityId }, as)).status).toBe(200);
   });
 
   it('refuses further submits on a checkout that had the configured number of declined payments', async () => {
