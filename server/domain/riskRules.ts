@@ -37,7 +37,10 @@ export interface VelocityRule {
 }
 
 export interface ChargebackRateRule {
-  /** Chargebacks per 100 approved payments of a BIN above which its payments are declined. */
+  /**
+   * Chargebacks per 100 payments of a BIN above which its payments are declined: the payments the rules let through
+   * to the acquirer in the window (its declines included), against the chargebacks received in it.
+   */
   readonly maxPercent: number;
   /** Below this many payments of the BIN in the window, the rate is not judged (too few to say). */
   readonly minPayments: number;

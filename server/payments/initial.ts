@@ -112,6 +112,10 @@ export async function createPayment(services: PaymentServices, command: CreatePa
     case 'redirect': {
       const url = requireRedirectData(command, `for ${instrument.brand}: the shopper approves the payment on the provider's page`, false);
       const pending = { ...withResult(draft, RESULTS.pending), paymentBrand: instrument.brand, acquirer: services.acquirers.defaultAcquirer.name };
+      // The risk velocity rules as for every instrument (the account rules count nothing: the shopper chooses the
+      // account on the provider's page).
+      const overRule = await services.risk?.check(command, pending);
+      if (overRule) return recordRefusal(services, { ...draft, paymentBrand: instrument.brand }, overRule);
       return recordPending(services, pending, {
         kind: 'provider',
         merchantName: undefined,

@@ -65,6 +65,29 @@ describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
     expect((await pay(merchant, fromIp)).status).toBe(200);
   });
 
+  it('counts redirect-brand payments by IP and volume, and declines the one over a rule before the provider sees it', async () => {
+    const merchant = await t.newMerchant();
+    await rules(merchant.entityId, { ipCount: { max: 2, windowMinutes: 60 }, volume: { max: 3000, windowMinutes: 60 } });
+    const paypal = (overrides: Record<string, string>) =>
+      t.post(
+        '/v1/payments',
+        { entityId: merchant.entityId, amount: '10.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'PAYPAL', shopperResultUrl: 'https://shop.example.com/back', ...overrides },
+        { token: merchant.token },
+      );
+    const fromIp = { 'customer.ip': '198.51.100.20' };
+    const pending = await paypal(fromIp);
+    expect(pending.body.result.code).toBe('000.200.000');
+    expect(pending.body.redirect).toBeDefined();
+    expect((await pay(merchant, { ...fromIp, amount: '10.00' })).status).toBe(200);
+    const overIp = await paypal(fromIp);
+    await expectDeclinedBy(overIp, '800.120.102', merchant);
+    expect(overIp.body.redirect).toBeUndefined();
+    expect(overIp.body.paymentBrand).toBe('PAYPAL');
+    // 10.00 + 10.00 of 30.00 taken: a redirect payment of 15.00 would pass the volume.
+    await expectDeclinedBy(await paypal({ amount: '15.00' }), '800.120.200', merchant);
+    expect((await paypal({ amount: '10.00' })).body.result.code).toBe('000.200.000');
+  });
+
   it('declines a payment whose amount would take its account over the volume (800.120.201); the card is never kept in clear', async () => {
     const merchant = await t.newMerchant();
     await rules(merchant.entityId, { accountVolume: { max: 1000, windowMinutes: 1440 } });
