@@ -31,9 +31,12 @@ function unknownReference(type: BackOfficeType): GatewayError {
   return new GatewayError(UNKNOWN_REFERENCE[type], 400);
 }
 
-/** A child payment with the acquirer's answer. */
+/**
+ * A payment with the acquirer's answer. Its resultDetails always carry `ExtendedDescription` (COMPAT §15: the
+ * acquirer's own words when it gives some, else the answer's description), next to what the acquirer sent.
+ */
 export function withAnswer(payment: PaymentRecord, answer: AcquirerAnswer): PaymentRecord {
-  return { ...withResult(payment, answer), resultDetails: { ...answer.details }, acquirerReference: answer.reference };
+  return { ...withResult(payment, answer), resultDetails: { ExtendedDescription: answer.description, ...answer.details }, acquirerReference: answer.reference };
 }
 
 interface Options {

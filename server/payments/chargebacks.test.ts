@@ -44,6 +44,26 @@ describe.each(STORE_KINDS)('chargebacks on %s', (kind) => {
     expect(operations.rows).toEqual([{ acquirer: 'simulator', operation: 'CB' }]);
   });
 
+  it('answers every back-office operation (CP, RF, RV, CB, CR) with referencedId and resultDetails holding ExtendedDescription', async () => {
+    const preauthorization = (await pay({ paymentType: 'PA', amount: '30.00' })).body.id as string;
+    const capture = await operate(preauthorization, { paymentType: 'CP', amount: '30.00' });
+    const refund = await operate(capture.body.id, { paymentType: 'RF', amount: '5.00' });
+    const reversal = await operate((await pay({ paymentType: 'PA', amount: '7.00' })).body.id, { paymentType: 'RV', amount: '7.00' });
+    const chargeback = await operate(await debit('12.00'), { paymentType: 'CB', amount: '12.00', chargebackResultCode: '000.100.203' });
+    const chargebackReversal = await operate(chargeback.body.id, { paymentType: 'CR', amount: '12.00' });
+    for (const [type, answer] of Object.entries({ CP: capture, RF: refund, RV: reversal, CB: chargeback, CR: chargebackReversal })) {
+      expect(answer.status, type).toBe(200);
+      expect(answer.body.referencedId, type).toMatch(/^[0-9a-f]{32}$/);
+      expect(answer.body.resultDetails, type).toMatchObject({
+        ExtendedDescription: answer.body.result.description,
+        AcquirerResponse: answer.body.result.code.replace(/\./g, ''),
+        ConnectorTxID1: expect.stringMatching(/^SIMULATOR-/),
+      });
+      // The same on a read.
+      expect((await t.get(`/v1/payments/${answer.body.id}`, { entityId: t.entityId })).body.resultDetails, type).toEqual(answer.body.resultDetails);
+    }
+  });
+
   it('refuses a refund or reversal of a charged-back payment until the chargeback is reversed (CR), then refunds what is left', async () => {
     const id = await debit('50.00');
     expect((await operate(id, { paymentType: 'RF', amount: '10.00' })).status).toBe(200);
