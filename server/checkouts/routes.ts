@@ -11,7 +11,7 @@ import { jsonResponse } from '../http/respond.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { paymentBody, paymentHttpStatus, resultOf } from '../payments/view.ts';
+import { paymentBody, paymentHttpStatus, redirectView, resultOf } from '../payments/view.ts';
 import { noSession, notRegistrationOnly, CHECKOUT_RESULTS } from './results.ts';
 import { createCheckout, deleteCheckout, integrityOf, readCheckoutResult, updateCheckout, type CheckoutContext } from './service.ts';
 import { findCheckout, type CheckoutRecord } from './repository.ts';
@@ -55,7 +55,7 @@ function paymentAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
  */
 function shopperAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: string): Response {
   const result = resultOf(payment);
-  const body = { id: payment.id, ...(payment.redirect ? { redirect: payment.redirect } : {}) };
+  const body = { id: payment.id, ...(payment.redirect ? { redirect: redirectView(payment.redirect) } : {}) };
   return jsonResponse(c, envelope(result, checkoutId, body), paymentHttpStatus(payment));
 }
 

@@ -1,5 +1,5 @@
 import { formatAmount } from '../domain/money.ts';
-import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
+import type { CardSummary, PaymentRecord, PaymentRedirect } from '../domain/payment.ts';
 import { isWalletBrand, SEPA_BRAND, VIRTUAL_ACCOUNT_BRANDS } from '../domain/instruments.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { isRedirectBrand, REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
@@ -57,7 +57,7 @@ export function paymentBody(payment: PaymentRecord): Record<string, unknown> {
     ...cardOnFileView(payment),
     // The gateway's own authentication fills in what the merchant sent (e.g. challengeIndicator) without replacing it.
     ...(payment.threeDSecure ? { threeDSecure: { ...(echo.threeDSecure as object | undefined), ...payment.threeDSecure } } : {}),
-    ...(payment.redirect ? { redirect: payment.redirect } : {}),
+    ...(payment.redirect ? { redirect: redirectView(payment.redirect) } : {}),
     ...(payment.registrationId ? { registrationId: payment.registrationId } : {}),
   };
 }
@@ -104,4 +104,12 @@ function paymentMethodOf(brand: string | null): string {
 /** 200 for an approved or pending payment, 400 for a declined or refused one (spec doc 1 §7). */
 export function paymentHttpStatus(payment: Pick<PaymentRecord, 'status'>): 200 | 400 {
   return payment.status === 'declined' ? 400 : 200;
+}
+
+/**
+ * Where a pending payment sends the shopper (COMPAT §6, §16: `redirect{url, method, parameters[]}`): the gateway's
+ * redirect pages take the parameters by POST (the widget's form) or GET.
+ */
+export function redirectView(redirect: PaymentRedirect): { url: string; method: 'POST'; parameters: PaymentRedirect['parameters'] } {
+  return { url: redirect.url, method: 'POST', parameters: redirect.parameters };
 }

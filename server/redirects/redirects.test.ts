@@ -72,7 +72,11 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
     const response = await fetch(url, init);
     return { status: response.status, headers: response.headers, html: await response.text() };
   };
-  const redirectOf = (answer: ApiResponse): { url: string; parameters: { name: string; value: string }[] } => answer.body.redirect;
+  /** The answer's redirect, which names its method as COMPAT §16 says (the pages take the parameters by POST). */
+  const redirectOf = (answer: ApiResponse): { url: string; method: string; parameters: { name: string; value: string }[] } => {
+    expect(answer.body.redirect.method).toBe('POST');
+    return answer.body.redirect;
+  };
   /** The shopper's answer, as the page's form posts it. */
   const answer = (payment: ApiResponse, fields: Record<string, string>) =>
     page(`${redirectOf(payment).url}/answer`, {
@@ -402,6 +406,9 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       expect(pending.status).toBe(200);
       expect(pending.body.result.code).toBe('000.200.000');
       expect(pending.body.paymentBrand).toBe(brand);
+      // COMPAT §16: redirect{url, method, parameters[]}.
+      expect(Object.keys(pending.body.redirect)).toEqual(['url', 'method', 'parameters']);
+      expect(pending.body.redirect.method).toBe('POST');
       expect(pending.body.card).toBeUndefined();
       const shown = await page(redirectOf(pending).url);
       expect(shown.html).toContain(brand === 'PAYPAL' ? 'PayPal' : 'Sofort');
