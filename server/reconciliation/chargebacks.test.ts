@@ -58,4 +58,14 @@ describe('reconciliation records of chargebacks', () => {
     const record = chargebackRecordOf(await stored(returned.body.id), await stored(debit.body.id));
     expect(record).toMatchObject({ accountNumberLast4: '7890', accountHolder: 'Jane Jones', paymentBrand: 'DIRECTDEBIT_SEPA', result: { code: '000.100.201', description: 'Account or Bank Details Incorrect' } });
   });
+
+  it('names the account of a returned capture of a direct-debit preauthorization by the preauthorization', async () => {
+    const preauthorization = await t.post('/v1/payments', { entityId: t.entityId, amount: '9.00', currency: 'EUR', paymentType: 'PA', paymentBrand: 'DIRECTDEBIT_SEPA', 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'DE23100000001234567890' });
+    const capture = await operate(preauthorization.body.id, { paymentType: 'CP', amount: '9.00' });
+    const returned = await operate(capture.body.id, { paymentType: 'CB', amount: '9.00', chargebackResultCode: '000.100.204' });
+    expect(returned.status).toBe(200);
+    const charged = await stored(capture.body.id);
+    const record = chargebackRecordOf(await stored(returned.body.id), charged, await stored(preauthorization.body.id));
+    expect(record).toMatchObject({ payment: { id: capture.body.id }, accountNumberLast4: '7890', accountHolder: 'Jane Jones', result: { code: '000.100.204' } });
+  });
 });

@@ -43,12 +43,13 @@ function lastFourOf(payment: PaymentRecord): { last4: string | undefined; holder
 /**
  * The record of an approved chargeback (CB) or chargeback reversal (CR). `charged` is the transaction charged back
  * (the CB's parent: a DB or CP); for a CR, `chargeback` is the CR and its parent the CB (or, for a representment,
- * the CR it reverses), and `charged` is still the original transaction.
+ * the CR it reverses), and `charged` is still the original transaction. `accountOf` is the payment that named the
+ * account: `charged`, or the preauthorization a charged capture took (a capture of a direct debit names none).
  */
-export function chargebackRecordOf(chargeback: PaymentRecord, charged: PaymentRecord): ChargebackRecord {
+export function chargebackRecordOf(chargeback: PaymentRecord, charged: PaymentRecord, accountOf: PaymentRecord = charged): ChargebackRecord {
   if (chargeback.paymentType !== 'CB' && chargeback.paymentType !== 'CR') throw new Error(`${chargeback.id} is a ${chargeback.paymentType}, not a chargeback`);
   const reversal = chargeback.paymentType === 'CR';
-  const account = lastFourOf(charged);
+  const account = lastFourOf(accountOf);
   return {
     recordType: reversal ? 'CHARGEBACK REVERSAL' : 'CHARGEBACK',
     transactionType: charged.paymentType === 'CD' ? 'CREDIT' : 'DEBIT',
