@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardPayment, createTestClock, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type ApiResponse, type TestClock, type TestGateway } from '../testing/harness.ts';
+import { eventsOf } from '../events/outbox.ts';
+import { cardPayment, createTestClock, STORE_KINDS, startTestGateway, testCard, warnIfPostgresSkipped, type ApiResponse, type TestClock, type TestGateway } from '../testing/harness.ts';
 import { expectEnvelope } from '../testing/envelope.ts';
 
 /**
@@ -13,6 +14,7 @@ warnIfPostgresSkipped('velocity.test.ts');
 const ADMIN_TOKEN = 'risk-admin-token-of-some-length-0123456789abcdef';
 const jane = (email: string) => ({ 'customer.givenName': 'Jane', 'customer.surname': 'Jones', 'customer.email': email });
 const MASTERCARD = { paymentBrand: 'MASTER', 'card.number': '5454545454545454' };
+type Merchant = { entityId: string; token: string };
 
 describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
   let t: TestGateway;
@@ -34,9 +36,9 @@ describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
     });
     expect(response.status).toBe(200);
   };
-  const pay = (merchant: { entityId: string; token: string }, overrides: Record<string, string> = {}) =>
+  const pay = (merchant: Merchant, overrides: Record<string, string> = {}) =>
     t.post('/v1/payments', cardPayment(merchant.entityId, overrides), { token: merchant.token });
-  const expectDeclinedBy = async (response: ApiResponse, code: string, merchant: { entityId: string; token: string }) => {
+  const expectDeclinedBy = async (response: ApiResponse, code: string, merchant: Merchant) => {
     expectEnvelope(response);
     expect(response.status).toBe(400);
     expect(response.body.result.code).toBe(code);
@@ -46,6 +48,24 @@ describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
     const read = await t.get(`/v1/payments/${response.body.id}`, { entityId: merchant.entityId }, { token: merchant.token });
     expect(read.body.result.code).toBe(code);
   };
+
+  /** A hosted checkout of `merchant` (its server creates it), with `params` as the merchant sets them. */
+  const checkout = async (merchant: Merchant, params: Record<string, string> = {}) => {
+    const created = await t.post('/v1/checkouts', { entityId: merchant.entityId, amount: '20.00', currency: 'EUR', paymentType: 'DB', ...params }, { token: merchant.token });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return created.body.id as string;
+  };
+  /** The shopper's browser posts the card (no token: the checkout names the entity). */
+  const submit = (checkoutId: string) =>
+    t.post(`/v1/checkouts/${checkoutId}/payment`, testCard({ shopperResultUrl: 'https://shop.example/result' }), { token: null });
+  /** A card stored without a payment (POST /v1/registrations). */
+  const registration = async (merchant: Merchant, card: Record<string, string> = {}) => {
+    const registered = await t.post('/v1/registrations', testCard({ entityId: merchant.entityId, ...card }), { token: merchant.token });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+    return registered.body.id as string;
+  };
+  const payWithRegistration = (merchant: Merchant, registrationId: string, amount = '5.00') =>
+    t.post(`/v1/registrations/${registrationId}/payments`, { entityId: merchant.entityId, paymentType: 'DB', amount, currency: 'EUR' }, { token: merchant.token });
 
   it('declines the payments over a count per IP and per e-mail (800.120.102, .103), recorded and readable, others go on', async () => {
     const merchant = await t.newMerchant();
@@ -146,5 +166,76 @@ describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
     expect((await post({ paymentBrand: 'DIRECTDEBIT_SEPA', 'bankAccount.holder': 'Jane Jones', 'bankAccount.iban': 'GB82WEST12345698765432' })).status).toBe(200);
     const stored = await t.gateway.store.query<{ bucket: string }>('SELECT bucket FROM risk_counters WHERE bucket LIKE $1', [`%${merchant.entityId}%`]);
     expect(stored.rows.map((row) => row.bucket).join(' ')).not.toMatch(/DE23100000001234567890|351#912345678|one-device/);
+  });
+
+  it('declines the payments whose amount would take their IP or e-mail over its volume (800.120.202, .203); a declined one adds to no rule', async () => {
+    const merchant = await t.newMerchant();
+    await rules(merchant.entityId, { ipVolume: { max: 5000, windowMinutes: 60 }, emailVolume: { max: 8000, windowMinutes: 60 } });
+    const fromIp = { 'customer.ip': '198.51.100.30' };
+    expect((await pay(merchant, { ...fromIp, amount: '30.00' })).status).toBe(200);
+    await expectDeclinedBy(await pay(merchant, { ...fromIp, amount: '25.00' }), '800.120.202', merchant);
+    // What still fits goes through, up to the volume itself; another IP, another currency are counted apart.
+    expect((await pay(merchant, { ...fromIp, amount: '20.00' })).status).toBe(200);
+    await expectDeclinedBy(await pay(merchant, { ...fromIp, amount: '0.01' }), '800.120.202', merchant);
+    expect((await pay(merchant, { 'customer.ip': '198.51.100.31', amount: '40.00' })).status).toBe(200);
+    expect((await pay(merchant, { ...fromIp, amount: '40.00', currency: 'USD' })).status).toBe(200);
+
+    expect((await pay(merchant, { ...jane('jane@example.com'), amount: '60.00' })).status).toBe(200);
+    // Over the e-mail's volume (the address in any case): declined, and its IP's volume is not taken either.
+    const fromOtherIp = { 'customer.ip': '198.51.100.32' };
+    await expectDeclinedBy(await pay(merchant, { ...fromOtherIp, ...jane('Jane@Example.com'), amount: '25.00' }), '800.120.203', merchant);
+    expect((await pay(merchant, { ...fromOtherIp, amount: '50.00' })).status).toBe(200);
+    expect((await pay(merchant, { ...jane('jane@example.com'), amount: '20.00' })).status).toBe(200);
+    await expectDeclinedBy(await pay(merchant, { ...jane('jane@example.com'), amount: '0.01' }), '800.120.203', merchant);
+    // The next hour counts anew.
+    clock.advance(60 * 60_000);
+    expect((await pay(merchant, { ...fromIp, ...jane('jane@example.com'), amount: '50.00' })).status).toBe(200);
+  });
+
+  it('notifies a risk decline: the PAYMENT event of the declined payment carries the rule\'s code', async () => {
+    const merchant = await t.newMerchant();
+    await rules(merchant.entityId, { ipCount: { max: 1, windowMinutes: 60 } });
+    const fromIp = { 'customer.ip': '198.51.100.40' };
+    expect((await pay(merchant, fromIp)).status).toBe(200);
+    const declined = await pay(merchant, fromIp);
+    await expectDeclinedBy(declined, '800.120.102', merchant);
+    const events = await eventsOf(t.gateway.store, declined.body.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'PAYMENT',
+      action: 'CREATED',
+      entityId: merchant.entityId,
+      payload: { id: declined.body.id, paymentType: 'DB', amount: '92.00', currency: 'EUR', result: { code: '800.120.102' } },
+    });
+  });
+
+  it('declines a checkout\'s payment over a rule: the shopper\'s submit and the merchant\'s status read answer the rule\'s code', async () => {
+    const merchant = await t.newMerchant();
+    await rules(merchant.entityId, { emailCount: { max: 1, windowMinutes: 60 } });
+    expect((await pay(merchant, jane('jane@example.com'))).status).toBe(200);
+    const id = await checkout(merchant, jane('jane@example.com'));
+    const declined = await submit(id);
+    await expectDeclinedBy(declined, '800.120.103', merchant);
+    expect(declined.body.ndc).toBe(id);
+    const status = await t.get(`/v1/checkouts/${id}/payment`, { entityId: merchant.entityId }, { token: merchant.token });
+    expectEnvelope(status);
+    expect(status.status).toBe(400);
+    expect(status.body).toMatchObject({ id: declined.body.id, result: { code: '800.120.103' } });
+    // A checkout of another shopper is paid.
+    expect((await submit(await checkout(merchant, jane('joe@example.com')))).status).toBe(200);
+  });
+
+  it('counts the payments on a stored card by its account (800.120.101 through POST /v1/registrations/{id}/payments)', async () => {
+    const merchant = await t.newMerchant();
+    const visa = await registration(merchant);
+    const master = await registration(merchant, MASTERCARD);
+    await rules(merchant.entityId, { accountCount: { max: 2, windowMinutes: 60 } });
+    expect((await payWithRegistration(merchant, visa)).status).toBe(200);
+    expect((await payWithRegistration(merchant, visa)).status).toBe(200);
+    const declined = await payWithRegistration(merchant, visa);
+    await expectDeclinedBy(declined, '800.120.101', merchant);
+    expect(declined.body.registrationId).toBe(visa);
+    // Another stored card is another account.
+    expect((await payWithRegistration(merchant, master)).status).toBe(200);
   });
 });

@@ -199,6 +199,55 @@ describe.each(VARIANTS)('request limits on %s', (_name, kind, inRedis) => {
     expect((await t.post('/v1/payments', cardPayment(merchant.entityId), as)).status).toBe(200);
   });
 
+  it('counts creating a schedule as a payment made, and limits reading one like a payment read, per id', async () => {
+    const merchant = await t.newMerchant();
+    const as = { token: merchant.token };
+    const stored = await t.post('/v1/payments', { ...cardPayment(merchant.entityId, { paymentType: 'PA', createRegistration: 'true' }), ...CIT_INITIAL }, as);
+    expect(stored.status).toBe(200);
+    const registrationId = stored.body.registrationId as string;
+    const schedule = () =>
+      t.post(
+        '/scheduling/v1/schedules',
+        { entityId: merchant.entityId, registrationId, amount: '1.00', currency: 'EUR', paymentType: 'DB', 'job.expression': '0 0 12 * * ?', ...MIT_REPEATED },
+        as,
+      );
+    const readSchedule = (id: string) => t.get(`/scheduling/v1/schedules/${id}`, { entityId: merchant.entityId }, as);
+    const schedulesMade = async () =>
+      (await t.gateway.store.query<{ n: number }>('SELECT count(*)::int AS n FROM schedules WHERE registration_id = $1', [registrationId])).rows[0]?.n;
+    // A minute of its own, with two payments made allowed: a schedule and a payment take them.
+    clock.advance(MINUTE);
+    expect((await admin('PUT', merchant.entityId, { limits: { paymentCreationsPerMinute: 2 } })).status).toBe(200);
+    const first = await schedule();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect((await t.post('/v1/payments', cardPayment(merchant.entityId), as)).status).toBe(200);
+    const refused = await schedule();
+    expectThrottled(refused);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expectThrottled(await t.post('/v1/payments', cardPayment(merchant.entityId), as));
+    expect(await schedulesMade()).toBe(1);
+
+    // Reads of a schedule: 2 per id and minute by default, as a payment's.
+    expect((await readSchedule(first.body.id)).status).toBe(200);
+    expect((await readSchedule(first.body.id)).status).toBe(200);
+    expectThrottled(await readSchedule(first.body.id));
+
+    clock.advance(MINUTE);
+    const second = await schedule();
+    expect(second.status).toBe(200);
+    expect(await schedulesMade()).toBe(2);
+    // Each schedule has its own count.
+    expect((await readSchedule(second.body.id)).status).toBe(200);
+    expect((await readSchedule(second.body.id)).status).toBe(200);
+    expectThrottled(await readSchedule(second.body.id));
+    expect((await readSchedule(first.body.id)).status).toBe(200);
+    // The entity's own read limit applies to schedules too.
+    expect((await admin('PUT', merchant.entityId, { limits: { paymentReadsPerMinute: 1 } })).status).toBe(200);
+    expectThrottled(await readSchedule(first.body.id));
+    clock.advance(MINUTE);
+    expect((await readSchedule(first.body.id)).status).toBe(200);
+    expectThrottled(await readSchedule(first.body.id));
+  });
+
   it('gives the query and report endpoints their limits: 2 reads per id and minute, 1 list query per entity and second', async () => {
     const { throttling } = t.gateway;
     const merchant = await t.newMerchant();
