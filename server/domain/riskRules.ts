@@ -2,8 +2,8 @@ import type { ParameterError } from '../params/types.ts';
 import { RESULTS, type Result } from './resultCodes.ts';
 
 /**
- * Risk velocity rules (COMPAT §17): limits on what an entity's initial payments (DB, PA, CD) may add up to within a
- * window, configured per entity (none unless set). They are not request limits: a payment over one is declined
+ * Risk velocity rules (COMPAT §17): limits on what an entity's new payments (DB, PA, CD with any instrument, redirect
+ * brands, follow-up authorizations) may add up to within a window, configured per entity (none unless set). They are not request limits: a payment over one is declined
  * like any other (HTTP 400, recorded with an id, queryable, notified) with the rule's result code, and never reaches
  * an acquirer.
  *

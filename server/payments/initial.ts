@@ -265,6 +265,10 @@ async function authorizeFollowUp(services: PaymentServices, command: CreatePayme
   const details: CardDetails | undefined = sent
     ? { ...sent.card, cvv: instrument.kind === 'card' || instrument.kind === 'storedCard' ? instrument.cvv : undefined, brand: original.paymentBrand ?? '' }
     : undefined;
+  // A follow-up is a new authorization: the risk velocity rules count it as any other (its account, when it sends no
+  // card, is the original's, which the original counted).
+  const overRule = await services.risk?.check(command, payment);
+  if (overRule) return recordRefusal(services, payment, overRule);
   return authorizeAndRecord(services, command, acquirer, payment, { card: details }, { referencedReference: original.acquirerReference });
 }
 

@@ -108,6 +108,25 @@ describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
     expect((await paypal({ amount: '10.00' })).body.result.code).toBe('000.200.000');
   });
 
+  it('counts a follow-up authorization (referenceUuid) as a new payment, and declines one over the volume (800.120.200)', async () => {
+    const merchant = await t.newMerchant();
+    await rules(merchant.entityId, { volume: { max: 3000, windowMinutes: 60 } });
+    const original = await pay(merchant, { paymentType: 'PA', amount: '10.00' });
+    expect(original.status).toBe(200);
+    const increment = (amount: string) =>
+      t.post(
+        '/v1/payments',
+        { entityId: merchant.entityId, paymentType: 'PA', amount, currency: 'EUR', referenceUuid: original.body.id, 'standingInstruction.industryPractice': 'INCREMENTAL_AUTH' },
+        { token: merchant.token },
+      );
+    expect((await increment('15.00')).body).toMatchObject({ referencedId: original.body.id, result: { code: '000.100.110' } });
+    const over = await increment('5.01');
+    await expectDeclinedBy(over, '800.120.200', merchant);
+    expect(over.body.referencedId).toBe(original.body.id);
+    // What fits still goes through: 10.00 + 15.00 + 5.00.
+    expect((await increment('5.00')).body.result.code).toBe('000.100.110');
+  });
+
   it('declines a payment whose amount would take its account over the volume (800.120.201); the card is never kept in clear', async () => {
     const merchant = await t.newMerchant();
     await rules(merchant.entityId, { accountVolume: { max: 1000, windowMinutes: 1440 } });
