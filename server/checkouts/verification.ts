@@ -34,8 +34,8 @@ export function endToEndIdentityOf(checkoutId: string): string {
 }
 
 /**
- * COMPAT §10 shows `risk{score}`. No risk checks run in this gateway; "0" is the neutral score of doc 1's range
- * (-99999 to +99999).
+ * COMPAT §10 shows `risk{score}`. The gateway scores no payment (its risk velocity rules decline or pass, risk/);
+ * "0" is the neutral score of doc 1's range (-99999 to +99999).
  */
 export const NO_RISK_SCORE = { score: '0' } as const;
 

@@ -1,5 +1,5 @@
 import { checkCard, detectBrand, isExpired, passesLuhn, summaryOf } from '../domain/cards.ts';
-import type { BankAccountInstrument, CreatePaymentCommand, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
+import type { BankAccountInstrument, CreatePaymentCommand, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../domain/instruments.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
@@ -7,6 +7,7 @@ import { RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
 import { cardOnFileEcho } from './cardOnFile.ts';
 import { authorizeAndRecord, recordRefusal, type AuthorizeOptions, type SentInstrument } from './initial.ts';
 import type { StoredBankAccount } from '../registrations/service.ts';
+import { accountKeyOf } from '../risk/accountKey.ts';
 import type { PaymentServices } from './services.ts';
 
 /**
@@ -24,11 +25,12 @@ import type { PaymentServices } from './services.ts';
 async function authorizeWithinRules(
   services: PaymentServices,
   command: CreatePaymentCommand,
+  instrument: Instrument,
   payment: PaymentRecord,
   sent: SentInstrument,
   options: AuthorizeOptions = {},
 ): Promise<PaymentRecord> {
-  const overRule = await services.risk?.check(command, payment);
+  const overRule = await services.risk?.check(command, payment, accountKeyOf(instrument));
   if (overRule) return recordRefusal(services, payment, overRule);
   return authorizeAndRecord(services, command, services.acquirers.defaultAcquirer, payment, sent, options);
 }
@@ -50,7 +52,7 @@ export async function payByBankAccount(services: PaymentServices, command: Creat
     paymentBrand: instrument.brand,
     requestEcho: { ...command.echo, bankAccount: bankAccountEcho(account, command.echo.bankAccount, instrument.bankName) },
   };
-  return authorizeWithinRules(services, command, payment, { bankAccount: account }, { cardToStore: command.createRegistration ? account : undefined });
+  return authorizeWithinRules(services, command, instrument, payment, { bankAccount: account }, { cardToStore: command.createRegistration ? account : undefined });
 }
 
 /** A direct debit from a registered SEPA account (registrationId), under the mandate it was registered with. */
@@ -93,7 +95,7 @@ export async function payByToken(services: PaymentServices, command: CreatePayme
     return recordRefusal(services, payment, RESULTS.cardExpired);
   }
   const { kind: _kind, ...token } = instrument;
-  return authorizeWithinRules(services, command, payment, { tokenAccount: { ...token, brand } }, { threeDSecure: command.threeDSecure.external });
+  return authorizeWithinRules(services, command, instrument, payment, { tokenAccount: { ...token, brand } }, { threeDSecure: command.threeDSecure.external });
 }
 
 /** Card brands by the names wallets give networks (Apple Pay's paymentMethod.network, applePay.cardNetwork). */
@@ -142,19 +144,19 @@ export async function payByWallet(services: PaymentServices, command: CreatePaym
     const card = testWalletCard(instrument.token, instrument.cardNetwork, services.now());
     const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf({ ...card, holder: undefined }), requestEcho: echo };
     const details = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: undefined, holder: undefined, brand: card.network };
-    return authorizeWithinRules(services, command, payment, { card: details, testResult: card.testResult });
+    return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult });
   }
   const decrypted = instrument.decrypted as NonNullable<WalletInstrument['decrypted']>;
   const check = checkCard(decrypted, undefined, undefined, services.now());
   const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf(decrypted), requestEcho: echo };
   if (check.refusal) return recordRefusal(services, payment, check.refusal);
   const details = { ...decrypted, cvv: undefined, brand: check.brand ?? '' };
-  return authorizeWithinRules(services, command, payment, { card: details }, { threeDSecure: command.threeDSecure.external });
+  return authorizeWithinRules(services, command, instrument, payment, { card: details }, { threeDSecure: command.threeDSecure.external });
 }
 
 /** A virtual account paid without a redirect (MBWAY): the provider asks the shopper; the simulator approves. */
 export async function payByVirtualAccount(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: VirtualAccountInstrument): Promise<PaymentRecord> {
   refuseRegistration(command, `a ${instrument.brand} account`);
   const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand };
-  return authorizeWithinRules(services, command, payment, { virtualAccount: { brand: instrument.brand, accountId: instrument.accountId } });
+  return authorizeWithinRules(services, command, instrument, payment, { virtualAccount: { brand: instrument.brand, accountId: instrument.accountId } });
 }

@@ -10,6 +10,7 @@ import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { withQuery } from '../domain/urls.ts';
 import type { ParameterError } from '../params/types.ts';
 import { openStored, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/service.ts';
+import { cardAccountKey } from '../risk/accountKey.ts';
 import type { HeldCard } from '../vault/cardVault.ts';
 import { eraseSealed } from '../vault/repository.ts';
 import type { AttemptPlan } from './attempts.ts';
@@ -114,7 +115,7 @@ export async function createPayment(services: PaymentServices, command: CreatePa
       const pending = { ...withResult(draft, RESULTS.pending), paymentBrand: instrument.brand, acquirer: services.acquirers.defaultAcquirer.name };
       // The risk velocity rules as for every instrument (the account rules count nothing: the shopper chooses the
       // account on the provider's page).
-      const overRule = await services.risk?.check(command, pending);
+      const overRule = await services.risk?.check(command, pending, undefined);
       if (overRule) return recordRefusal(services, { ...draft, paymentBrand: instrument.brand }, overRule);
       return recordPending(services, pending, {
         kind: 'provider',
@@ -190,7 +191,7 @@ async function payByCard(
   const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => recordRefusal(services, { ...base, threeDSecure }, result);
   if (check.refusal) return refuse(check.refusal);
   // COMPAT §17: the entity's risk velocity rules, before any acquirer sees the payment (risk/velocity.ts).
-  const overRule = await services.risk?.check(command, base);
+  const overRule = await services.risk?.check(command, base, cardAccountKey(card.number));
   if (overRule) return refuse(overRule);
 
   const details: CardDetails = { ...card, cvv: instrument.cvv, brand: check.brand ?? '' };
@@ -267,7 +268,7 @@ async function authorizeFollowUp(services: PaymentServices, command: CreatePayme
     : undefined;
   // A follow-up is a new authorization: the risk velocity rules count it as any other (its account, when it sends no
   // card, is the original's, which the original counted).
-  const overRule = await services.risk?.check(command, payment);
+  const overRule = await services.risk?.check(command, payment, sent ? cardAccountKey(sent.card.number) : undefined);
   if (overRule) return recordRefusal(services, payment, overRule);
   return authorizeAndRecord(services, command, acquirer, payment, { card: details }, { referencedReference: original.acquirerReference });
 }

@@ -127,6 +127,20 @@ describe.each(STORE_KINDS)('risk velocity rules on %s', (kind) => {
     expect((await increment('5.00')).body.result.code).toBe('000.100.110');
   });
 
+  it('counts a card as one account, typed or stored, however many times it is registered (800.120.101)', async () => {
+    const merchant = await t.newMerchant();
+    await rules(merchant.entityId, { accountCount: { max: 3, windowMinutes: 60 } });
+    const first = await registration(merchant);
+    const second = await registration(merchant);
+    expect((await pay(merchant)).status).toBe(200);
+    expect((await payWithRegistration(merchant, first)).status).toBe(200);
+    expect((await payWithRegistration(merchant, second)).status).toBe(200);
+    await expectDeclinedBy(await pay(merchant), '800.120.101', merchant);
+    await expectDeclinedBy(await payWithRegistration(merchant, second), '800.120.101', merchant);
+    // Another card is another account.
+    expect((await pay(merchant, MASTERCARD)).status).toBe(200);
+  });
+
   it('declines a payment whose amount would take its account over the volume (800.120.201); the card is never kept in clear', async () => {
     const merchant = await t.newMerchant();
     await rules(merchant.entityId, { accountVolume: { max: 1000, windowMinutes: 1440 } });

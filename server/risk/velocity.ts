@@ -4,7 +4,6 @@ import type { Result } from '../domain/resultCodes.ts';
 import { chargebackRateExceeded, RISK_RESULTS, riskCountsOf, type ChargebackRateRule, type PaymentFacts, type RiskCount } from '../domain/riskRules.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { ThrottlingLookup } from '../throttling/settings.ts';
-import { accountKeyOf } from './accountKey.ts';
 
 /**
  * The risk velocity rules (COMPAT §17, domain/riskRules.ts) applied to an initial payment before any acquirer sees
@@ -16,8 +15,11 @@ import { accountKeyOf } from './accountKey.ts';
  */
 
 export interface RiskCheck {
-  /** The result of the rule the payment breaks, or undefined (and the payment is counted). */
-  check(command: CreatePaymentCommand, payment: PaymentRecord): Promise<Result | undefined>;
+  /**
+   * The result of the rule the payment breaks, or undefined (and the payment is counted). `account`: what the
+   * account rules count it by (risk/accountKey.ts), or undefined when it names no account of its own.
+   */
+  check(command: CreatePaymentCommand, payment: PaymentRecord, account: string | undefined): Promise<Result | undefined>;
 }
 
 /** Chargeback counts per BIN are read at most once a minute per entity and BIN. */
@@ -85,11 +87,10 @@ export function createRiskCheck(parts: {
   }
 
   return {
-    async check(command, payment) {
+    async check(command, payment, account) {
       const rules = (await settings.get(command.entityId))?.risk;
       if (!rules || Object.keys(rules).length === 0) return undefined;
       const time = now();
-      const account = accountKeyOf(command.instrument);
       const facts: PaymentFacts = {
         entityId: command.entityId,
         amountMinor: command.amountMinor,
