@@ -123,6 +123,34 @@ describe.each(STORE_KINDS)('chargebacks on %s', (kind) => {
     expect((await answer.json()).result.code).toBe('700.400.402');
   });
 
+  it('refuses a chargeback reversal (CR) sent by a merchant in live (700.400.402), and records nothing', async () => {
+    const live = liveApp(t);
+    const chargeback = await operate(await debit('15.00'), { paymentType: 'CB', amount: '15.00' });
+    expect(chargeback.status).toBe(200);
+    const answer = await live.request(`/v1/payments/${chargeback.body.id}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ entityId: t.entityId, paymentType: 'CR', amount: '15.00', currency: 'EUR' }).toString(),
+    });
+    expect(answer.status).toBe(400);
+    expect((await answer.json()).result.code).toBe('700.400.402');
+    const children = await t.gateway.store.query('SELECT id FROM payments WHERE parent_id = $1', [chargeback.body.id]);
+    expect(children.rows).toEqual([]);
+    // The chargeback is still there to be reversed.
+    expect((await operate(chargeback.body.id, { paymentType: 'CR', amount: '15.00' })).status).toBe(200);
+  });
+
+  it('refuses a chargeback of a reversed debit (700.400.400)', async () => {
+    const id = await debit('18.00');
+    expect((await operate(id, { paymentType: 'RV', amount: '18.00' })).status).toBe(200);
+    for (const amount of ['18.00', '1.00']) {
+      const answer = await operate(id, { paymentType: 'CB', amount });
+      expect([answer.status, answer.body.result.code, amount]).toEqual([400, '700.400.400', amount]);
+    }
+    const approved = await t.gateway.store.query("SELECT id FROM payments WHERE parent_id = $1 AND payment_type = 'CB' AND status = 'approved'", [id]);
+    expect(approved.rows).toEqual([]);
+  });
+
   it('never lets 20 concurrent refunds and chargebacks of one payment exceed what was paid', async () => {
     const id = await debit('50.00');
     // 15 refunds of 3.00 (45.00) and 5 chargebacks of 20.00 ask for 145.00 of a 50.00 debit; one chargeback at most.

@@ -77,6 +77,25 @@ describe.each(STORE_KINDS)('payments with other instruments on %s', (kind) => {
       await expectNoSecrets(debit, read, returned);
     });
 
+    it('answers each SEPA return reason (CB chargebackResultCode 000.100.202, 205…209) with its code and description', async () => {
+      const reasons: [string, string][] = [
+        ['000.100.202', 'Account Closed'],
+        ['000.100.205', 'Mandate Cancelled'],
+        ['000.100.206', 'Revocation or Dispute'],
+        ['000.100.207', 'Cancellation in Circulation'],
+        ['000.100.208', 'Bank Account Blocked'],
+        ['000.100.209', 'Bank Account Dissolved'],
+      ];
+      for (const [code, description] of reasons) {
+        const debit = await pay(sepa());
+        expect(debit.status).toBe(200);
+        const returned = await operate(debit.body.id, { paymentType: 'CB', amount: '25.00', chargebackResultCode: code });
+        expect(returned.status, code).toBe(200);
+        expect(returned.body, code).toMatchObject({ paymentType: 'CB', paymentBrand: 'DIRECTDEBIT_SEPA', referencedId: debit.body.id, result: { code, description } });
+        expect((await t.get(`/v1/payments/${returned.body.id}`, { entityId: t.entityId })).body.result, code).toEqual({ code, description });
+      }
+    });
+
     it('keeps the merchant’s mandate and due date, and authorizes (PA) for a later capture', async () => {
       const due = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
       const authorized = await pay(sepa({ paymentType: 'PA', 'bankAccount.mandate.id': 'MANDATE-JONES', 'bankAccount.mandate.dateOfSignature': '2025-03-01', transactionDueDate: due, 'bankAccount.bic': undefined }));
@@ -161,6 +180,15 @@ describe.each(STORE_KINDS)('payments with other instruments on %s', (kind) => {
       expect(merchantInitiated.status).toBe(200);
     });
 
+    it('declines a network token whose number is of another brand than paymentBrand (100.100.700), at no acquirer', async () => {
+      for (const [paymentBrand, number] of [['MASTER', NETWORK_TOKEN], ['VISA', '5454545454545454'], ['AMEX', NETWORK_TOKEN]] as const) {
+        const mismatch = await pay(network({ paymentBrand, 'tokenAccount.number': number }));
+        expect([mismatch.status, mismatch.body.result.code, paymentBrand]).toEqual([400, '100.100.700', paymentBrand]);
+        const operations = await t.gateway.store.query('SELECT o.operation FROM simulator_operations o JOIN acquirer_attempts a ON a.id = o.attempt_id WHERE a.payment_id = $1', [mismatch.body.id]);
+        expect(operations.rows).toEqual([]);
+      }
+    });
+
     it('pays with an external provider’s token, named by its brand', async () => {
       const paid = await pay({ paymentBrand: 'MASTER', 'tokenAccount.type': 'EXTERNAL', 'tokenAccount.number': '987654321098765' });
       expect(paid).toMatchObject({ status: 200, body: { paymentBrand: 'MASTER', tokenAccount: { type: 'EXTERNAL', number: '987654*****8765' } } });
@@ -206,6 +234,18 @@ describe.each(STORE_KINDS)('payments with other instruments on %s', (kind) => {
       });
       expect(paid).toMatchObject({ status: 200, body: { paymentBrand: 'APPLEPAY', card: { bin: '545454', last4Digits: '5454' }, threeDSecure: { eci: '05' } } });
       refusedNaming(await pay({ paymentBrand: 'APPLEPAY', 'card.number': '5454545454545454', 'card.expiryMonth': '05', 'card.expiryYear': '2034' }), '200.300.404', 'applePay.source');
+    });
+
+    it('requires googlePay.source and samsungPay.source with the card a merchant decrypted itself, and records nothing without it', async () => {
+      const decrypted = { 'card.number': '5454545454545454', 'card.expiryMonth': '05', 'card.expiryYear': '2034', 'threeDSecure.eci': '05' };
+      const before = await paymentCount();
+      refusedNaming(await pay({ paymentBrand: 'GOOGLEPAY', ...decrypted }), '200.300.404', 'googlePay.source');
+      refusedNaming(await pay({ paymentBrand: 'SAMSUNGPAY', ...decrypted }), '200.300.404', 'samsungPay.source');
+      expect(await paymentCount()).toBe(before);
+      for (const [paymentBrand, source] of [['GOOGLEPAY', 'googlePay.source'], ['SAMSUNGPAY', 'samsungPay.source']] as const) {
+        const paid = await pay({ paymentBrand, ...decrypted, [source]: 'app' });
+        expect(paid).toMatchObject({ status: 200, body: { paymentBrand, card: { bin: '545454', last4Digits: '5454' } } });
+      }
     });
 
     it('refuses a token that is not JSON, a token of another wallet, a wallet without a token, and registering a wallet card', async () => {

@@ -140,6 +140,26 @@ describe.each(STORE_KINDS)('smart retry on %s', (kind) => {
     expect(await operationsOf(declined.body.id)).toEqual(['simulator authorize DB']);
   });
 
+  it('retries nothing when the settings are stored switched off (enabled: false): one payment, the default acquirer’s decline', async () => {
+    const m = await merchant({ enabled: false, fallbackAcquirer: 'fallback' });
+    const shown = await readResponse(await fetch(`${t.url}/admin/v1/entities/${m.entityId}/smart-retry`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    expect(shown.body.smartRetry).toMatchObject({ enabled: false, fallbackAcquirer: 'fallback', inEffect: false });
+    const declined = await m.pay({ 'card.holder': SOFT, merchantTransactionId: 'switched-off-0001' });
+    expect(declined.status).toBe(400);
+    expect(declined.body.result.code).toBe(SOFT);
+    expect(declined.body.resultDetails.SoftDeclineFallback).toBeUndefined();
+    expect(declined.body.resultDetails.SoftDeclineTransactionId).toBeUndefined();
+    expect(await operationsOf(declined.body.id)).toEqual(['simulator authorize DB']);
+    expect(await stored(declined.body.id)).toMatchObject({ acquirer: 'simulator', result_code: SOFT, payment_type: 'DB' });
+    const made = await t.gateway.store.query<{ id: string }>("SELECT id FROM payments WHERE merchant_transaction_id = 'switched-off-0001'");
+    expect(made.rows.map((row) => row.id)).toEqual([declined.body.id]);
+    const atFallback = await t.gateway.store.query(
+      "SELECT 1 FROM acquirer_attempts WHERE acquirer = 'fallback' AND payment_id = $1",
+      [declined.body.id],
+    );
+    expect(atFallback.rows).toEqual([]);
+  });
+
   it('retries nothing but the listed codes: a hard decline stays one, a custom list replaces the default', async () => {
     const m = await merchant({ fallbackAcquirer: 'fallback' });
     const hard = await m.pay({ 'card.holder': HARD });
