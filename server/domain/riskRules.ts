@@ -3,11 +3,11 @@ import { RESULTS, type Result } from './resultCodes.ts';
 
 /**
  * Risk velocity rules (COMPAT §17): limits on what an entity's new payments (DB, PA, CD with any instrument, redirect
- * brands, follow-up authorizations) may add up to within a window, configured per entity (none unless set). They are not request limits: a payment over one is declined
- * like any other (HTTP 400, recorded with an id, queryable, notified) with the rule's result code, and never reaches
- * an acquirer.
+ * brands, follow-up authorizations) may add up to within a window, configured per entity (none unless set). They are
+ * not request limits: a payment over one is declined like any other (HTTP 400, recorded with an id, queryable,
+ * notified) with the rule's result code, and never reaches an acquirer.
  *
- *   accountCount          800.120.101  payments per account (card number, stored card; hashed, never kept in clear)
+ *   accountCount          800.120.101  payments per account (risk/accountKey.ts; hashed, never kept in clear)
  *   ipCount               800.120.102  payments per customer.ip
  *   emailCount            800.120.103  payments per customer.email
  *   volume                800.120.200  amount of all the entity's payments
