@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { startHangingGateway, storeWithMerchant } from '../testing/crashingGateway.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
-import { openStore } from '../store/index.ts';
-import { startGatewayProcess } from '../testing/gatewayProcess.ts';
-import { configAt, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind } from '../testing/harness.ts';
+import { STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind } from '../testing/harness.ts';
 
 /**
  * A gateway process killed (SIGKILL) while it makes a checkout's payment leaves an attempt without a payment.
@@ -26,31 +24,14 @@ async function api(url: string, path: string, init: { token?: string; body?: Rec
 
 describe.each(STORE_KINDS)('a gateway killed in the middle of a checkout submit, on %s', (kind: StoreKind) => {
   it('leaves the checkout payable at once, by the restarted gateway or another instance', async () => {
-    const location = await freshStoreLocation(kind);
-    const config = configAt(location);
-    // The merchant exists before the crashing process opens the store (the embedded store is one process's at a time).
-    const token = newAccessToken();
-    const setup = await openStore(config);
-    const entity = await createEntity(setup, 'Crash shop');
-    await grantToken(setup, token, 'crash', [entity.id]);
-    await setup.close();
-
-    const crashing = startGatewayProcess(
-      {
-        DATA_DIR: location.dataDir,
-        DATABASE_URL: location.databaseUrl ?? '',
-        CARD_DATA_KEY: location.cardDataKey?.toString('hex') ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-      },
-      'server/testing/hangingAcquirerGateway.ts',
-    );
+    const { location, config, entityId, token } = await storeWithMerchant(kind, 'Crash shop');
+    const crashing = startHangingGateway(location);
     let survivor: RunningGateway | undefined;
     try {
       const crashingUrl = /Gateway listening on (\S+)/.exec(await crashing.listening)?.[1] as string;
       const checkout = await api(crashingUrl, '/v1/checkouts', {
         token,
-        body: { entityId: entity.id, amount: '25.00', currency: 'EUR', paymentType: 'DB' },
+        body: { entityId: entityId, amount: '25.00', currency: 'EUR', paymentType: 'DB' },
       });
       const checkoutId = checkout.body.id as string;
       // The submit reaches the acquirer and never comes back: the process dies with the payment unrecorded.
@@ -68,7 +49,7 @@ describe.each(STORE_KINDS)('a gateway killed in the middle of a checkout submit,
       const retried = await api(survivor.url, `/v1/checkouts/${checkoutId}/payment`, { body: testCard() });
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
       expect(retried.body.result.code).toBe('000.100.110');
-      const result = await api(survivor.url, `/v1/checkouts/${checkoutId}/payment?entityId=${entity.id}`, { token });
+      const result = await api(survivor.url, `/v1/checkouts/${checkoutId}/payment?entityId=${entityId}`, { token });
       expect(result.body.result.code).toBe('000.100.110');
       expect(result.body.id).toBe(retried.body.id);
     } finally {

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
-import { openStore } from '../store/index.ts';
-import { startGatewayProcess, type GatewayProcess } from '../testing/gatewayProcess.ts';
-import { cardPayment, configAt, createTestClock, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../testing/harness.ts';
+import { startHangingGateway, storeWithMerchant } from '../testing/crashingGateway.ts';
+import { cardPayment, createTestClock, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreKind } from '../testing/harness.ts';
 import { RECOVERY_INTERVAL_MS } from './recovery.ts';
 
 /**
@@ -15,38 +12,6 @@ import { RECOVERY_INTERVAL_MS } from './recovery.ts';
  */
 
 warnIfPostgresSkipped('payment crash recovery');
-
-interface Setup {
-  readonly location: StoreLocation;
-  readonly config: GatewayConfig;
-  readonly entityId: string;
-  readonly token: string;
-}
-
-async function setUp(kind: StoreKind): Promise<Setup> {
-  const location = await freshStoreLocation(kind);
-  const config = configAt(location);
-  // The merchant exists before the crashing process opens the store (the embedded store is one process's at a time).
-  const token = newAccessToken();
-  const store = await openStore(config);
-  const entity = await createEntity(store, 'Crash shop');
-  await grantToken(store, token, 'crash', [entity.id]);
-  await store.close();
-  return { location, config, entityId: entity.id, token };
-}
-
-function startCrashingGateway(setup: Setup): GatewayProcess {
-  return startGatewayProcess(
-    {
-      DATA_DIR: setup.location.dataDir,
-      DATABASE_URL: setup.location.databaseUrl ?? '',
-      CARD_DATA_KEY: setup.location.cardDataKey?.toString('hex') ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-    'server/testing/hangingAcquirerGateway.ts',
-  );
-}
 
 async function post(url: string, path: string, token: string, body: Record<string, string>, headers: Record<string, string> = {}) {
   const response = await fetch(`${url}${path}`, {
@@ -62,8 +27,8 @@ describe.each(STORE_KINDS)('a gateway killed while an acquirer holds a payment, 
     ['after the acquirer decided', 'HANG AFTER ANSWER', 1, 'recorded'],
     ['before the acquirer received it', 'HANG', 0, 'unknown'],
   ])('%s: the recovery job finishes the attempt, and a retry with the same key changes nothing', async (_when, holder, payments, outcome) => {
-    const setup = await setUp(kind);
-    const crashing = startCrashingGateway(setup);
+    const setup = await storeWithMerchant(kind, 'Crash shop');
+    const crashing = startHangingGateway(setup.location);
     const clock = createTestClock();
     let survivor: RunningGateway | undefined;
     try {
@@ -115,8 +80,8 @@ describe.each(STORE_KINDS)('a gateway killed while an acquirer holds a payment, 
   }, 120_000);
 
   it('paying a checkout: the next submit records what the acquirer decided, so the checkout is paid once', async () => {
-    const setup = await setUp(kind);
-    const crashing = startCrashingGateway(setup);
+    const setup = await storeWithMerchant(kind, 'Crash shop');
+    const crashing = startHangingGateway(setup.location);
     let survivor: RunningGateway | undefined;
     try {
       const crashingUrl = /Gateway listening on (\S+)/.exec(await crashing.listening)?.[1] as string;

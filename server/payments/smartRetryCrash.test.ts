@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Acquirer } from '../acquirers/types.ts';
-import type { GatewayConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { createEntity, grantToken, newAccessToken } from '../merchants/repository.ts';
 import { saveSmartRetry } from '../merchants/smartRetry.ts';
-import { openStore } from '../store/index.ts';
-import { startGatewayProcess, type GatewayProcess } from '../testing/gatewayProcess.ts';
-import { cardPayment, configAt, createTestClock, freshStoreLocation, readResponse, STORE_KINDS, warnIfPostgresSkipped, type ApiResponse, type StoreKind, type StoreLocation } from '../testing/harness.ts';
+import { startHangingGateway, storeWithMerchant } from '../testing/crashingGateway.ts';
+import { cardPayment, createTestClock, readResponse, STORE_KINDS, warnIfPostgresSkipped, type ApiResponse } from '../testing/harness.ts';
 import { RECOVERY_INTERVAL_MS } from './recovery.ts';
 
 /**
@@ -24,42 +21,6 @@ warnIfPostgresSkipped('payments/smartRetryCrash.test.ts');
 
 const SOFT = '800.100.152';
 const ACQUIRERS = { acquirers: ['simulator', 'fallback'], defaultAcquirer: 'simulator' } as const;
-
-interface Setup {
-  readonly location: StoreLocation;
-  readonly config: GatewayConfig;
-  readonly entityId: string;
-  readonly token: string;
-}
-
-/** The merchant, with smart retry on, made before the crashing process opens the store (PGlite is one process's). */
-async function setUp(kind: StoreKind): Promise<Setup> {
-  const location = await freshStoreLocation(kind);
-  const config = configAt(location, { ...ACQUIRERS, acquirers: [...ACQUIRERS.acquirers] });
-  const token = newAccessToken();
-  const store = await openStore(config);
-  const entity = await createEntity(store, 'Smart retry crash shop');
-  await grantToken(store, token, 'crash', [entity.id]);
-  // As the admin API and the command line save them.
-  await saveSmartRetry(store, ACQUIRERS, entity.id, { fallbackAcquirer: 'fallback' }, new Date());
-  await store.close();
-  return { location, config, entityId: entity.id, token };
-}
-
-function startCrashingGateway(setup: Setup): GatewayProcess {
-  return startGatewayProcess(
-    {
-      DATA_DIR: setup.location.dataDir,
-      DATABASE_URL: setup.location.databaseUrl ?? '',
-      CARD_DATA_KEY: setup.location.cardDataKey?.toString('hex') ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ACQUIRERS: ACQUIRERS.acquirers.join(','),
-      DEFAULT_ACQUIRER: ACQUIRERS.defaultAcquirer,
-    },
-    'server/testing/hangingAcquirerGateway.ts',
-  );
-}
 
 /**
  * The acquirers after the crash, reached again: a holder that made them hang is the soft reject it names (the
@@ -102,8 +63,12 @@ const CASES: readonly Case[] = [
 
 describe.each(STORE_KINDS)('smart retry, a gateway killed between the two attempts, on %s', (kind) => {
   it.each(CASES)('$when: the fallback authorizes at most once, the rejection is one payment, a repeat answers the merchant’s payment', async ({ holder, openAt, outcome }) => {
-    const setup = await setUp(kind);
-    const crashing = startCrashingGateway(setup);
+    // The merchant, with smart retry on as the admin API and the command line save it.
+    const setup = await storeWithMerchant(kind, 'Smart retry crash shop', {
+      config: { ...ACQUIRERS, acquirers: [...ACQUIRERS.acquirers] },
+      prepare: (store, entityId) => saveSmartRetry(store, ACQUIRERS, entityId, { fallbackAcquirer: 'fallback' }, new Date()),
+    });
+    const crashing = startHangingGateway(setup.location, { ACQUIRERS: ACQUIRERS.acquirers.join(','), DEFAULT_ACQUIRER: ACQUIRERS.defaultAcquirer });
     const clock = createTestClock();
     let survivor: RunningGateway | undefined;
     try {
