@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, MadeByAnotherRunError, stillBeingMade } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, stillBeingMade } from '../domain/errors.ts';
 import {
   claimKey,
   findKey,
@@ -66,10 +66,9 @@ export async function idempotently(
       answer = await work.run(id);
     } catch (error) {
       // Refused before anything was made: the key is free again. Anything else: the next request resumes it (a run
-      // that found another making the same payment did nothing: that one is still under way).
+      // that found another making the same payment did nothing: that one is still under way, and app.ts answers 409).
       if (error instanceof GatewayError) await releaseKey(store, entityId, key);
       else await interruptKey(store, entityId, key);
-      if (error instanceof MadeByAnotherRunError) throw stillBeingMade();
       throw error;
     }
     await recordAnswer(store, entityId, key, answer);
