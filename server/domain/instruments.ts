@@ -22,6 +22,14 @@ export const WALLETS = {
 
 export type WalletBrand = keyof typeof WALLETS;
 
+/** The parameter a wallet's encrypted token comes in (`applePay.paymentToken`, ...). */
+export function walletTokenParameter(brand: WalletBrand): string {
+  return `${WALLETS[brand].prefix}.paymentToken`;
+}
+
+/** Every wallet's own token parameter. */
+export const WALLET_TOKEN_PARAMETERS: readonly string[] = (Object.keys(WALLETS) as WalletBrand[]).map(walletTokenParameter);
+
 export function isWalletBrand(brand: string | undefined): brand is WalletBrand {
   return brand !== undefined && Object.prototype.hasOwnProperty.call(WALLETS, brand);
 }

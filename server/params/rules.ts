@@ -4,7 +4,7 @@
  * values). A rule does not re-check formats: the catalogue has done that.
  */
 import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
-import { isWalletBrand } from '../domain/instruments.ts';
+import { isWalletBrand, WALLET_TOKEN_PARAMETERS } from '../domain/instruments.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
 import { anyWithPrefix, isTrue } from './values.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
@@ -164,9 +164,7 @@ function checkoutPaymentType(params: Params, operation: Operation): ParameterErr
  */
 const OTHER_INSTRUMENT_PREFIXES = ['bankAccount.', 'virtualAccount.', 'tokenAccount.'];
 const OTHER_INSTRUMENT_NAMES = [
-  'applePay.paymentToken',
-  'googlePay.paymentToken',
-  'samsungPay.paymentToken',
+  ...WALLET_TOKEN_PARAMETERS,
   'registrationId',
   'referenceUuid',
   'giftCard.number',

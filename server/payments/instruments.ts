@@ -8,6 +8,8 @@ import {
   isWalletBrand,
   SEPA_BRAND,
   VIRTUAL_ACCOUNT_BRANDS,
+  WALLET_TOKEN_PARAMETERS,
+  walletTokenParameter,
   WALLETS,
 } from '../domain/instruments.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -52,11 +54,9 @@ function unsupported(reason: string): GatewayError {
 /** The wallet named by paymentBrand, with its token or the card the merchant decrypted. */
 function walletOf(params: Params, brand: WalletInstrument['brand']): WalletInstrument {
   const prefix = WALLETS[brand].prefix;
-  const own = `${prefix}.paymentToken`;
+  const own = walletTokenParameter(brand);
   // A token sent under another wallet's name is a mistake worth naming.
-  const foreign = Object.values(WALLETS)
-    .map((wallet) => `${wallet.prefix}.paymentToken`)
-    .filter((name) => name !== own && params.has(name));
+  const foreign = WALLET_TOKEN_PARAMETERS.filter((name) => name !== own && params.has(name));
   if (foreign.length > 0) throw invalidParameters(foreign.map((name) => ({ name, value: params.get(name) ?? '', message: `is not the token of ${brand}` })));
   const tokenParameter = params.has(own) ? own : GENERIC_WALLET_TOKEN;
   const token = params.get(tokenParameter);
@@ -104,6 +104,11 @@ function tokenAccountOf(params: Params): TokenAccountInstrument {
     expiryYear: year === undefined ? undefined : Number(year),
     cryptogram,
   };
+}
+
+/** Whether the parameters name a bank account: the SEPA brand, or any bankAccount.* (payments and registrations). */
+export function namesBankAccount(params: Params): boolean {
+  return params.get('paymentBrand') === SEPA_BRAND || anyWithPrefix(params, 'bankAccount.');
 }
 
 /** A SEPA bank account (COMPAT §16): the IBAN's checksum, the BIC's form, the IBAN's country as the account's. */
@@ -168,10 +173,9 @@ export function instrumentOf(params: Params): Instrument {
   // An asynchronous method's instrument is the shopper's account at the provider, chosen on its page.
   if (isRedirectBrand(brand)) return { kind: 'redirect', brand };
   if (anyWithPrefix(params, 'tokenAccount.')) return tokenAccountOf(params);
-  if (brand === SEPA_BRAND || anyWithPrefix(params, 'bankAccount.')) return bankAccountOf(params);
+  if (namesBankAccount(params)) return bankAccountOf(params);
   if (anyWithPrefix(params, 'virtualAccount.')) return virtualAccountOf(params);
-  const tokens = Object.values(WALLETS).map((wallet) => `${wallet.prefix}.paymentToken`);
-  const token = tokens.find((name) => params.has(name));
+  const token = WALLET_TOKEN_PARAMETERS.find((name) => params.has(name));
   if (token) throw invalidParameters([{ name: 'paymentBrand', value: brand ?? '', message: `must name the wallet whose token ${token} is` }]);
   // The validator requires card data when no other instrument is named; what is left names one this gateway has not.
   const named = ['giftCard.number', 'pos.encryptedSred.data'].find((name) => params.has(name)) ?? 'card.number';

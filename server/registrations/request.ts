@@ -4,9 +4,8 @@ import { invalidParameters } from '../domain/errors.ts';
 import type { ParameterError } from '../params/types.ts';
 import { validateParameters } from '../params/validate.ts';
 import { brandCode } from '../params/values.ts';
-import { bankAccountOf } from '../payments/instruments.ts';
+import { bankAccountOf, namesBankAccount } from '../payments/instruments.ts';
 import { cardOf, requestEcho, resolveTestMode } from '../payments/request.ts';
-import { SEPA_BRAND } from '../domain/instruments.ts';
 import type { CreateRegistrationCommand, RegistrationUpdate } from './service.ts';
 
 /** The edge of the registration use-cases: the wire's parameters validated once and turned into commands. */
@@ -36,7 +35,7 @@ export function registrationCommand(
     checkoutId: context.checkoutId,
   };
   // COMPAT §16: a SEPA bank account is registered with its mandate (made by the gateway when none is sent).
-  if (relevant.get('paymentBrand') === SEPA_BRAND || [...relevant.keys()].some((name) => name.startsWith('bankAccount.'))) {
+  if (namesBankAccount(relevant)) {
     const stray = CARD_FIELDS.filter((name) => relevant.has(name));
     errors.push(...stray.map((name) => ({ name, value: relevant.get(name) ?? '', message: 'cannot be sent with a bank account: register one or the other' })));
     if (errors.length > 0) throw invalidParameters(errors);
