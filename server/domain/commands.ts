@@ -72,6 +72,8 @@ export interface WalletInstrument {
   readonly brand: 'APPLEPAY' | 'GOOGLEPAY' | 'SAMSUNGPAY';
   /** The token's JSON text; undefined when the merchant sent the decrypted card. */
   readonly token: string | undefined;
+  /** The token's fields, read once from its text (a JSON object). */
+  readonly tokenData: Readonly<Record<string, unknown>> | undefined;
   /** The parameter that carried the token, for answers that name it. */
   readonly tokenParameter: string;
   readonly decrypted: CardInstrument | undefined;

@@ -119,8 +119,7 @@ function networkOf(named: unknown): string | undefined {
  * 4200 0000 0000 0000 of the network the request or the token names (VISA else), expiring at the end of the month
  * its applicationExpirationDate (YYMMDD) gives or in three years; `"testResult":"<code>"` anywhere in it is the answer.
  */
-function testWalletCard(token: string, cardNetwork: string | undefined, now: Date) {
-  const parsed = JSON.parse(token) as Record<string, unknown>;
+function testWalletCard(token: string, parsed: Readonly<Record<string, unknown>>, cardNetwork: string | undefined, now: Date) {
   const method = parsed.paymentMethod as Record<string, unknown> | undefined;
   const network = networkOf(cardNetwork) ?? networkOf(method?.network) ?? 'VISA';
   const expiry = typeof parsed.applicationExpirationDate === 'string' ? /^([0-9]{2})([0-9]{2})[0-9]{2}$/.exec(parsed.applicationExpirationDate) : null;
@@ -141,7 +140,7 @@ export async function payByWallet(services: PaymentServices, command: CreatePaym
     if (command.testMode === undefined) {
       throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, `decrypting ${instrument.brand} tokens needs the merchant's wallet keys, which this gateway does not hold: send the decrypted card`), 400);
     }
-    const card = testWalletCard(instrument.token, instrument.cardNetwork, services.now());
+    const card = testWalletCard(instrument.token, instrument.tokenData ?? {}, instrument.cardNetwork, services.now());
     const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf({ ...card, holder: undefined }), requestEcho: echo };
     const details = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: undefined, holder: undefined, brand: card.network };
     return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult });

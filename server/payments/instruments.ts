@@ -51,6 +51,16 @@ function unsupported(reason: string): GatewayError {
   return new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, reason), 400);
 }
 
+/** A JSON object's fields, or undefined for text that is not one (every wallet's token is one). */
+function jsonObjectOf(text: string): Readonly<Record<string, unknown>> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The wallet named by paymentBrand, with its token or the card the merchant decrypted. */
 function walletOf(params: Params, brand: WalletInstrument['brand']): WalletInstrument {
   const prefix = WALLETS[brand].prefix;
@@ -65,13 +75,9 @@ function walletOf(params: Params, brand: WalletInstrument['brand']): WalletInstr
     if (params.has('card.number')) {
       throw invalidParameters([{ name: 'card.number', value: params.get('card.number') ?? '', message: `cannot be sent with ${tokenParameter}: send the token or the decrypted card` }]);
     }
-    try {
-      const parsed: unknown = JSON.parse(token);
-      if (parsed === null || typeof parsed !== 'object') throw new Error('not an object');
-    } catch {
-      throw invalidAccount(tokenParameter, token, 'must be the wallet token as JSON');
-    }
-    return { kind: 'wallet', brand, token, tokenParameter, decrypted: undefined, cardNetwork };
+    const tokenData = jsonObjectOf(token);
+    if (!tokenData) throw invalidAccount(tokenParameter, token, 'must be the wallet token as JSON');
+    return { kind: 'wallet', brand, token, tokenData, tokenParameter, decrypted: undefined, cardNetwork };
   }
   const decrypted = cardOf(params);
   if (decrypted === undefined) {
@@ -80,7 +86,7 @@ function walletOf(params: Params, brand: WalletInstrument['brand']): WalletInstr
   // Doc 2 §2.5: decrypted data comes with the wallet's source.
   const sourceName = `${prefix}.source`;
   if (!params.has(sourceName)) throw invalidParameters([{ name: sourceName, value: '', message: `is required with the decrypted card of ${brand}` }]);
-  return { kind: 'wallet', brand, token: undefined, tokenParameter: own, decrypted, cardNetwork };
+  return { kind: 'wallet', brand, token: undefined, tokenData: undefined, tokenParameter: own, decrypted, cardNetwork };
 }
 
 function tokenAccountOf(params: Params): TokenAccountInstrument {
