@@ -1,3 +1,4 @@
+import type { TokenAccountInstrument } from '../domain/commands.ts';
 import type { MandatedBankAccount } from '../domain/instruments.ts';
 import type { BackOfficeType, InitialPaymentType, TestMode } from '../domain/payment.ts';
 
@@ -20,14 +21,8 @@ export interface CardDetails {
 /** A SEPA direct debit's account and mandate. */
 export type BankAccountDetails = MandatedBankAccount;
 
-export interface TokenAccountDetails {
-  readonly type: 'NETWORK' | 'EXTERNAL';
-  readonly number: string;
-  readonly expiryMonth: number | undefined;
-  readonly expiryYear: number | undefined;
-  readonly cryptogram: string | undefined;
-  readonly brand: string;
-}
+/** A network or external token as the merchant sent it, with the card brand it pays under. */
+export type TokenAccountDetails = Omit<TokenAccountInstrument, 'kind'> & { readonly brand: string };
 
 export interface AuthorizationRequest {
   readonly attemptId: string;
