@@ -21,7 +21,8 @@ export interface CardFields {
 
 /**
  * The card form's state: plain fields changed through `set`, which re-renders the form when one changed (`changed`,
- * the form's useRerender), and what follows from them, computed when read. Validation rules follow wpwlOptions.
+ * the form's useRerender), and what follows from them, computed when read (validity once per change: a render reads
+ * it for every field). Validation rules follow wpwlOptions.
  */
 export function createCardModel(brands: readonly string[], options: WidgetOptions, changed: () => void) {
   const cvvRequired = options.requireCvv && !options.allowEmptyCvv;
@@ -34,29 +35,21 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     detectedBrands: [],
     shown: new Set(),
   };
+  let validity: Record<CardFieldName, boolean> | undefined;
   const model = {
     ...fields,
     brands,
     cvvRequired,
     set(changes: Partial<CardFields>) {
+      validity = undefined;
       assignChanges<CardFields>(model, changes, changed);
     },
     cvvLength(): number {
       return CARD_BRANDS[model.selectedBrand]?.cvvLength ?? 3;
     },
     validity(): Record<CardFieldName, boolean> {
-      const parsedExpiry = parseExpiry(model.expiry);
-      const number = model.numberState;
-      const brandOk = !options.brandDetection || number === undefined || number.bin === '' || model.detectedBrands.length > 0;
-      const cvv = model.cvvState;
-      const holderText = model.holder.trim();
-      return {
-        // The hosted field checked Luhn; a known brand issues numbers of this length (the gateway's check, shared/cards.ts).
-        cardNumber: number !== undefined && number.valid && brandOfBinAndLength(number.bin, number.length) !== undefined && brandOk,
-        expiry: parsedExpiry !== undefined && (options.disableCardExpiryDateValidation || !isExpiryInPast(parsedExpiry, new Date())),
-        cardHolder: holderText === '' ? options.allowEmptyCardHolderName : holderText.length >= 3 && holderText.length <= 128,
-        cvv: !options.requireCvv || (cvv !== undefined && (cvv.valid || (cvv.empty && !cvvRequired))),
-      };
+      validity ??= validityNow();
+      return validity;
     },
     formValid(): boolean {
       return !options.validation || Object.values(model.validity()).every(Boolean);
@@ -76,6 +69,21 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
       return best !== undefined && best !== model.selectedBrand ? best : undefined;
     },
   };
+  /** What the fields are worth now (validity() keeps it until the next change). */
+  function validityNow(): Record<CardFieldName, boolean> {
+    const parsedExpiry = parseExpiry(model.expiry);
+    const number = model.numberState;
+    const brandOk = !options.brandDetection || number === undefined || number.bin === '' || model.detectedBrands.length > 0;
+    const cvv = model.cvvState;
+    const holderText = model.holder.trim();
+    return {
+      // The hosted field checked Luhn; a known brand issues numbers of this length (the gateway's check, shared/cards.ts).
+      cardNumber: number !== undefined && number.valid && brandOfBinAndLength(number.bin, number.length) !== undefined && brandOk,
+      expiry: parsedExpiry !== undefined && (options.disableCardExpiryDateValidation || !isExpiryInPast(parsedExpiry, new Date())),
+      cardHolder: holderText === '' ? options.allowEmptyCardHolderName : holderText.length >= 3 && holderText.length <= 128,
+      cvv: !options.requireCvv || (cvv !== undefined && (cvv.valid || (cvv.empty && !cvvRequired))),
+    };
+  }
   return model;
 }
 

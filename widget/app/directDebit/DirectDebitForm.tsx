@@ -45,17 +45,20 @@ interface DirectDebitFields {
   readonly shown: ReadonlySet<Field>;
 }
 
-/** What the shopper typed, and which errors show; `set` re-renders the form. */
+/** What the shopper typed, and which errors show; `set` re-renders the form. Validity is computed once per change. */
 function createModel(changed: () => void) {
+  let validity: Record<Field, boolean> | undefined;
   const model = {
     holder: '',
     iban: '',
     shown: new Set<Field>() as ReadonlySet<Field>,
     set(changes: Partial<DirectDebitFields>) {
+      validity = undefined;
       assignChanges<DirectDebitFields>(model, changes, changed);
     },
     validity(): Record<Field, boolean> {
-      return { accountHolder: isValidAccountHolder(model.holder), iban: isValidIban(normalizeIban(model.iban)) };
+      validity ??= { accountHolder: isValidAccountHolder(model.holder), iban: isValidIban(normalizeIban(model.iban)) };
+      return validity;
     },
     show(...fields: Field[]) {
       model.set({ shown: new Set([...model.shown, ...fields]) });
