@@ -151,7 +151,7 @@ export function measureWidgetSizes(build: WidgetBuild): WidgetSizes {
     cardOnlyAfterReady: new Map(afterReady.map((file) => [file, size(file)])),
     bootstrap: gzipped(bootstrap),
     widget: size('js/static.min.js') + size('css/static.min.css'),
-    hostedFields: size('fields.html') + size('js/fields.min.js') + size('css/fields.min.css'),
+    hostedFields: HOSTED_FIELD_FILES.reduce((sum, file) => sum + size(file), 0),
     i18nEngine: size('js/i18n.min.js'),
     languages,
   };

@@ -1,6 +1,4 @@
-import { brandsMatching, CARD_BRANDS as BRAND_TABLE, isCardBrand, type CardBrand } from '../shared/cards.ts';
-export { isRedirectBrand, REDIRECT_BRANDS, type RedirectFamily } from '../shared/redirectBrands.ts';
-export { isCardBrand };
+import { brandsMatching, CARD_BRANDS as BRAND_TABLE, type CardBrand } from '../shared/cards.ts';
 
 /** The card brands by code (label, CVV length), from the table the gateway checks cards against. */
 export const CARD_BRANDS: Readonly<Record<string, CardBrand>> = Object.fromEntries(BRAND_TABLE.map((brand) => [brand.code, brand]));

@@ -33,8 +33,6 @@ export interface HostedField {
 const VALIDATE_TIMEOUT_MS = 2_000;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
-export { randomChannel };
-
 export function attachHostedField(
   iframe: HTMLIFrameElement,
   setup: {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isCardBrand, isRedirectBrand, REDIRECT_BRANDS } from '../app/brands.ts';
+import { isCardBrand } from '../shared/cards.ts';
+import { isRedirectBrand, REDIRECT_BRANDS } from '../shared/redirectBrands.ts';
 import { readOptions } from '../app/options.ts';
 import { outcomeOf, redirectOf, resultUrl } from '../app/payment/answer.ts';
 import { isRegistrationOnly } from '../app/types.ts';
