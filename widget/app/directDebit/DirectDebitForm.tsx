@@ -76,13 +76,9 @@ async function submitDirectDebit(props: FamilyFormProps, model: ReturnType<typeo
     if (!model.validity().accountHolder || !model.validity().iban) return;
   }
   const flow = await loadPaymentFlow(state, options, props.texts);
-  if (!flow || flow.cancelledByMerchant(options, 'onBeforeSubmitDirectDebit', form, trigger)) return;
   // The IBAN as the gateway takes it: uppercase, no spaces.
-  const fields = flow.formFields(form).map(([name, value]): [string, string] => [name, name === 'bankAccount.iban' ? normalizeIban(value) : value]);
-  await flow.sendPayment(
-    { form, options, texts: props.texts, checkout: props.checkout, shopperResultUrl: props.shopperResultUrl, state, errors: { unsent: 'WidgetError', failed: 'WidgetError' } },
-    fields,
-    (withBrowser) => flow.postToGateway(form.action, withBrowser),
+  await flow?.postPageForm(props, state, form, trigger, 'onBeforeSubmitDirectDebit', (submitted) =>
+    flow.formFields(submitted).map(([name, value]): [string, string] => [name, name === 'bankAccount.iban' ? normalizeIban(value) : value]),
   );
 }
 

@@ -1,7 +1,7 @@
 import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import type { CheckoutInfo } from '../types.ts';
+import type { CheckoutInfo, PaymentFormProps } from '../types.ts';
 import { declineMessage, navigate, outcomeOf, resultUrl, type PaymentAnswer } from './answer.ts';
 import { withBrowserData } from './browser.ts';
 import type { PaymentState } from './state.ts';
@@ -72,6 +72,26 @@ export async function postToGateway(action: string, fields: [string, string][]):
   } catch {
     return { status: 0, body: {} };
   }
+}
+
+/**
+ * A form whose fields the page posts itself (redirect brands, direct debit: no hosted field holds any of them): the
+ * merchant's `beforeSubmit` callback, then the payment with the fields as `fieldsOf` reads them from the form.
+ */
+export async function postPageForm(
+  props: Pick<PaymentFormProps, 'options' | 'texts' | 'checkout' | 'shopperResultUrl'>,
+  state: PaymentState,
+  form: HTMLFormElement,
+  trigger: Event | undefined,
+  beforeSubmit: string,
+  fieldsOf: (form: HTMLFormElement) => [string, string][] = formFields,
+): Promise<void> {
+  if (cancelledByMerchant(props.options, beforeSubmit, form, trigger)) return;
+  await sendPayment(
+    { form, options: props.options, texts: props.texts, checkout: props.checkout, shopperResultUrl: props.shopperResultUrl, state, errors: { unsent: 'WidgetError', failed: 'WidgetError' } },
+    fieldsOf(form),
+    (fields) => postToGateway(form.action, fields),
+  );
 }
 
 export async function sendPayment(

@@ -30,12 +30,7 @@ const BEFORE_SUBMIT: Readonly<Record<RedirectFamily, string>> = {
 async function submitRedirectBrand(props: RedirectFormProps, family: RedirectFamily, state: PaymentState, form: HTMLFormElement, trigger: Event | undefined): Promise<void> {
   if (state.busy) return;
   const flow = await loadPaymentFlow(state, props.options, props.texts);
-  if (!flow || flow.cancelledByMerchant(props.options, BEFORE_SUBMIT[family], form, trigger)) return;
-  await flow.sendPayment(
-    { form, options: props.options, texts: props.texts, checkout: props.checkout, shopperResultUrl: props.shopperResultUrl, state, errors: { unsent: 'WidgetError', failed: 'WidgetError' } },
-    flow.formFields(form),
-    (fields) => flow.postToGateway(form.action, fields),
-  );
+  await flow?.postPageForm(props, state, form, trigger, BEFORE_SUBMIT[family]);
 }
 
 export function RedirectForm(props: RedirectFormProps) {
