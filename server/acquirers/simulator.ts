@@ -1,8 +1,9 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { newSchemeReference } from '../domain/ids.ts';
 import { describeResultCode, RESULT_CODE_FORMAT, RESULTS, successResultOf } from '../domain/resultCodes.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
-import type { Acquirer, AcquirerAnswer } from './types.ts';
+import type { Acquirer, AcquirerAnswer, AuthorizationRequest } from './types.ts';
 
 /**
  * The test-mode acquirer. Deterministic: the card number and `card.holder` (or `bankAccount.holder`) decide the
@@ -40,9 +41,10 @@ interface Operation {
   readonly details?: Readonly<Record<string, string>>;
 }
 
-/** A card scheme's transaction reference: 15 digits (COMPAT §11). */
-function newSchemeReference(): string {
-  return String(randomInt(1, 10)) + Array.from({ length: 14 }, () => String(randomInt(0, 10))).join('');
+/** COMPAT §11: an INITIAL payment, or one that stores the card it is made with (not a merchant-initiated one). */
+function startsAgreement(request: AuthorizationRequest): boolean {
+  if (request.cardOnFile?.source === 'MIT') return false;
+  return request.cardOnFile?.mode === 'INITIAL' || request.storesCard === true;
 }
 
 interface OperationRow {
@@ -123,8 +125,9 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
         operation: `authorize ${request.paymentType}`,
         code,
         ...(approved ? { description: success.description } : {}),
-        // The scheme's reference for a card-on-file agreement, given to its first (INITIAL) payment when approved.
-        ...(approved && request.cardOnFile?.mode === 'INITIAL' ? { details: { CardholderInitiatedTransactionID: newSchemeReference() } } : {}),
+        // The scheme's reference for a card-on-file agreement, given to its first (INITIAL) payment when approved, and
+        // to a payment that stores the card: the shopper is there, so it is the agreement's cardholder-initiated step.
+        ...(approved && startsAgreement(request) ? { details: { CardholderInitiatedTransactionID: newSchemeReference() } } : {}),
       });
     },
     async confirmRedirectPayment(request) {

@@ -50,6 +50,11 @@ export interface AuthorizationRequest {
   readonly threeDSecure: Readonly<Record<string, string>> | undefined;
   /** The standing instruction the payment is part of (COMPAT §11), if any. */
   readonly cardOnFile: CardOnFileRequest | undefined;
+  /**
+   * The approved card is stored for later payments (createRegistration, a registration checkout's verification): the
+   * shopper's first use of a credential on file, which gets a scheme reference like an INITIAL payment (COMPAT §11).
+   */
+  readonly storesCard?: boolean;
   /** The acquirer's reference of the PA an incremental authorization or reauthorization follows. */
   readonly referencedReference: string | null;
   /**

@@ -142,6 +142,15 @@ describe.each(STORE_KINDS)('registration-only checkouts on %s', (kind) => {
     const paid = await t.post(`/v1/registrations/${registrationId}/payments`, { entityId: t.entityId, amount: '15.00', currency: 'EUR', paymentType: 'DB' });
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ result: { code: '000.100.110' }, amount: '15.00', registrationId });
+    // COMPAT §11: the shopper's registration is the agreement's cardholder-initiated step, so a merchant-initiated
+    // payment on it (a PHP client's recurring payment) names no initialTransactionId and gets the verification's.
+    const recurring = await t.post(`/v1/registrations/${registrationId}/payments`, {
+      entityId: t.entityId, amount: '15.00', currency: 'EUR', paymentType: 'DB',
+      'standingInstruction.type': 'RECURRING', 'standingInstruction.mode': 'REPEATED', 'standingInstruction.source': 'MIT',
+    });
+    expect([recurring.status, recurring.body.result.code]).toEqual([200, '000.100.110']);
+    expect(recurring.body.standingInstruction.initialTransactionId).toMatch(/^[1-9][0-9]{14}$/);
+    expect(recurring.body.standingInstruction.initialTransactionId).toBe(verification.body.resultDetails.CardholderInitiatedTransactionID);
   });
 
   it('answers the same on /payment for a registration-only checkout', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 
 /** Payment, registration and schedule ids: 32 lowercase hex characters (COMPAT §1). */
 export const RESOURCE_ID = /^[0-9a-f]{32}$/;
@@ -23,4 +23,12 @@ export function newNdc(entityId: string): string {
 
 export function newRequestId(): string {
   return randomHex32();
+}
+
+/**
+ * A card scheme's transaction reference (COMPAT §11): 15 digits, never starting with 0. The simulated acquirer gives
+ * one to an agreement's first payment; a registration the shopper made without a payment gets one of its own.
+ */
+export function newSchemeReference(): string {
+  return String(randomInt(1, 10)) + Array.from({ length: 14 }, () => String(randomInt(0, 10))).join('');
 }

@@ -58,7 +58,9 @@ describe.each(STORE_KINDS)('card on file on %s', (kind) => {
   });
 
   it('takes the scheme reference from the request, or our id of the INITIAL payment, and refuses MIT without one (600.200.501)', async () => {
-    const plain = (await t.post('/v1/registrations', { entityId: t.entityId, ...testCard() })).body.id as string;
+    // A registration migrated from elsewhere without its scheme reference names no agreement.
+    const migrated = { 'recurringMigration.paymentType': 'DB' };
+    const plain = (await t.post('/v1/registrations', { entityId: t.entityId, ...testCard(), ...migrated })).body.id as string;
     const none = await payWith(plain, MIT_REPEATED);
     expect(none.status).toBe(400);
     expect(none.body.result.code).toBe('600.200.501');
@@ -77,6 +79,37 @@ describe.each(STORE_KINDS)('card on file on %s', (kind) => {
     expect(noAgreement.body.result.code).toBe('600.200.501');
     // A card sent with MIT and no agreement at all.
     expect((await t.post('/v1/payments', cardPayment(t.entityId, MIT_REPEATED))).body.result.code).toBe('600.200.501');
+  });
+
+  it('takes a registration the shopper made as the agreement\'s cardholder-initiated step: MITs on it need no initialTransactionId (COMPAT §11)', async () => {
+    // POST /v1/registrations with the card: the registration is the shopper's step and has a scheme reference of its own.
+    const registered = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard() });
+    const reference = await storedInitialTransactionId(registered.body.id);
+    expect(reference).toMatch(SCHEME_REFERENCE);
+    const onRegistered = await payWith(registered.body.id, MIT_REPEATED);
+    expect([onRegistered.status, onRegistered.body.result.code]).toEqual([200, '000.100.110']);
+    expect(onRegistered.body.standingInstruction.initialTransactionId).toBe(reference);
+
+    // createRegistration=true on a payment without a standing instruction: the approved payment gets the reference.
+    const paid = await t.post('/v1/payments', cardPayment(t.entityId, { createRegistration: 'true' }));
+    expect(paid.body.resultDetails.CardholderInitiatedTransactionID).toMatch(SCHEME_REFERENCE);
+    expect(await storedInitialTransactionId(paid.body.registrationId)).toBe(paid.body.resultDetails.CardholderInitiatedTransactionID);
+    const onPaid = await payWith(paid.body.registrationId, MIT_REPEATED);
+    expect([onPaid.status, onPaid.body.standingInstruction.initialTransactionId]).toEqual([200, paid.body.resultDetails.CardholderInitiatedTransactionID]);
+    // The same after a 3-D Secure challenge: the reference comes with the final answer.
+    const challenged = await t.post('/v1/payments', cardPayment(t.entityId, { 'card.number': '4200000000000042', createRegistration: 'true', ...BROWSER }));
+    await answerRedirect(challenged);
+    const final = await t.get(`/v1/payments/${challenged.body.id}`, { entityId: t.entityId });
+    expect(await storedInitialTransactionId(final.body.registrationId)).toBe(final.body.resultDetails.CardholderInitiatedTransactionID);
+    expect((await payWith(final.body.registrationId, MIT_REPEATED)).status).toBe(200);
+
+    // A migration that names its agreement (connectorTxId1) keeps that reference.
+    const named = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard(), 'recurringMigration.paymentType': 'DB', 'recurringMigration.connectorTxId1': '987654321098765' });
+    expect((await payWith(named.body.id, MIT_REPEATED)).body.standingInstruction.initialTransactionId).toBe('987654321098765');
+    // A declined payment stores nothing and starts no agreement.
+    const declined = await t.post('/v1/payments', cardPayment(t.entityId, { createRegistration: 'true', 'card.holder': '800.100.151' }));
+    expect(declined.body.registrationId).toBeUndefined();
+    expect(declined.body.resultDetails?.CardholderInitiatedTransactionID).toBeUndefined();
   });
 
   it('refuses MIT INITIAL with 600.200.501 and unknown values with 200.300.404 naming the parameter', async () => {

@@ -324,6 +324,7 @@ export async function authorizeAndRecord(
     ...sent,
     threeDSecure,
     cardOnFile: cardOnFileOf(payment.requestEcho),
+    storesCard: cardToStore !== undefined,
     referencedReference,
   };
   let first: FirstOutcome;

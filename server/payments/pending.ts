@@ -266,6 +266,7 @@ async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Pr
           card: { ...card, cvv: undefined },
           threeDSecure: plan.threeDSecure ?? undefined,
           cardOnFile: cardOnFileOf(plan.payment.requestEcho),
+          storesCard: plan.registerSealedCardId !== null,
           referencedReference: null,
           ...(retryOf ? { retryOf } : {}),
         })

@@ -17,6 +17,15 @@ const IGNORED = ['amount', 'currency', 'paymentType'];
 
 const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
 
+/**
+ * COMPAT §11: a registration the shopper makes is the agreement's cardholder-initiated step; one migrated from
+ * elsewhere (recurringMigration.*) had its shopper step there, and only connectorTxId1 names it.
+ */
+function agreementOf(params: Params): CreateRegistrationCommand['agreement'] {
+  if (![...params.keys()].some((name) => name.startsWith('recurringMigration.'))) return { kind: 'shopper' };
+  return { kind: 'migrated', initialTransactionId: params.get('recurringMigration.connectorTxId1') };
+}
+
 /** POST /v1/registrations: a card or a SEPA bank account to store. */
 export function registrationCommand(
   params: Params,
@@ -31,7 +40,7 @@ export function registrationCommand(
     paymentBrand: brandCode(relevant.get('paymentBrand')),
     testMode: testMode ?? null,
     echo: requestEcho(relevant),
-    initialTransactionId: relevant.get('recurringMigration.connectorTxId1'),
+    agreement: agreementOf(relevant),
     checkoutId: context.checkoutId,
   };
   // COMPAT §16: a SEPA bank account is registered with its mandate (made by the gateway when none is sent).

@@ -1,6 +1,6 @@
 import { checkCard, summaryOf } from '../domain/cards.ts';
 import { bankAccountEcho, mandatedAccount, SEPA_BRAND, type MandatedBankAccount } from '../domain/instruments.ts';
-import { newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import { newResourceId, newSchemeReference, RESOURCE_ID } from '../domain/ids.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import type { BankAccountInstrument, CardInstrument } from '../domain/commands.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
@@ -298,8 +298,12 @@ export interface CreateRegistrationCommand {
   readonly testMode: string | null;
   /** customer, billing, customParameters, standingInstruction, ... as the answer echoes them. */
   readonly echo: Record<string, unknown>;
-  /** recurringMigration.connectorTxId1: an agreement made elsewhere, which later MIT payments name. */
-  readonly initialTransactionId: string | undefined;
+  /**
+   * Who started the card-on-file agreement the registration stands for (COMPAT §11): the shopper, here (a scheme
+   * reference is made for it), or a payment elsewhere, migrated (recurringMigration.*), whose reference
+   * (connectorTxId1) later MIT payments name, if the merchant sent it.
+   */
+  readonly agreement: { readonly kind: 'shopper' } | { readonly kind: 'migrated'; readonly initialTransactionId: string | undefined };
   readonly checkoutId?: string;
 }
 
@@ -358,7 +362,7 @@ function storeRegistration(
       testMode: command.testMode,
       requestEcho: command.echo,
       checkoutId: command.checkoutId ?? null,
-      initialTransactionId: command.initialTransactionId ?? null,
+      initialTransactionId: command.agreement.kind === 'shopper' ? newSchemeReference() : (command.agreement.initialTransactionId ?? null),
     });
     await recordRegistration(tx, services.outbox, registration);
     return { kind: 'created', registration };

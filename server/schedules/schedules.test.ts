@@ -288,11 +288,11 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
       expect([answer.status, answer.body.result.code, JSON.stringify(overrides)]).toEqual([400, code, JSON.stringify(overrides)]);
       if (parameter) expect(answer.body.result.parameterErrors?.map((error: { name: string }) => error.name), JSON.stringify(overrides)).toContain(parameter);
     }
-    // Another entity's registration is unknown; a registration without a cardholder-initiated agreement is refused.
+    // Another entity's registration is unknown; a registration migrated without its agreement (no connectorTxId1) is refused.
     const other = await t.newMerchant();
     const foreign = await t.post('/scheduling/v1/schedules', { entityId: other.entityId, registrationId, amount: '1.00', currency: 'EUR', paymentType: 'DB', 'job.expression': '0 0 12 * * ?' }, { token: other.token });
     expect(foreign.body.result.code).toBe('100.150.200');
-    const plain = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard() });
+    const plain = await t.post('/v1/registrations', { entityId: t.entityId, ...testCard(), 'recurringMigration.paymentType': 'DB' });
     expect((await schedule(plain.body.id, { 'job.expression': '0 0 12 * * ?' })).body.result.code).toBe('600.200.501');
     expect((await schedule(plain.body.id, { 'job.expression': '0 0 12 * * ?', 'standingInstruction.initialTransactionId': '123456789012345' })).status).toBe(200);
     expect(await count()).toBe((before ?? 0) + 1);
