@@ -150,17 +150,42 @@ describe('the card widget on a merchant page', () => {
     expect(((await status.json()) as { result: { code: string } }).result.code).toBe('000.200.000');
   });
 
-  it('shows a decline and lets the shopper try again on the same checkout', async () => {
-    const page = await open('plain');
+  it('ends a declined payment on the result URL, where the merchant reads the decline; no onError (COMPAT §6)', async () => {
+    const checkoutId = await env.site.createCheckout();
+    const page = env.track(await env.browser.newPage());
+    await page.addInitScript(() => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
+        onError: (error: { name: string }) => ((window as unknown as { widgetErrors: string[] }).widgetErrors ??= []).push(error.name),
+      };
+    });
+    await page.goto(env.site.pageUrl('plain', { checkoutId }));
+    await page.locator('.wpwl-form-card').waitFor();
     await fillCard(page, { holder: '800.100.203' });
     await page.locator('button.wpwl-button-pay').click();
-    const message = page.locator('div.wpwl-message.wpwl-has-error');
-    await message.waitFor();
-    expect(await message.innerText()).toContain('insufficient funds');
-    expect(page.url()).not.toContain('/result');
-    await page.locator('input.wpwl-control-cardHolder').fill('Jane Jones');
+    const result = await resultOf(page);
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('id')).toBe(checkoutId);
+    expect(landed.searchParams.get('resourcePath')).toBe(`/v1/checkouts/${checkoutId}/payment`);
+    expect(result).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{32}$/), result: { code: '800.100.203' }, paymentBrand: 'VISA', ndc: checkoutId });
+    expect(await page.evaluate(() => (window as unknown as { widgetErrors?: string[] }).widgetErrors ?? [])).toEqual([]);
+    // That read was the final one: the checkout is closed, as after an approval.
+    const again = await fetch(`${env.site.gatewayUrl}/v1/checkouts/${checkoutId}/payment?entityId=${env.site.entityId}`, {
+      headers: { Authorization: `Bearer ${env.site.token}` },
+    });
+    expect(((await again.json()) as { result: { description: string } }).result.description).toMatch(/No payment session found/);
+  });
+
+  it('keeps the shopper on the form with a message when the checkout expired before the submit', async () => {
+    const page = await open('plain');
+    await fillCard(page);
+    env.site.advanceClock(31 * 60_000);
+    const refused = page.waitForResponse((response) => /\/payment$/.test(response.url()) && response.request().method() === 'POST');
     await page.locator('button.wpwl-button-pay').click();
-    expect((await resultOf(page)).result.code).toBe('000.100.110');
+    expect((await refused).status()).toBe(400);
+    const message = page.locator('form.wpwl-form-card div.wpwl-message.wpwl-has-error[role="alert"]');
+    await message.waitFor();
+    expect(await message.innerText()).toBe('This payment session has expired. Please start again.');
+    expect(page.url()).not.toContain('/result');
   });
 
   it.each([

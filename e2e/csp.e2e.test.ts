@@ -98,9 +98,15 @@ describe('a merchant page with a strict CSP', () => {
     expect(violations).toEqual([]);
   });
 
-  it('shows a refused direct debit in the form with no policy violation', async () => {
+  it('shows a form-level refusal (the checkout was deleted meanwhile) in the direct-debit form with no policy violation', async () => {
     const { page, violations } = await openStrict('csp-direct-debit', DIRECT_DEBIT);
-    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('800.100.203');
+    const checkoutId = await page.evaluate(() => (window as unknown as { wpwl: { checkout: { id: string } } }).wpwl.checkout.id);
+    const deleted = await fetch(`${env.site.gatewayUrl}/v1/checkouts/${checkoutId}?entityId=${env.site.entityId}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${env.site.token}` },
+    });
+    expect(deleted.status).toBe(200);
+    await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jane Jones');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23100000001234567890');
     await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
     await page.locator(`${DIRECT_DEBIT} .wpwl-message.wpwl-has-error`).waitFor();

@@ -35,4 +35,28 @@ describe('the demo shop', () => {
     expect(violations).toEqual([]);
     await page.close();
   });
+
+  it('shows a declined payment on its result page, and "Try again" pays with a new checkout', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${gateway.url}/demo`);
+    await page.locator('.wpwl-form-card').waitFor();
+    const checkoutOf = () => page.evaluate(() => (window as unknown as { wpwl: { checkout: { id: string } } }).wpwl.checkout.id);
+    const declinedCheckout = await checkoutOf();
+    await fillCard(page, { holder: '800.100.203' });
+    await page.locator('.wpwl-form-card button.wpwl-button-pay').click();
+    await page.waitForURL(/\/demo\/result\?id=/);
+    expect(new URL(page.url()).searchParams.get('id')).toBe(declinedCheckout);
+    expect(await page.locator('h1').innerText()).toBe('The payment did not go through');
+    expect(await page.locator('#result-class').innerText()).toBe('Declined by the bank.');
+    expect(await page.locator('#result-description').innerText()).toContain('(800.100.203)');
+
+    await page.locator('a#try-again').click();
+    await page.locator('.wpwl-form-card').waitFor();
+    expect(await checkoutOf()).not.toBe(declinedCheckout);
+    await fillCard(page);
+    await page.locator('.wpwl-form-card button.wpwl-button-pay').click();
+    await page.waitForURL(/\/demo\/result\?id=/);
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Thank you for your order');
+    await page.close();
+  });
 });

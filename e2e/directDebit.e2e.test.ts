@@ -91,12 +91,14 @@ describe('the direct-debit form', () => {
     expect(result.paymentBrand).toBe('DIRECTDEBIT_SEPA');
   });
 
-  it('shows the decline in the form when the simulator declines (holder 800.100.203)', async () => {
+  it('ends a debit the simulator declines (holder 800.100.203) on the result page, with the decline', async () => {
     const { page } = await open();
     await page.locator(`${FORM} input[name="bankAccount.holder"]`).fill('800.100.203');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('DE23100000001234567890');
     await page.locator(`${FORM} button.wpwl-button-pay`).click();
-    await page.locator(`${FORM} .wpwl-message.wpwl-has-error`).waitFor();
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('800.100.203');
+    expect(result.paymentBrand).toBe('DIRECTDEBIT_SEPA');
   });
 
   it.each([

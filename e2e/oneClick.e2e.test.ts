@@ -429,11 +429,34 @@ describe('stored cards (one-click) in the widget', () => {
     const message = page.locator('.wpwl-form-registrations div.wpwl-message.wpwl-has-error');
     await message.waitFor();
     expect(await message.getAttribute('role')).toBe('alert');
-    expect(await message.innerText()).toMatch(/declined/);
+    expect(await message.innerText()).toBe('The card was not accepted. Please check the card details.');
     expect(page.url()).not.toContain('/result');
     await page.locator('input[name="registrationId"]').nth(1).check();
     await page.locator('.wpwl-form-registrations button.wpwl-button-pay').click();
     expect((await resultOf(page)).registrationId).toBe(masterId);
+  });
+
+  it('ends a declined one-click payment on the result URL, where the merchant reads the decline', async () => {
+    // A stored card whose holder names a decline (COMPAT §7), registered server to server (no issuer asked).
+    const registered = await fetch(`${env.site.gatewayUrl}/v1/registrations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${env.site.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        entityId: env.site.entityId,
+        paymentBrand: 'VISA',
+        'card.number': VISA_CARD.number,
+        'card.holder': '800.100.203',
+        'card.expiryMonth': VISA_CARD.expiryMonth,
+        'card.expiryYear': VISA_CARD.expiryYear,
+        'card.cvv': VISA_CARD.cvv,
+      }),
+    });
+    const declining = ((await registered.json()) as { id: string }).id;
+    const { page, checkoutId } = await open(offering(declining));
+    await page.locator('.wpwl-form-registrations button.wpwl-button-pay').click();
+    const result = await resultOf(page);
+    expect(new URL(page.url()).searchParams.get('resourcePath')).toBe(`/v1/checkouts/${checkoutId}/payment`);
+    expect(result).toMatchObject({ result: { code: '800.100.203' }, registrationId: declining, ndc: checkoutId });
   });
 
   it('runs the 3-D Secure challenge of an enrolled stored card in the widget frame and ends on the result page', async () => {

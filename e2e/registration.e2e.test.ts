@@ -142,17 +142,29 @@ describe('the registration widget', () => {
     expect((await readAgain(checkoutId)).result.code).toBe('200.300.404');
   });
 
-  it('calls onBeforeSubmitCard and onAfterSubmit, and keeps the checkout open after a declined card', async () => {
+  it('calls onBeforeSubmitCard and onAfterSubmit, and ends a declined card verification on the result URL, where the merchant reads the decline', async () => {
     const { page, checkoutId } = await openRegistration('plain');
+    // The callbacks' record outlives the page in its tab's sessionStorage (the result page has the same origin).
+    await page.evaluate(() => {
+      const recorded = (window as unknown as { calls: string[] }).calls;
+      const push = recorded.push.bind(recorded);
+      recorded.push = (...items: string[]) => {
+        const length = push(...items);
+        sessionStorage.setItem('calls', JSON.stringify(recorded));
+        return length;
+      };
+    });
     await fillCard(page, { holder: '800.100.151' });
     await registerButton(page).click();
-    await page.locator('.wpwl-container-card .wpwl-message.wpwl-has-error').waitFor();
-    expect(await calls(page)).toEqual(['onReady wpwl-container-card', 'onBeforeSubmitCard wpwl-form wpwl-form-card', 'onAfterSubmit']);
-    expect(await registerButton(page).innerText()).toBe('Register');
-    await page.locator('input.wpwl-control-cardHolder').fill('Jane Jones');
-    await registerButton(page).click();
     const result = await registrationResult(page, checkoutId);
-    expect(result).toMatchObject({ id: expect.stringMatching(REGISTRATION_ID), result: { code: '000.100.110' }, ndc: checkoutId });
+    // The verification's payment id, its decline, nothing stored (COMPAT §10).
+    expect(result).toMatchObject({ id: expect.stringMatching(REGISTRATION_ID), result: { code: '800.100.151' }, ndc: checkoutId });
+    expect(result.registrationId).toBeUndefined();
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('calls'))) ?? '[]')).toEqual([
+      'onReady wpwl-container-card',
+      'onBeforeSubmitCard wpwl-form wpwl-form-card',
+      'onAfterSubmit',
+    ]);
   });
 
   it('says what labels.register says, in any language', async () => {

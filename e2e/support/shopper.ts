@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { startMerchantSite, type MerchantSite } from './merchantSite.ts';
 
@@ -59,8 +59,16 @@ export async function fillCard(page: Page, card: CardEntry = {}, scope = 'body')
   await form.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill(card.cvv ?? '123');
 }
 
-/** The payment the merchant's result page shows, once the browser got there. */
+/**
+ * The payment the merchant's result page shows, once the browser got there (approved or declined alike: COMPAT §6),
+ * with the `id` and the `resourcePath` naming that id the merchant's server reads it by: a checkout's
+ * `/v1/checkouts/<id>/payment` or `/registration`, or a server-to-server payment's `/v1/payments/<id>`.
+ */
 export async function resultOf(page: Page): Promise<{ result: { code: string }; [key: string]: unknown }> {
   await page.waitForURL(/\/result\?id=/);
+  const landed = new URL(page.url());
+  const id = landed.searchParams.get('id') ?? '';
+  const paths = [`/v1/checkouts/${id}/payment`, `/v1/checkouts/${id}/registration`, `/v1/payments/${id}`];
+  expect(paths, 'the resourcePath of the result URL').toContain(landed.searchParams.get('resourcePath'));
   return JSON.parse(await page.locator('#result').innerText());
 }

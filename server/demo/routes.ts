@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { DemoMerchant } from '../config.ts';
 import type { AppEnv } from '../http/context.ts';
-import { isSuccessfulCode } from '../domain/resultCodes.ts';
+import { isPendingCode, isSuccessfulCode } from '../domain/resultCodes.ts';
+import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
 
 /**
  * The demo shop `npm start` serves at /demo: a merchant page with the card widget, and a result page.
@@ -45,6 +46,27 @@ function demoPage(c: Context<AppEnv>, publicUrl: string) {
   const respond = (status: number, title: string, body: string) =>
     new Response(page(title, body, nonce), { status, headers: htmlHeaders(c, publicUrl, nonce) });
   return { nonce, respond };
+}
+
+/**
+ * What a result code's class (COMPAT §8) says about a payment that did not go through, as a shop would tell its
+ * customer; the description and code follow it on the page.
+ */
+const RESULT_CLASS_TEXTS: readonly (readonly [RegExp, string])[] = [
+  [RESULT_CLASSES.rejectedByBank, 'Declined by the bank.'],
+  [RESULT_CLASSES.rejectedThreeDSecureOrRisk, 'Declined: 3-D Secure or risk check.'],
+  [/^(100\.380|100\.390)/, 'Declined: the card could not be authenticated (3-D Secure).'],
+  [RESULT_CLASSES.rejectedAsync, 'Cancelled or abandoned on the payment page.'],
+  [RESULT_CLASSES.softDecline, 'Declined: the bank asks for authentication.'],
+  [RESULT_CLASSES.rejectedCommunication, 'Declined: a communication error.'],
+  [RESULT_CLASSES.rejectedSystem, 'Declined: a system error.'],
+  [RESULT_CLASSES.rejectedFormat, 'Refused: invalid or missing data.'],
+  [RESULT_CLASSES.rejectedConfiguration, 'Refused: this payment method is not set up.'],
+  [/^100\.100\./, 'Declined: the card data is invalid.'],
+];
+
+function resultClassText(code: string): string {
+  return RESULT_CLASS_TEXTS.find(([pattern]) => pattern.test(code))?.[1] ?? 'Declined.';
 }
 
 export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant }): Hono<AppEnv> {
@@ -94,10 +116,16 @@ PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
     }
     const answer = await fetch(`${publicUrl}${resourcePath}?entityId=${merchant.entityId}`, { headers: authorization });
     const payment = (await answer.json()) as { result: { code: string; description: string } };
-    const paid = isSuccessfulCode(payment.result.code);
-    const body = `<h1>${paid ? 'Thank you for your order' : 'The payment did not go through'}</h1>
-<p>${escapeHtml(payment.result.description)} (<code>${escapeHtml(payment.result.code)}</code>)</p>
-<p><a href="${publicUrl}/demo">Back to the shop</a></p><h2>What the merchant's server received</h2><pre>${escapeHtml(JSON.stringify(payment, null, 2))}</pre>`;
+    const { code, description } = payment.result;
+    // A decline is a result like an approval (COMPAT §6): the shop shows it and, for another try, a new checkout.
+    const declined = !isSuccessfulCode(code) && !isPendingCode(code);
+    const outcome = declined
+      ? `<h1>The payment did not go through</h1><p id="result-class">${escapeHtml(resultClassText(code))}</p>`
+      : `<h1>${isPendingCode(code) ? 'Your payment is being processed' : 'Thank you for your order'}</h1>`;
+    const next = declined ? `<a id="try-again" href="${publicUrl}/demo">Try again</a> (a new checkout)` : `<a href="${publicUrl}/demo">Back to the shop</a>`;
+    const body = `${outcome}
+<p id="result-description">${escapeHtml(description)} (<code>${escapeHtml(code)}</code>)</p>
+<p>${next}</p><h2>What the merchant's server received</h2><pre>${escapeHtml(JSON.stringify(payment, null, 2))}</pre>`;
     return respond(200, 'Demo shop', body);
   });
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isCardBrand } from '../shared/cards.ts';
 import { isRedirectBrand, REDIRECT_BRANDS } from '../shared/redirectBrands.ts';
 import { readOptions } from '../app/options.ts';
-import { outcomeOf, redirectOf, resultUrl } from '../app/payment/answer.ts';
+import { outcomeOf, redirectOf, refusalMessage, resultUrl } from '../app/payment/answer.ts';
+import type { Texts } from '../app/messages.ts';
 import { isRegistrationOnly } from '../app/types.ts';
 import { browserFields, withBrowserData } from '../app/payment/browser.ts';
 
@@ -24,13 +25,49 @@ describe('the gateway answer to a submitted payment', () => {
     expect(outcomeOf({ status: 200, body: { result: { code: '000.200.000' }, redirect: gatewayRedirect } })).toEqual({ kind: 'redirect', redirect: gatewayRedirect });
   });
 
-  it('refuses declines (even with a redirect in them) and unsent payments', () => {
-    expect(outcomeOf({ status: 400, body: { result: { code: '100.380.401', description: 'x' }, redirect: gatewayRedirect } })).toEqual({
+  it('goes to the result page with a declined payment: the answer names the recorded payment (COMPAT §6)', () => {
+    const paymentId = '8ac7a4a27b4c7867017b510d33dd7188';
+    for (const code of ['800.100.203', '800.100.151', '100.100.101', '100.380.401', '100.396.101', '600.200.201']) {
+      expect(outcomeOf({ status: 400, body: { id: paymentId, result: { code, description: 'x' } } }), code).toEqual({ kind: 'final' });
+    }
+    // Even with a redirect in it: a declined payment has nothing left to follow.
+    expect(outcomeOf({ status: 400, body: { id: paymentId, result: { code: '100.380.401' }, redirect: gatewayRedirect } })).toEqual({ kind: 'final' });
+  });
+
+  it('refuses on the form what made no payment (no id, or not a payment id), and unsent payments', () => {
+    const expired = { code: '200.300.404', description: 'No payment session found for the requested id: the checkout expired 30 minutes after it was created' };
+    expect(outcomeOf({ status: 400, body: { result: expired, ndc: 'ABC.sbx01-gw01' } })).toEqual({ kind: 'refused', status: 400, ...expired, parameters: [] });
+    const invalid = { code: '200.300.404', description: 'invalid or missing parameter', parameterErrors: [{ name: 'card.cvv', value: '', message: 'x' }, { name: 7 }] };
+    expect(outcomeOf({ status: 400, body: { result: invalid } })).toEqual({
       kind: 'refused',
-      code: '100.380.401',
-      description: 'x',
+      status: 400,
+      code: '200.300.404',
+      description: 'invalid or missing parameter',
+      parameters: ['card.cvv'],
     });
+    for (const id of ['', 'ABC.sbx01-gw01', '8AC7A4A27B4C7867017B510D33DD7188', 42]) {
+      expect(outcomeOf({ status: 400, body: { id, result: { code: '800.100.203' } } }).kind, String(id)).toBe('refused');
+    }
+    expect(outcomeOf({ status: 502, body: {} }).kind).toBe('refused');
     expect(outcomeOf({ status: 0, body: {} })).toEqual({ kind: 'unsent' });
+  });
+
+  it('tells the shopper what to do about a refusal: start again, send again, correct the card', () => {
+    const texts = { label: (key: string) => key, error: (key: string) => key } as Texts;
+    const message = (status: number, result: Record<string, unknown>) => {
+      const outcome = outcomeOf({ status, body: { result } });
+      if (outcome.kind !== 'refused') throw new Error(outcome.kind);
+      return refusalMessage(outcome, texts);
+    };
+    expect(message(400, { code: '200.300.404', description: 'No payment session found for the requested id: its final result has already been read' })).toBe('expiredCheckout');
+    expect(message(400, { code: '800.120.100', description: 'Rejected by Throttling.' })).toBe('communication');
+    expect(message(500, { code: '999.999.999', description: 'unexpected error' })).toBe('communication');
+    expect(message(502, {})).toBe('communication');
+    expect(message(400, { code: '100.100.101', description: 'invalid card', parameterErrors: [{ name: 'card.number' }] })).toBe('invalidCard');
+    expect(message(400, { code: '200.300.404', description: 'invalid or missing parameter', parameterErrors: [{ name: 'card.cvv' }] })).toBe('invalidCard');
+    expect(message(400, { code: '200.300.404', description: 'invalid or missing parameter', parameterErrors: [{ name: 'registrationId' }] })).toBe('invalidCard');
+    expect(message(400, { code: '200.300.404', description: 'checkout already paid: a successful payment has closed this checkout' })).toBe('invalidCheckout');
+    expect(message(400, { code: '200.300.404', description: 'this checkout has had 10 declined payments and takes no more' })).toBe('invalidCheckout');
   });
 
   it('follows only http(s) redirect URLs with string parameters', () => {

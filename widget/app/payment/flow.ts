@@ -2,15 +2,15 @@ import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { CheckoutInfo, PaymentFormProps } from '../types.ts';
-import { declineMessage, navigate, outcomeOf, resultUrl, type PaymentAnswer } from './answer.ts';
+import { navigate, outcomeOf, refusalMessage, resultUrl, type PaymentAnswer } from './answer.ts';
 import { withBrowserData } from './browser.ts';
 import type { PaymentState } from './state.ts';
 
 /**
  * What every payment form does once its fields are ready, whatever the method: ask the merchant's
  * onBeforeSubmit* callback, send the payment (each form has its own transport: the card-number frame for cards,
- * a plain fetch for redirect brands and direct debit), call onAfterSubmit, then go to the result page, follow
- * the redirect (3-D Secure, provider page) or show why the payment was refused.
+ * a plain fetch for redirect brands and direct debit), call onAfterSubmit, then go to the result page (approved
+ * or declined), follow the redirect (3-D Secure, provider page) or show why the submit was refused.
  *
  * A chunk of its own, loaded after the forms are shown (state.ts paymentFlow): no form needs it to render.
  */
@@ -119,7 +119,7 @@ export async function sendPayment(
         redirecting = true;
         break;
       case 'refused':
-        state.update({ message: declineMessage(outcome.code, outcome.description, texts) });
+        state.update({ message: refusalMessage(outcome, texts) });
         break;
       case 'unsent':
         state.update({ message: texts.error('communication') });

@@ -40,7 +40,7 @@ export function fieldGroup(
   );
 }
 
-/** Form-level error: a refused payment, an expired checkout. */
+/** Form-level error: an expired checkout, a submit refused before any payment, one not sent (a decline is a result). */
 function PaymentMessage({ state }: { state: PaymentState }) {
   return state.message === undefined ? null : (
     <div class="wpwl-message wpwl-has-error" role="alert" aria-live="assertive">

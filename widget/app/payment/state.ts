@@ -31,7 +31,7 @@ export function assignChanges<T extends object>(target: T, changes: Partial<T>, 
 
 export interface PaymentState {
   readonly busy: boolean;
-  /** The form-level message (a refused payment), shown in div.wpwl-message. */
+  /** The form-level message (a submit refused before any payment, one not sent), shown in div.wpwl-message. */
   readonly message: string | undefined;
   /** The widget's own 3-D Secure frame while a redirect runs in it; the form is hidden meanwhile. */
   readonly frame: FrameRequest | undefined;
