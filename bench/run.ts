@@ -26,6 +26,9 @@
  *   T  per store, throttling (throttling.ts): POST /v1/payments with the entity's request limits off, counted in the
  *      store, counted in Redis (target: counted ≥ 90% of off); BENCH_ONLY=T runs only this section. The other
  *      sections count the limits as in production, set so high that nothing is refused.
+ *   L  PGlite, legacy credentials (legacyCredentials.ts): POST /v1/payments with a Bearer token, then with
+ *      authentication.userId/password in the body, alternated rounds (target: legacy ≥ 95% of Bearer: the scrypt check
+ *      is not on the hot path); BENCH_ONLY=L runs only this section, BENCH_LEGACY_ROUNDS (3) sets its rounds.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -37,7 +40,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, R or T: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, L, R or T: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -63,6 +66,7 @@ import * as schedules from './schedules.ts';
 import type { BenchSectionContext } from './section.ts';
 import { benchSmartRetry } from './smartRetry.ts';
 import { benchThrottling } from './throttling.ts';
+import { benchLegacyCredentials } from './legacyCredentials.ts';
 import { MAX_LIMIT } from '../server/throttling/limits.ts';
 
 /** Payments as a share of the raw insert rate (issue 10): about all of it on PGlite, at least 70% on PostgreSQL. */
@@ -101,8 +105,8 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** BENCH_ONLY=G, H or R runs that section alone (G and R on every store, H on PostgreSQL). */
-const ONLY = (['G', 'H', 'R', 'T'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, R or T');
+const ONLY = (['G', 'H', 'L', 'R', 'T'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, L, R or T');
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -765,6 +769,7 @@ async function main(): Promise<void> {
     if (!interrupted && (!ONLY || ONLY === 'R')) await benchSmartRetry(kind, sectionContext);
     if (!interrupted && (!ONLY || ONLY === 'T')) await benchThrottling(kind, sectionContext);
   }
+  if (!interrupted && (!ONLY || ONLY === 'L')) await benchLegacyCredentials(sectionContext);
   if (source && !interrupted && (!ONLY || ONLY === 'H')) await benchSchedules();
   if (interrupted) return; // the signal handler cleans up and exits
 

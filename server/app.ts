@@ -14,6 +14,7 @@ import { registrationRoutes } from './registrations/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
+import { credentialAdminRoutes } from './merchants/credentialRoutes.ts';
 import { smartRetryAdminRoutes } from './merchants/smartRetryRoutes.ts';
 import { throttlingAdminRoutes } from './throttling/routes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
@@ -67,6 +68,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/webhooks', webhookAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', smartRetryAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', throttlingAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
   }
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));

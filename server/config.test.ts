@@ -30,6 +30,8 @@ describe('configuration from the environment', () => {
       GATEWAY_ENV: 'test',
       DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef',
       DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length',
+      DEMO_USER_ID: 'fedcba9876543210fedcba9876543210',
+      DEMO_PASSWORD: 'a-demo-password',
       CARD_DATA_KEY: 'ab'.repeat(32),
       CARD_DATA_KEY_FILE: '/run/secrets/card-data-key',
       CARD_DATA_PREVIOUS_KEYS: ` ${'cd'.repeat(32)},${'EF'.repeat(32)} `,
@@ -45,7 +47,12 @@ describe('configuration from the environment', () => {
       databaseUrl: 'postgres://db/gateway',
       publicUrl: 'https://pay.example.com',
       cardDataKeyFile: '/run/secrets/card-data-key',
-      demoMerchant: { entityId: '0123456789abcdef0123456789abcdef', accessToken: 'a-token-of-sufficient-length' },
+      demoMerchant: {
+        entityId: '0123456789abcdef0123456789abcdef',
+        accessToken: 'a-token-of-sufficient-length',
+        userId: 'fedcba9876543210fedcba9876543210',
+        password: 'a-demo-password',
+      },
     });
   });
 
@@ -55,9 +62,13 @@ describe('configuration from the environment', () => {
       { DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef' },
       { DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' },
       { DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef', DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' },
+      { DEMO_USER_ID: '0123456789abcdef0123456789abcdef' },
+      { DEMO_PASSWORD: 'a-demo-password' },
     ]) {
       expect(() => loadConfig({ GATEWAY_ENV: 'live', ...env })).toThrow(ConfigError);
-      expect(() => loadConfig({ GATEWAY_ENV: 'live', ...env })).toThrow(/DEMO_ENTITY_ID and DEMO_ACCESS_TOKEN belong to the test environment/);
+      expect(() => loadConfig({ GATEWAY_ENV: 'live', ...env })).toThrow(
+        /DEMO_ENTITY_ID, DEMO_ACCESS_TOKEN, DEMO_USER_ID and DEMO_PASSWORD belong to the test environment/,
+      );
     }
   });
 
@@ -69,6 +80,9 @@ describe('configuration from the environment', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
     [{ DEMO_ENTITY_ID: 'XYZ' }, /DEMO_ENTITY_ID/],
     [{ DEMO_ACCESS_TOKEN: 'short' }, /DEMO_ACCESS_TOKEN/],
+    [{ DEMO_USER_ID: 'not-hex' }, /DEMO_USER_ID/],
+    [{ DEMO_PASSWORD: 'short' }, /DEMO_PASSWORD/],
+    [{ DEMO_PASSWORD: 'with a space' }, /DEMO_PASSWORD/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ TOKEN_CACHE_SECONDS: '-1' }, /TOKEN_CACHE_SECONDS/],
     [{ CARD_DATA_KEY: 'ab'.repeat(31) }, /CARD_DATA_KEY/],

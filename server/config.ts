@@ -8,6 +8,9 @@ export type GatewayEnvironment = 'test' | 'live';
 export interface DemoMerchant {
   readonly entityId: string;
   readonly accessToken: string;
+  /** The demo's legacy credentials (COMPAT §1: authentication.userId / authentication.password). */
+  readonly userId: string;
+  readonly password: string;
 }
 
 export interface GatewayConfig {
@@ -122,6 +125,9 @@ export interface HttpLimits {
 export const DEFAULT_DEMO_MERCHANT: DemoMerchant = {
   entityId: '8ac7a4c79394bdc801939736f17e063d',
   accessToken: 'OGFjN2E0Yzc5Mzk0YmRjODAxOTM5NzM2ZjFhNzA2NDF8ZGVtby1tZXJjaGFudA==',
+  // The pair the access token above spells in base64.
+  userId: '8ac7a4c79394bdc801939736f1a70641',
+  password: 'demo-merchant',
 };
 
 export class ConfigError extends Error {}
@@ -259,15 +265,22 @@ function parseLogLevel(raw: string | undefined): LogLevel {
   throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, silent, got "${raw}"`);
 }
 
-function parseDemoMerchant(
-  environment: GatewayEnvironment,
-  entityId: string | undefined,
-  accessToken: string | undefined,
-): DemoMerchant | undefined {
+interface DemoMerchantSettings {
+  readonly entityId: string | undefined;
+  readonly accessToken: string | undefined;
+  readonly userId: string | undefined;
+  readonly password: string | undefined;
+}
+
+/** What a demo password may be: printable ASCII without spaces, so it goes into a form or a query string as it is. */
+const DEMO_PASSWORD = /^[\x21-\x7e]{8,255}$/;
+
+function parseDemoMerchant(environment: GatewayEnvironment, settings: DemoMerchantSettings): DemoMerchant | undefined {
+  const { entityId, accessToken, userId, password } = settings;
   if (environment === 'live') {
-    if (entityId !== undefined || accessToken !== undefined) {
+    if (Object.values(settings).some((value) => value !== undefined)) {
       throw new ConfigError(
-        'DEMO_ENTITY_ID and DEMO_ACCESS_TOKEN belong to the test environment: a live gateway has no demo merchant ' +
+        'DEMO_ENTITY_ID, DEMO_ACCESS_TOKEN, DEMO_USER_ID and DEMO_PASSWORD belong to the test environment: a live gateway has no demo merchant ' +
           '(create merchants with `npm run gateway -- entity create`)',
       );
     }
@@ -279,9 +292,18 @@ function parseDemoMerchant(
   if (accessToken !== undefined && accessToken.length < 16) {
     throw new ConfigError('DEMO_ACCESS_TOKEN must be at least 16 characters long');
   }
+  if (userId !== undefined && !ENTITY_ID.test(userId)) {
+    throw new ConfigError('DEMO_USER_ID must be 32 lowercase hexadecimal characters');
+  }
+  // Never the value itself in the message.
+  if (password !== undefined && !DEMO_PASSWORD.test(password)) {
+    throw new ConfigError('DEMO_PASSWORD must be 8 to 255 printable ASCII characters without spaces');
+  }
   return {
     entityId: entityId ?? DEFAULT_DEMO_MERCHANT.entityId,
     accessToken: accessToken ?? DEFAULT_DEMO_MERCHANT.accessToken,
+    userId: userId ?? DEFAULT_DEMO_MERCHANT.userId,
+    password: password ?? DEFAULT_DEMO_MERCHANT.password,
   };
 }
 
@@ -321,11 +343,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl: emptyToUndefined(env.DATABASE_URL),
     publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
     environment,
-    demoMerchant: parseDemoMerchant(
-      environment,
-      emptyToUndefined(env.DEMO_ENTITY_ID),
-      emptyToUndefined(env.DEMO_ACCESS_TOKEN),
-    ),
+    demoMerchant: parseDemoMerchant(environment, {
+      entityId: emptyToUndefined(env.DEMO_ENTITY_ID),
+      accessToken: emptyToUndefined(env.DEMO_ACCESS_TOKEN),
+      userId: emptyToUndefined(env.DEMO_USER_ID),
+      password: emptyToUndefined(env.DEMO_PASSWORD),
+    }),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     tokenCacheSeconds: parseTokenCacheSeconds(env.TOKEN_CACHE_SECONDS),
     cardDataKey: parseCardDataKey(env.CARD_DATA_KEY),

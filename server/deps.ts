@@ -1,5 +1,6 @@
 import type { GatewayConfig } from './config.ts';
 import type { Logger } from './logger.ts';
+import type { LegacyAccessLookup } from './merchants/legacyAccessCache.ts';
 import type { TokenAccessLookup } from './merchants/tokenAccessCache.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Store } from './store/index.ts';
@@ -17,6 +18,8 @@ export interface AppDependencies {
   readonly payments: PaymentServices;
   /** Which entities an access token may act for (cached: see tokenAccessCache.ts). */
   readonly tokenAccess: TokenAccessLookup;
+  /** Which entities a legacy authentication.userId/password pair may act for (COMPAT §1; legacyAccessCache.ts). */
+  readonly legacyAccess: LegacyAccessLookup;
   /** Failed authentications per client address (throttling/authFailures.ts). */
   readonly authFailures: AuthFailureGuard;
   /** Request limits per entity (COMPAT §17, throttling/service.ts); absent: requests are not limited. */

@@ -23,7 +23,8 @@ import { redirectJobHandlers } from './redirects/jobs.ts';
 import { maintenanceJobHandlers } from './jobs/maintenance.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
-import { disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
+import { disableDemoCredentials, disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
+import { cachedLegacyAccess } from './merchants/legacyAccessCache.ts';
 import { cachedTokenAccess } from './merchants/tokenAccessCache.ts';
 import { createAuthFailureGuard } from './throttling/authFailures.ts';
 import { throttlingJobHandlers } from './throttling/jobs.ts';
@@ -100,11 +101,15 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   });
   const notices: string[] = [];
   const demo = config.demoMerchant;
-  if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo.entityId, demo.accessToken));
+  if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo));
   if (config.environment === 'live') {
     const disabled = await disableDemoTokens(store);
     if (disabled > 0) {
       notices.push(`Disabled ${disabled} demo access token(s) this store kept from the test environment: demo credentials never work in live.`);
+    }
+    const disabledPairs = await disableDemoCredentials(store);
+    if (disabledPairs > 0) {
+      notices.push(`Disabled ${disabledPairs} demo legacy credential(s) (authentication.userId) this store kept from the test environment: demo credentials never work in live.`);
     }
   }
   for (const notice of notices) logger.warn(notice);
@@ -152,6 +157,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     logger,
     payments,
     tokenAccess: cachedTokenAccess(store, config.tokenCacheSeconds * 1000, now),
+    legacyAccess: cachedLegacyAccess(store, config.tokenCacheSeconds * 1000, now),
     authFailures: createAuthFailureGuard(counters, config.limits.authFailuresPerMinute, now),
     throttling,
     widgetBuild,

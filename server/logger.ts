@@ -43,7 +43,7 @@ function isInsideHexIdentifier(text: string, start: number, end: number): boolea
 
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 /** `card.cvv=123`, `"cvv":"123"`-style fragments inside free text. */
-const SECRET_ASSIGNMENT = /\b(card\.number|card\.cvv|cvv|password|accessToken)(["']?\s*[=:]\s*["']?)[^&\s"',;]*/gi;
+const SECRET_ASSIGNMENT = /\b(card\.number|card\.cvv|cvv|password|accessToken|userId)(["']?\s*[=:]\s*["']?)[^&\s"',;]*/gi;
 
 export function redactText(text: string): string {
   return text

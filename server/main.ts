@@ -22,6 +22,7 @@ async function main(): Promise<void> {
       'Demo merchant:',
       `  entityId      ${config.demoMerchant.entityId}`,
       `  access token  ${config.demoMerchant.accessToken}`,
+      `  legacy pair   authentication.userId=${config.demoMerchant.userId} authentication.password=${config.demoMerchant.password}`,
       `Try: curl ${config.publicUrl}/v1/payments -H "Authorization: Bearer ${config.demoMerchant.accessToken}" \\`,
       `       -d entityId=${config.demoMerchant.entityId} -d amount=92.00 -d currency=EUR -d paymentType=DB \\`,
       '       -d paymentBrand=VISA -d card.number=4200000000000000 -d card.holder="Jane Jones" \\',

@@ -18,6 +18,7 @@ const SECRET_NAMES = new Set([
   'accesstoken',
   'token',
   'password',
+  'userid',
   'paymenttoken',
   'cryptogram',
   'dtvc',

@@ -30,6 +30,19 @@ async function send(gateway: RunningGateway, path: string, params: Record<string
   return response.status;
 }
 
+/** The demo's legacy pair (COMPAT §1) instead of its token: in the body of a POST, in the query string of a GET. */
+async function sendLegacy(gateway: RunningGateway, path: string, params: Record<string, string>, method = 'POST'): Promise<number> {
+  const pair = { ...params, 'authentication.userId': demo.userId, 'authentication.password': demo.password };
+  const query = method === 'GET' ? `?${new URLSearchParams(pair)}` : '';
+  const response = await fetch(`${gateway.url}${path}${query}`, {
+    method,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    ...(method === 'POST' ? { body: new URLSearchParams(pair) } : {}),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
 describe.each(STORE_KINDS)('demo credentials on %s', (kind: StoreKind) => {
   const locations: StoreLocation[] = [];
   afterAll(async () => {
@@ -50,6 +63,7 @@ describe.each(STORE_KINDS)('demo credentials on %s', (kind: StoreKind) => {
       });
       expect(paid.status).toBe(200);
       paymentId = ((await paid.json()) as { id: string }).id;
+      expect(await sendLegacy(test, `/v1/payments/${paymentId}`, { entityId: demo.entityId }, 'GET')).toBe(200);
       expect(test.notices).toEqual([]);
     } finally {
       await test.close();
@@ -58,6 +72,9 @@ describe.each(STORE_KINDS)('demo credentials on %s', (kind: StoreKind) => {
     const live = await startGateway(configFor(location, 'live'), { jobPollMs: 0 });
     try {
       expect(live.notices.join('\n')).toMatch(/Disabled 1 demo access token/);
+      expect(live.notices.join('\n')).toMatch(/Disabled 1 demo legacy credential/);
+      expect(await sendLegacy(live, '/v1/payments', cardPayment(demo.entityId))).toBe(403);
+      expect(await sendLegacy(live, `/v1/payments/${paymentId}`, { entityId: demo.entityId }, 'GET')).toBe(403);
       // Everything the token could do: pay, credit any card, refund, read.
       const liveDebit = cardPayment(demo.entityId);
       expect(await send(live, '/v1/payments', liveDebit)).toBe(403);
@@ -79,6 +96,7 @@ describe.each(STORE_KINDS)('demo credentials on %s', (kind: StoreKind) => {
     const testAgain = await startGateway(configFor(location, 'test'), { jobPollMs: 0 });
     try {
       expect(await send(testAgain, `/v1/payments/${paymentId}`, { entityId: demo.entityId }, 'GET')).toBe(200);
+      expect(await sendLegacy(testAgain, '/v1/payments', cardPayment(demo.entityId))).toBe(200);
     } finally {
       await testAgain.close();
     }
@@ -116,6 +134,8 @@ describe('the start banner of a live gateway', () => {
       expect(banner).toMatch(/live environment/);
       expect(banner).toMatch(/Disabled 1 demo access token/);
       expect(banner).not.toContain(demo.accessToken);
+      expect(banner).toMatch(/Disabled 1 demo legacy credential/);
+      expect(banner).not.toContain(demo.password);
       expect(banner).not.toMatch(/access token\s+\S{16,}/);
     } finally {
       await location.dispose();

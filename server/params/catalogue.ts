@@ -485,7 +485,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   // and reports a missing entity itself). COMPAT §1: the legacy body credentials.
   matching('entityId', HEX32_LOWER, 'must be 32 lowercase hexadecimal characters'),
   matching('authentication.entityId', HEX32_LOWER, 'must be 32 lowercase hexadecimal characters'),
-  text('authentication.userId', 1, 255),
+  // Half of a credential pair: never shown back either (http/auth.ts takes both out of the request anyway).
+  text('authentication.userId', 1, 255, { sensitive: 'secret' }),
   text('authentication.password', 1, 255, { sensitive: 'secret' }),
 
   // Doc 2 §2.4 Card account (card.number, expiryMonth, expiryYear and cvv are conditional: rules.ts)

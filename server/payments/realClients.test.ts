@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueLegacyCredentials, type IssuedCredentials } from '../merchants/legacyCredentials.ts';
 import {
   BROWSER_DATA,
   cardPayment,
@@ -29,7 +30,7 @@ interface WireRequest {
 
 interface Wire {
   readonly activeMerchant: { entityId: string; wrongReferenceId: string; tests: { test: string; requests: WireRequest[] }[] };
-  readonly phpOppwa: { entityId: string; requests: WireRequest[] };
+  readonly phpOppwa: { entityId: string; userId: string; requests: WireRequest[] };
 }
 
 const wire = JSON.parse(readFileSync(new URL('./fixtures/real-clients-wire.json', import.meta.url), 'utf8')) as Wire;
@@ -44,25 +45,35 @@ const ACTIVE_MERCHANT_EXPECTS: Record<string, { success: boolean; message: RegEx
   test_failed_void: { success: false, message: /reversal needs at least one successful transaction/ },
 };
 const SUCCESS = { success: true, message: /Request successfully processed/ };
-/** php-oppwa's example credentials, sent in every body. */
+/** php-oppwa's example password, sent in every body with its userId. */
 const PHP_OPPWA_PASSWORD = 'qyyfHCN83e';
 
 describe.each(STORE_KINDS)('what real clients send, on %s', (kind) => {
   let t: TestGateway;
+  /** The test merchant's legacy credentials (COMPAT §1), in place of php-oppwa's example pair. */
+  let issued: IssuedCredentials;
   beforeAll(async () => {
     t = await startTestGateway(kind);
+    issued = await t.gateway.store.transaction((tx) => issueLegacyCredentials(tx, [t.entityId], 'php-oppwa'));
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  /** Sends a captured request as its client did, with this gateway's merchant in place of the captured one. */
+  /**
+   * Sends a captured request as its client did, with this gateway's merchant in place of the captured one: its
+   * entity, and for a client that authenticates in the body, the legacy pair issued for it (then no Authorization
+   * header is sent, as that client sends none).
+   */
   async function replay(request: WireRequest, capturedEntityId: string, path = request.path): Promise<ApiResponse> {
+    const legacy = request.body.includes('authentication.password=');
     const body = request.body
       .replace(`authentication.entityId=${capturedEntityId}`, `authentication.entityId=${t.entityId}`)
+      .replace(`authentication.userId=${wire.phpOppwa.userId}`, `authentication.userId=${issued.userId}`)
+      .replace(`authentication.password=${PHP_OPPWA_PASSWORD}`, `authentication.password=${encodeURIComponent(issued.password)}`)
       // The suites ask for a card valid two years from today, as the capture did then.
       .replace(/card\.expiryYear=\d{4}/, `card.expiryYear=${new Date().getUTCFullYear() + 2}`);
-    return t.post(path, body, { headers: { 'Content-Type': request.contentType } });
+    return t.post(path, body, { headers: { 'Content-Type': request.contentType }, ...(legacy ? { token: null } : {}) });
   }
 
   describe("ActiveMerchant's remote OPP suite", () => {
@@ -128,7 +139,7 @@ describe.each(STORE_KINDS)('what real clients send, on %s', (kind) => {
     expect(paid.body).toMatchObject({ paymentType: 'DB', registrationId: stored.body.id, paymentBrand: 'AMEX' });
   });
 
-  describe('php-oppwa (with the Authorization header COMPAT §1 requires)', () => {
+  describe('php-oppwa (legacy credentials in the body, no Authorization header: COMPAT §1)', () => {
     const { entityId, requests } = wire.phpOppwa;
     it.each(requests.map((request) => [`${request.method} ${request.path} ${request.body.replace(/.*entityId=\w+&/, '')}`, request] as const))(
       '%s',
@@ -136,12 +147,16 @@ describe.each(STORE_KINDS)('what real clients send, on %s', (kind) => {
         const answer = await replay(request, entityId);
         expect(answer.status, JSON.stringify(answer.body.result)).toBe(200);
         expect(answer.body.result.code).toMatch(/^000\.(100\.110|200\.100)$/);
-        // The legacy credentials in the body are neither a reason to refuse nor kept.
-        const kept = await t.gateway.store.query<{ n: number }>(
-          "SELECT (SELECT count(*) FROM checkouts WHERE parameters::text LIKE '%' || $1 || '%') + (SELECT count(*) FROM payments WHERE request_echo::text LIKE '%' || $1 || '%') AS n",
-          [PHP_OPPWA_PASSWORD],
-        );
-        expect(Number(kept.rows[0]?.n)).toBe(0);
+        // The legacy credentials in the body authenticate, and are neither shown back nor kept.
+        expect(JSON.stringify(answer.body)).not.toContain(issued.password);
+        expect(JSON.stringify(answer.body)).not.toContain(issued.userId);
+        for (const value of [issued.password, issued.userId]) {
+          const kept = await t.gateway.store.query<{ n: number }>(
+            "SELECT (SELECT count(*) FROM checkouts WHERE parameters::text LIKE '%' || $1 || '%') + (SELECT count(*) FROM payments WHERE request_echo::text LIKE '%' || $1 || '%') AS n",
+            [value],
+          );
+          expect(Number(kept.rows[0]?.n)).toBe(0);
+        }
         if (request.path === '/v1/payments') {
           expect(answer.body.amount).toBe('10.00');
           // createRegistration=1 is true.

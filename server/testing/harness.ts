@@ -16,6 +16,7 @@ import { createApp } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
 import { createCardVault } from '../vault/cardVault.ts';
+import { cachedLegacyAccess } from '../merchants/legacyAccessCache.ts';
 import { createEntity, findTokenAccess, grantToken, newAccessToken } from '../merchants/repository.ts';
 import { createAuthFailureGuard } from '../throttling/authFailures.ts';
 
@@ -319,6 +320,7 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
       logger,
     }),
     tokenAccess: (token) => findTokenAccess(t.gateway.store, token),
+    legacyAccess: cachedLegacyAccess(t.gateway.store, 0, now),
     authFailures: createAuthFailureGuard(t.gateway.store, 0, now),
     widgetBuild: undefined,
     staticBaseUrl: `${t.url}/v1/static/unbuilt`,

@@ -4,6 +4,7 @@ import { loadConfig, type RequestLimits } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
 import { createLogger } from '../logger.ts';
 import { findTokenAccess } from '../merchants/repository.ts';
+import { cachedLegacyAccess } from '../merchants/legacyAccessCache.ts';
 import { expectEnvelope } from '../testing/envelope.ts';
 import {
   cardPayment,
@@ -358,6 +359,7 @@ describe('failed authentications from one address', () => {
         lookups++;
         return findTokenAccess(t.gateway.store, token);
       },
+      legacyAccess: cachedLegacyAccess(t.gateway.store, 0, clock.now),
       authFailures: createAuthFailureGuard(t.gateway.store, 5, clock.now),
       widgetBuild: undefined,
       staticBaseUrl: `${t.url}/v1/static/unbuilt`,
