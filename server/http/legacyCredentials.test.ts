@@ -8,6 +8,7 @@ import {
   startTestGateway,
   STORE_KINDS,
   warnIfPostgresSkipped,
+  readResponse,
   type ApiResponse,
   type TestClock,
   type TestGateway,
@@ -182,6 +183,23 @@ describe.each(STORE_KINDS)('legacy credentials on %s', (kind) => {
     const refused = await t.post('/v1/payments', legacyPayment(created), from('198.51.100.6'));
     expect([refused.status, refused.body.result.code]).toEqual([403, '800.900.300']);
     expect((await t.delete(`/admin/v1/credentials/${created.userId}`, {}, admin)).status).toBe(404);
+  });
+
+  it('issues credentials through the admin API only for entities that exist, and only with the admin token', async () => {
+    const issue = (body: unknown, token = ADMIN_TOKEN) =>
+      fetch(`${t.url}/admin/v1/credentials`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.8' },
+        body: JSON.stringify(body),
+      }).then(readResponse);
+    const missing = await issue({ label: 'no entity' });
+    expect([missing.status, missing.body.result.parameterErrors?.[0]?.name]).toEqual([400, 'entityIds']);
+    const malformed = await issue({ entityIds: ['4200000000000000'] });
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body)).not.toContain('4200000000000000');
+    expect((await issue({ entityIds: ['f'.repeat(32)] })).status).toBe(404);
+    expect((await issue({ entityIds: [t.entityId] }, 'not-the-admin-token-but-long-enough-to-be-one')).status).toBe(403);
+    expect((await t.delete('/admin/v1/credentials/4200000000000000', {}, { token: ADMIN_TOKEN })).body.result.description).not.toContain('4200000000000000');
   });
 
   it('lets a Bearer header decide: the pair is then ignored, whatever it holds', async () => {
