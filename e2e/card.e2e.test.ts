@@ -325,6 +325,51 @@ describe('the card widget on a merchant page', () => {
     expect(await page.locator('input.wpwl-control-cardHolder').inputValue()).toBe('Ada Lovelace');
   });
 
+  describe('with a co-badged card (Visa/Dankort), the brand select kept in the DOM (COMPAT §4, §7)', () => {
+    type Detection = { brands: string[]; activeBrand: string };
+    const detections = (page: Page) => page.evaluate(() => (window as unknown as { detections?: Detection[] }).detections ?? []);
+    const openCoBadged = async (presetOptions: Record<string, unknown> = {}) => {
+      const page = await env.browser.newPage();
+      env.track(page);
+      await page.addInitScript((options) => Object.assign(window, { presetOptions: options }), presetOptions);
+      await page.goto(env.site.pageUrl('co-badged'));
+      await page.locator('.wpwl-form-card').waitFor();
+      return page;
+    };
+    const finishCard = async (page: Page) => {
+      await page.locator('input.wpwl-control-expiry').fill('05/34');
+      await page.locator('input.wpwl-control-cardHolder').fill('Jane Jones');
+      await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill('123');
+    };
+
+    it('detects both brands, the local one active; the shopper chooses Visa, which stays chosen while typing on, and pays as Visa', async () => {
+      const page = await openCoBadged();
+      const number = page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field');
+      await number.fill('457100');
+      await expect.poll(async () => (await detections(page)).at(-1)).toEqual({ brands: ['DANKORT', 'VISA'], activeBrand: 'DANKORT' });
+      expect(await page.locator('select.wpwl-control-brand').inputValue()).toBe('DANKORT');
+      await page.locator('select.wpwl-control-brand').selectOption('VISA');
+      await number.pressSequentially('0000000001');
+      await expect.poll(async () => (await detections(page)).at(-1)?.activeBrand).toBe('VISA');
+      expect(await page.locator('select.wpwl-control-brand').inputValue()).toBe('VISA');
+      await finishCard(page);
+      await page.locator('button.wpwl-button-pay').click();
+      const result = await resultOf(page);
+      expect(result).toMatchObject({ result: { code: '000.100.110' }, paymentBrand: 'VISA', card: { bin: '457100', last4Digits: '0001' } });
+    });
+
+    it('puts the brand of brandDetectionPriority first; the shopper chooses Dankort and pays as Dankort', async () => {
+      const page = await openCoBadged({ brandDetectionPriority: ['VISA', 'DANKORT'] });
+      await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('4571000000000001');
+      await expect.poll(async () => (await detections(page)).at(-1)).toEqual({ brands: ['VISA', 'DANKORT'], activeBrand: 'VISA' });
+      await page.locator('select.wpwl-control-brand').selectOption('DANKORT');
+      await finishCard(page);
+      await page.locator('button.wpwl-button-pay').click();
+      const result = await resultOf(page);
+      expect(result).toMatchObject({ result: { code: '000.100.110' }, paymentBrand: 'DANKORT', card: { bin: '457100', last4Digits: '0001' } });
+    });
+  });
+
   it('unloads, reloads with a new checkout, and pays through executePayment', async () => {
     const page = await open('reload');
     const second = await env.site.createCheckout({ amount: '15.00' });

@@ -47,13 +47,14 @@ function bundle(entry: string, fileName: string, cssFileName?: string, format: '
           chunkFileNames: 'js/[name]-[hash].min.js',
           minify: true,
           // Few, whole chunks (each file is gzipped on its own): the entry with what every page needs, then one chunk
-          // per family. The card group holds the hosted-field code, which the stored cards' chunk imports from it.
+          // per family. The card group holds the hosted-field code and the card-brand table (shared/cards.ts), which the
+          // stored cards' chunk imports from it.
           ...(format === 'es'
             ? {
                 codeSplitting: {
                   includeDependenciesRecursively: false,
                   groups: [
-                    { name: 'card', test: /widget[\\/]app[\\/](card[\\/]|hostedField|brands)/, priority: 1 },
+                    { name: 'card', test: /widget[\\/](app[\\/](card[\\/]|hostedField|brands)|shared[\\/](cards|luhn)\.ts)/, priority: 1 },
                   ],
                 },
               }

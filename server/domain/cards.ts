@@ -1,4 +1,4 @@
-import { brandOfNumber, cvvLengthOf, passesLuhn } from '../../widget/shared/cards.ts';
+import { brandOfNumber, followsRules, rulesFor, type NumberRules } from '../../widget/shared/cards.ts';
 import { invalidParameters } from './errors.ts';
 import type { CardSummary } from './payment.ts';
 import { RESULTS, type Result } from './resultCodes.ts';
@@ -26,18 +26,44 @@ export interface CardCheck {
   readonly refusal: Result | undefined;
 }
 
+export interface NumberCheck extends CardCheck {
+  /** The rules the number follows under that brand, when it is one of its numbers. */
+  readonly rules: NumberRules | undefined;
+}
+
 /**
- * The gateway's own card checks, before any acquirer sees the card (COMPAT §7): the number (Luhn, a known brand),
- * the brand the merchant named, the CVV's length (a parameter error) and the expiry.
+ * Whether `number` is a card of the brand the merchant named (its own ranges or a network's it lives on), or of the
+ * brand its digits show when none is named (COMPAT §7): a number the named brand does not issue but another does
+ * is a brand mismatch; one no brand issues (a wrong length, a failed check digit where the brand has one) is invalid.
+ */
+export function checkNumber(number: string, requested: string | undefined): NumberCheck {
+  const brand = requested ?? brandOfNumber(number);
+  const rules = brand === undefined ? undefined : rulesFor(brand, number);
+  if (rules === undefined) {
+    const refusal = brand !== undefined && brandOfNumber(number) !== undefined ? RESULTS.cardBrandMismatch : RESULTS.invalidCard;
+    return { brand, rules, refusal };
+  }
+  return { brand, rules, refusal: followsRules(rules, number) ? undefined : RESULTS.invalidCard };
+}
+
+/**
+ * Whether a payment with this card must carry card.cvv: not for a brand without a CVV or with an optional one
+ * (Bancontact, AirPlus, Maestro, V PAY...). Asked when the brand does not issue the number: that payment is refused.
+ */
+export function cvvAsked(number: string, requested: string | undefined): boolean {
+  return (checkNumber(number, requested).rules?.cvv ?? 'required') === 'required';
+}
+
+/**
+ * The gateway's own card checks, before any acquirer sees the card (COMPAT §7): the number (its brand's ranges,
+ * length and check digit), the CVV's length for that brand (a parameter error; a brand without a CVV ignores one)
+ * and the expiry.
  */
 export function checkCard(card: CardData, cvv: string | undefined, requested: string | undefined, now: Date): CardCheck {
-  const detected = brandOfNumber(card.number);
-  const brand = requested ?? detected;
-  if (!passesLuhn(card.number) || detected === undefined) return { brand, refusal: RESULTS.invalidCard };
-  if (requested !== undefined && requested !== detected) return { brand, refusal: RESULTS.cardBrandMismatch };
-  const cvvLength = cvvLengthOf(detected);
-  if (cvv !== undefined && cvvLength !== undefined && cvv.length !== cvvLength) {
-    throw invalidParameters([{ name: 'card.cvv', value: cvv, message: `must be ${cvvLength} digits for ${detected}` }]);
+  const { brand, rules, refusal } = checkNumber(card.number, requested);
+  if (refusal || !rules) return { brand, refusal: refusal ?? RESULTS.invalidCard };
+  if (cvv !== undefined && rules.cvv !== 'none' && cvv.length !== rules.cvvLength) {
+    throw invalidParameters([{ name: 'card.cvv', value: cvv, message: `must be ${rules.cvvLength} digits for ${brand}` }]);
   }
   return { brand, refusal: isExpired(card.expiryMonth, card.expiryYear, now) ? RESULTS.cardExpired : undefined };
 }

@@ -4,9 +4,10 @@
  * values). A rule does not re-check formats: the catalogue has done that.
  */
 import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
+import { cvvAsked } from '../domain/cards.ts';
 import { isWalletBrand, WALLET_TOKEN_PARAMETERS } from '../domain/instruments.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
-import { anyWithPrefix, isTrue } from './values.ts';
+import { anyWithPrefix, brandCode, isTrue } from './values.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
 
 type Params = ReadonlyMap<string, string>;
@@ -198,6 +199,8 @@ function cardCvv(params: Params, operation: Operation): ParameterError[] {
   // Doc 2 §2.5: a wallet's decrypted card comes with the wallet's cryptogram (threeDSecure.*), never a CVV.
   if (isWalletBrand(params.get('paymentBrand'))) return [];
   if (['standingInstruction.mode', 'standingInstruction.source', 'recurringType'].some((name) => params.has(name))) return [];
+  // COMPAT §7: some brands have no CVV or an optional one (Bancontact, AirPlus, Maestro, V PAY).
+  if (!cvvAsked(params.get('card.number') ?? '', brandCode(params.get('paymentBrand')))) return [];
   return [missing('card.cvv', 'is required with card.number unless the payment is card on file (standingInstruction.*)')];
 }
 

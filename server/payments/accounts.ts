@@ -1,4 +1,4 @@
-import { checkCard, detectBrand, isExpired, passesLuhn, summaryOf } from '../domain/cards.ts';
+import { checkCard, checkNumber, isExpired, summaryOf } from '../domain/cards.ts';
 import type { BankAccountInstrument, CreatePaymentCommand, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../domain/instruments.ts';
@@ -83,14 +83,13 @@ export function payByStoredBankAccount(services: PaymentServices, command: Creat
  */
 export async function payByToken(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: TokenAccountInstrument): Promise<PaymentRecord> {
   refuseRegistration(command, 'a token');
-  const detected = detectBrand(instrument.number);
-  const brand = command.paymentBrand ?? detected;
+  const number = checkNumber(instrument.number, command.paymentBrand);
+  const brand = number.brand;
   if (brand === undefined) {
     throw invalidParameters([{ name: 'paymentBrand', value: '', message: 'is required: the token number shows no card brand' }]);
   }
   const payment: PaymentRecord = { ...draft, paymentBrand: brand, requestEcho: await cardOnFileEcho(services, command, undefined) };
-  if (instrument.type === 'NETWORK' && (!passesLuhn(instrument.number) || detected === undefined)) return recordRefusal(services, payment, RESULTS.invalidCard);
-  if (instrument.type === 'NETWORK' && detected !== brand) return recordRefusal(services, payment, RESULTS.cardBrandMismatch);
+  if (instrument.type === 'NETWORK' && number.refusal) return recordRefusal(services, payment, number.refusal);
   if (instrument.expiryMonth !== undefined && instrument.expiryYear !== undefined && isExpired(instrument.expiryMonth, instrument.expiryYear, services.now())) {
     return recordRefusal(services, payment, RESULTS.cardExpired);
   }

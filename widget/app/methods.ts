@@ -1,5 +1,5 @@
 import type { ComponentType } from 'preact';
-import { isCardBrand } from '../shared/cards.ts';
+import { isCardBrand } from '../shared/cardBrandCodes.ts';
 import { isDirectDebitBrand } from '../shared/directDebit.ts';
 import { isRedirectBrand, REDIRECT_BRANDS } from '../shared/redirectBrands.ts';
 import type { RegistrationFormProps } from './registration/RegistrationForm.tsx';

@@ -22,7 +22,8 @@
  *
  *   parent → field
  *     configure  {field, label, placeholder, styles, autofocus, mask, cvvLength, required}  after `ready`
- *     brand      {brand, cvvLength}             the selected/detected brand (CVV length rules)
+ *     brand      {brand, cvvLength}             the selected/detected brand (CVV length rules; 0: the brand has no
+ *                                               CVV, the field takes no digits)
  *     focus      {}                             move focus into the field
  *     validate   {}                             answer with a `state` showing errors
  *     submit     {requestId, action, fields}    the field that posts the payment: the number field of a card

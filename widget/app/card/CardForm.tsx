@@ -41,11 +41,21 @@ export function CardForm(props: CardFormProps) {
     invoke(options, blurCallbacks[field], formRef.current, model.validity()[field]);
   };
 
+  // The hosted fields follow the selected brand and its CVV length, which the number can change too (a co-badged
+  // card takes its network's; a brand without a CVV has length 0).
+  const toldFields = useRef('');
+  const tellFields = () => {
+    const brand = model.selectedBrand;
+    const cvvLength = model.cvvLength();
+    if (toldFields.current === `${brand} ${cvvLength}`) return;
+    toldFields.current = `${brand} ${cvvLength}`;
+    fields.current.cvv?.send({ type: 'brand', brand, cvvLength });
+    fields.current.number?.send({ type: 'brand', brand, cvvLength });
+  };
   const selectBrand = (brand: string) => {
     if (brand === model.selectedBrand) return;
     model.set({ selectedBrand: brand });
-    fields.current.cvv?.send({ type: 'brand', brand, cvvLength: model.cvvLength() });
-    fields.current.number?.send({ type: 'brand', brand, cvvLength: model.cvvLength() });
+    tellFields();
     invoke(options, 'onChangeBrand', formRef.current, brand);
   };
 
@@ -72,6 +82,7 @@ export function CardForm(props: CardFormProps) {
             model.set({ numberState: message });
             const brand = model.detect(message.bin);
             if (brand) selectBrand(brand);
+            tellFields();
             if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands, model.selectedBrand);
           }
           if (message.showErrors) model.show(field);

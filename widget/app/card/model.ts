@@ -1,6 +1,6 @@
 import type { FieldState } from '../../shared/protocol.ts';
-import { brandOfBinAndLength } from '../../shared/cards.ts';
-import { CARD_BRANDS, detectBrands } from '../brands.ts';
+import { rulesFor, type NumberRules } from '../../shared/cards.ts';
+import { detectBrands } from '../brands.ts';
 import { assignChanges } from '../payment/state.ts';
 import type { WidgetOptions } from '../options.ts';
 import { isExpiryInPast, parseExpiry } from './expiry.ts';
@@ -36,6 +36,8 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     shown: new Set(),
   };
   let validity: Record<CardFieldName, boolean> | undefined;
+  /** The first digits the brands were last detected from: the shopper's choice among them stands until they change. */
+  let detectedFrom = '';
   const model = {
     ...fields,
     brands,
@@ -44,8 +46,14 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
       validity = undefined;
       assignChanges<CardFields>(model, changes, changed);
     },
+    /** The rules of the number typed so far under the selected brand (its own, or its network's for a co-badged card). */
+    rules(): NumberRules | undefined {
+      return rulesFor(model.selectedBrand, model.numberState?.bin ?? '');
+    },
+    /** The CVV's length for the selected brand and number: 0 for a brand without one (the CVV field takes no digits). */
     cvvLength(): number {
-      return CARD_BRANDS[model.selectedBrand]?.cvvLength ?? 3;
+      const rules = model.rules();
+      return rules?.cvv === 'none' ? 0 : (rules?.cvvLength ?? 3);
     },
     validity(): Record<CardFieldName, boolean> {
       validity ??= validityNow();
@@ -60,9 +68,14 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     show(...shown: CardFieldName[]) {
       model.set({ shown: new Set([...model.shown, ...shown]) });
     },
-    /** Brand detection from the first digits; returns the brand to select, if it changes. */
+    /**
+     * Brand detection from the first digits; returns the brand to select, if it changes. Every offered brand the
+     * digits fit is reported (a co-badged card is several), the first of brandDetectionPriority's order active; once
+     * the shopper picks another of them, it stays picked until the first digits change.
+     */
     detect(bin: string): string | undefined {
-      if (!options.brandDetection) return undefined;
+      if (!options.brandDetection || bin === detectedFrom) return undefined;
+      detectedFrom = bin;
       const found = detectBrands(bin, brands, options.brandDetectionPriority);
       model.set({ detectedBrands: found });
       const best = found[0];
@@ -73,15 +86,17 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
   function validityNow(): Record<CardFieldName, boolean> {
     const parsedExpiry = parseExpiry(model.expiry);
     const number = model.numberState;
-    const brandOk = !options.brandDetection || number === undefined || number.bin === '' || model.detectedBrands.length > 0;
+    const rules = model.rules();
     const cvv = model.cvvState;
     const holderText = model.holder.trim();
     return {
-      // The hosted field checked Luhn; a known brand issues numbers of this length (the gateway's check, shared/cards.ts).
-      cardNumber: number !== undefined && number.valid && brandOfBinAndLength(number.bin, number.length) !== undefined && brandOk,
+      // The selected brand issues numbers of these first digits and this length; the hosted field checked Luhn, which
+      // counts where the brand has a check digit (the gateway's check, shared/cards.ts).
+      cardNumber: number !== undefined && rules !== undefined && rules.lengths.includes(number.length) && (number.valid || !rules.luhn),
       expiry: parsedExpiry !== undefined && (options.disableCardExpiryDateValidation || !isExpiryInPast(parsedExpiry, new Date())),
       cardHolder: holderText === '' ? options.allowEmptyCardHolderName : holderText.length >= 3 && holderText.length <= 128,
-      cvv: !options.requireCvv || (cvv !== undefined && (cvv.valid || (cvv.empty && !cvvRequired))),
+      // A brand without a CVV, or with an optional one, never blocks the submit for an empty one.
+      cvv: !options.requireCvv || rules?.cvv === 'none' || (cvv !== undefined && (cvv.valid || (cvv.empty && (!cvvRequired || rules?.cvv === 'optional')))),
     };
   }
   return model;
