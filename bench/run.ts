@@ -27,8 +27,9 @@
  *      store, counted in Redis (target: counted ≥ 90% of off); BENCH_ONLY=T runs only this section. The other
  *      sections count the limits as in production, set so high that nothing is refused.
  *   L  PGlite, legacy credentials (legacyCredentials.ts): POST /v1/payments with a Bearer token, then with
- *      authentication.userId/password in the body, alternated rounds (target: legacy ≥ 95% of Bearer: the scrypt check
- *      is not on the hot path); BENCH_ONLY=L runs only this section, BENCH_LEGACY_ROUNDS (3) sets its rounds.
+ *      authentication.userId/password in the body, alternated rounds, payments/s and CPU per payment (target:
+ *      legacy ≥ 95% of Bearer: the scrypt check is not on the hot path); BENCH_ONLY=L runs only this section,
+ *      BENCH_LEGACY_ROUNDS (5) its rounds.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
