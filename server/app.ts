@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { newNdc, newRequestId } from './domain/ids.ts';
-import { maskCardNumbersIn } from './domain/sensitive.ts';
+import { shownText } from './domain/sensitive.ts';
 import { RESULTS } from './domain/resultCodes.ts';
 import type { AppDependencies } from './deps.ts';
 import type { AppEnv } from './http/context.ts';
@@ -74,8 +74,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
 
   app.notFound((c) => {
-    // The path is the caller's text: a card number typed into it is not sent back.
-    const answer = withReason(RESULTS.invalidRequestStructure, `no endpoint ${c.req.method} ${maskCardNumbersIn(c.req.path)}`);
+    // The path is the caller's text: shown as any text a caller sent is (a card number typed into it masked, cut).
+    const answer = withReason(RESULTS.invalidRequestStructure, `no endpoint ${shownText(`${c.req.method} ${c.req.path}`)}`);
     return jsonResponse(c, envelope(answer, c.get('requestId')), 404);
   });
 

@@ -1,21 +1,32 @@
 import { maskedParameterError } from '../params/validate.ts';
 import type { ParameterError } from '../params/types.ts';
 import { RESULTS, type Result } from './resultCodes.ts';
+import { MESSAGE_LIMIT, shownText } from './sensitive.ts';
 
 /**
  * The errors use-cases throw: a result code and the HTTP status the answer takes (COMPAT §1), never a bare string.
  * The app's error handler (app.ts) turns them into the JSON envelope; nothing here knows about HTTP libraries.
+ *
+ * Whatever a refusal quotes of the request (a value in parameterErrors, an id or a parameter in its description) is
+ * shown here as shownText shows a caller's text: card numbers masked, secrets hidden, long text cut. Done once, in
+ * the constructor, so no refusal built anywhere can send back what it quotes unmasked.
  */
 export class GatewayError extends Error {
+  readonly result: Result;
+  readonly parameterErrors: readonly ParameterError[] | undefined;
+
   constructor(
-    readonly result: Result,
+    result: Result,
     readonly status: number,
-    readonly parameterErrors?: readonly ParameterError[],
+    parameterErrors?: readonly ParameterError[],
     /** Headers the answer must carry, e.g. Allow on 405. */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(`${result.code} ${result.description}`);
+    const shown = { ...result, description: shownText(result.description, MESSAGE_LIMIT) };
+    super(`${shown.code} ${shown.description}`);
     this.name = 'GatewayError';
+    this.result = shown;
+    this.parameterErrors = parameterErrors?.map(maskedParameterError);
   }
 }
 
@@ -39,9 +50,9 @@ export function stillBeingMade(): GatewayError {
   );
 }
 
-/** 400 with 200.300.404; card numbers and secrets are masked here, whoever found the problem. */
+/** 400 with 200.300.404 (GatewayError masks what the errors quote, whoever found the problem). */
 export function invalidParameters(parameterErrors: readonly ParameterError[]): GatewayError {
-  return new GatewayError(RESULTS.invalidParameter, 400, parameterErrors.map(maskedParameterError));
+  return new GatewayError(RESULTS.invalidParameter, 400, parameterErrors);
 }
 
 /** A result whose description carries a specific reason: "cannot capture (...): amount exceeds ...". */

@@ -143,7 +143,7 @@ export function checkRiskRules(input: unknown, field = 'risk'): { readonly rules
   const problems: ParameterError[] = [];
   const rules: Record<string, unknown> = {};
   for (const [name, settings] of Object.entries(input)) {
-    const at = `${field}.${name.slice(0, 64)}`;
+    const at = `${field}.${name}`;
     if (!isRuleName(name)) {
       problems.push({ name: at, value: '', message: `is not a known rule (known: ${RISK_RULE_NAMES.join(', ')})` });
       continue;
@@ -167,8 +167,8 @@ export function checkRiskRules(input: unknown, field = 'risk'): { readonly rules
     const before = problems.length;
     for (const [setting, value] of Object.entries(given)) {
       const check = expected[setting];
-      const shown = typeof value === 'number' || typeof value === 'string' ? String(value).slice(0, 64) : '';
-      if (!check) problems.push({ name: `${at}.${setting.slice(0, 64)}`, value: shown, message: `is not a setting of ${name} (known: ${Object.keys(expected).join(', ')})` });
+      const shown = typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+      if (!check) problems.push({ name: `${at}.${setting}`, value: shown, message: `is not a setting of ${name} (known: ${Object.keys(expected).join(', ')})` });
       else {
         const problem = check(value);
         if (problem) problems.push({ name: `${at}.${setting}`, value: shown, message: problem });

@@ -57,3 +57,22 @@ export function maskCardNumbersIn(text: string): string {
     return passesLuhn(digits) ? maskAccountNumber(digits) : run;
   });
 }
+
+/** How much of a value an answer shows back at most, in characters, so a megabyte of garbage is not sent back. */
+export const ECHO_LIMIT = 256;
+/** How long an error's description or message may grow with what it shows back. */
+export const MESSAGE_LIMIT = 1024;
+/** Room for a grouped card number the cut goes through (19 digits, 18 separators): it is masked before the cut. */
+const CUT_MARGIN = 40;
+
+/**
+ * The one way an answer shows back text a caller sent (parameterErrors, error descriptions, unknown paths and ids):
+ * card numbers masked, cut to `limit` characters with an ellipsis. Masked before the cut, so no cut leaves most of a
+ * card number unmasked; cut by characters, never through a surrogate pair (a lone half is no text a JSON store takes).
+ */
+export function shownText(text: string, limit: number = ECHO_LIMIT): string {
+  // A character is at most two UTF-16 units: this slice holds every character that can be shown, and the margin.
+  const prefix = Array.from(text.slice(0, 2 * (limit + CUT_MARGIN))).slice(0, limit + CUT_MARGIN).join('');
+  const masked = Array.from(maskCardNumbersIn(prefix));
+  return masked.length > limit || prefix.length < text.length ? `${masked.slice(0, limit).join('')}…` : masked.join('');
+}

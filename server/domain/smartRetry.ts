@@ -74,7 +74,7 @@ export function checkSmartRetryInput(
   if (fallback === undefined || fallback === '') {
     problems.push({ name: 'fallbackAcquirer', value: '', message: `is required: the acquirer the retry goes to (configured: ${configured})` });
   } else if (!names.acquirers.includes(fallback)) {
-    problems.push({ name: 'fallbackAcquirer', value: fallback.slice(0, 64), message: `is not a configured acquirer (ACQUIRERS: ${configured})` });
+    problems.push({ name: 'fallbackAcquirer', value: fallback, message: `is not a configured acquirer (ACQUIRERS: ${configured})` });
   } else if (fallback === names.defaultAcquirer) {
     problems.push({
       name: 'fallbackAcquirer',
@@ -90,7 +90,7 @@ export function checkSmartRetryInput(
     if (sent.length > MAX_SOFT_DECLINE_CODES) problems.push({ name: 'codes', value: '', message: `must name at most ${MAX_SOFT_DECLINE_CODES} result codes` });
     sent.slice(0, MAX_SOFT_DECLINE_CODES).forEach((code, index) => {
       const problem = codeProblem(code);
-      if (problem) problems.push({ name: `codes[${index}]`, value: code.slice(0, 64), message: problem });
+      if (problem) problems.push({ name: `codes[${index}]`, value: code, message: problem });
     });
   }
   const standalone = input.standalone ?? true;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { invalidParameters } from '../domain/errors.ts';
 import { toNested } from '../params/names.ts';
 import { mergeForms, parseForm, type ParsedForm } from './form.ts';
 
@@ -121,9 +122,10 @@ describe('parseForm', () => {
     expect(entries(form)).toEqual([['ok', '1']]);
   });
 
-  it('cuts a malformed name at 64 characters in the report, and still keeps the pair out of the map', () => {
-    const form = parseForm(`${'n'.repeat(100)}%ZZ=1&${'m'.repeat(100)}%C3%28=2`);
-    expect(form.errors.map((error) => error.name.length)).toEqual([64, 64]);
+  it('reports a malformed name as sent, cut in the answer as every text shown back is, and keeps the pair out of the map', () => {
+    const form = parseForm(`${'n'.repeat(300)}%ZZ=1&${'m'.repeat(100)}%C3%28=2`);
+    expect(form.errors.map((error) => error.name.length)).toEqual([303, 106]);
+    expect(invalidParameters(form.errors).parameterErrors?.map((error) => error.name)).toEqual([`${'n'.repeat(256)}…`, `${'m'.repeat(100)}%C3%28`]);
     expect(form.params.size).toBe(0);
   });
 

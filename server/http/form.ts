@@ -34,7 +34,7 @@ function findMalformedPairs(text: string, malformed: Set<string>): ParameterErro
     const rawValue = separator === -1 ? '' : pair.slice(separator + 1);
     const name = decodeComponent(rawName);
     if (name === undefined) {
-      errors.push({ name: rawName.slice(0, 64), value: '', message: 'name is not valid percent-encoded UTF-8' });
+      errors.push({ name: rawName, value: '', message: 'name is not valid percent-encoded UTF-8' });
       // The name as URLSearchParams reads it (U+FFFD for the bad bytes), so the pair is skipped below.
       for (const lenientName of new URLSearchParams(pair).keys()) malformed.add(lenientName);
     } else if (decodeComponent(rawValue) === undefined) {

@@ -39,7 +39,7 @@ export function answerResponse(c: Context<AppEnv>, answer: Answer, headers: Read
 }
 
 function keyError(key: string, message: string): GatewayError {
-  return invalidParameters([{ name: 'Idempotency-Key', value: key.slice(0, 64), message }]);
+  return invalidParameters([{ name: 'Idempotency-Key', value: key, message }]);
 }
 
 export async function idempotently(

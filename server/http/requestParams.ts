@@ -28,7 +28,7 @@ async function readForm(c: Context<AppEnv>): Promise<ParsedForm> {
   const contentType = c.req.header('content-type');
   const problem = contentTypeProblem(contentType);
   if (problem) {
-    throw invalidParameters([{ name: 'Content-Type', value: (contentType ?? '').slice(0, 128), message: problem }]);
+    throw invalidParameters([{ name: 'Content-Type', value: contentType ?? '', message: problem }]);
   }
   const bytes = await readBody(c);
   let text: string;

@@ -698,6 +698,15 @@ describe('masking in parameterErrors', () => {
     expect(displayValue('card.number', '4200')).toBe('****');
   });
 
+  it('masks a long value before it cuts it, by characters, so no cut leaves most of a card number showing', () => {
+    // 19 digits across the cut: the first 16 alone fail Luhn, so a cut before masking would show them.
+    const across = `${'x'.repeat(240)}4000000000000000006`;
+    expect(displayValue('customParameters[SHOPPER_note]', across)).toBe(`${'x'.repeat(240)}400000${'*'.repeat(9)}0…`);
+    expect(displayValue('merchantTransactionId', 'y'.repeat(800_000))).toBe(`${'y'.repeat(256)}…`);
+    expect(displayValue('card.number', '4'.repeat(800_000))).toBe(`444444${'*'.repeat(250)}…`);
+    expect(displayValue('descriptor', '😀'.repeat(300))).toBe(`${'😀'.repeat(256)}…`);
+  });
+
   it('masks card numbers and secrets sent under any other name', () => {
     // A Luhn-valid number under a name the catalogue does not mark, alone or inside text, grouped or not.
     expect(displayValue('customer.birthDate', '4200000000000000')).toBe('420000******0000');

@@ -1,12 +1,10 @@
-import { isSecretName, maskAccountNumber, maskCardNumbersIn } from '../domain/sensitive.ts';
+import { isSecretName, maskAccountNumber, MESSAGE_LIMIT, shownText } from '../domain/sensitive.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { CROSS_FIELD_RULES } from './rules.ts';
 import type { Operation, ParameterError, ParamSpec } from './types.ts';
 
 /** Lists (`[n]`) hold at most this many entries unless the spec says otherwise (cart items: 1000). */
 const DEFAULT_MAX_INDEX = 999;
-/** parameterErrors echo at most this much of a value, so a megabyte of garbage is not sent back. */
-const ECHO_LIMIT = 256;
 
 /** How often `token` (`[n]` or `[*]`) occurs in a catalogue name. */
 function countOf(name: string, token: string): number {
@@ -101,21 +99,22 @@ export function isKnownParameter(name: string): boolean {
 
 /**
  * The value as it may be shown back to the caller (parameterErrors): account numbers masked, secrets hidden —
- * also under names the catalogue does not know (`customParameters[cvv]`) — card numbers masked wherever they
- * appear, long values cut.
+ * also under names the catalogue does not know (`customParameters[cvv]`) — and everything else as shownText shows
+ * what a caller sent: card numbers masked wherever they appear, long values cut.
  */
 export function displayValue(name: string, value: string): string {
   const sensitivity = findSpec(name)?.spec.sensitive;
-  if (sensitivity === 'pan') return maskAccountNumber(value);
+  if (sensitivity === 'pan') return shownText(maskAccountNumber(value));
   if (sensitivity !== undefined || isSecretName(name)) return '*'.repeat(Math.min(value.length, 8));
-  // Cut by characters, never through a surrogate pair.
-  const shown = value.length > ECHO_LIMIT ? `${Array.from(value).slice(0, ECHO_LIMIT).join('')}…` : value;
-  return maskCardNumbersIn(shown);
+  return shownText(value);
 }
 
-/** A parameter error as it may be shown back: its value as displayValue says, card numbers masked in name and message too. */
+/**
+ * A parameter error as it may be shown back: its value as displayValue says, its name and message through shownText
+ * too (a name or a key quoted in a message is the caller's text). GatewayError applies it to every parameter error.
+ */
 export function maskedParameterError(error: ParameterError): ParameterError {
-  return { name: maskCardNumbersIn(error.name), value: displayValue(error.name, error.value), message: maskCardNumbersIn(error.message) };
+  return { name: shownText(error.name), value: displayValue(error.name, error.value), message: shownText(error.message, MESSAGE_LIMIT) };
 }
 
 /**

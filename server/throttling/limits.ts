@@ -74,9 +74,9 @@ export function checkLimitOverrides(
   const problems: ParameterError[] = [];
   const limits: Partial<Record<LimitName, number>> = {};
   for (const [name, value] of Object.entries(input)) {
-    const shown = typeof value === 'string' || typeof value === 'number' ? String(value).slice(0, 64) : '';
+    const shown = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
     if (!isLimitName(name)) {
-      problems.push({ name: `${field}.${name.slice(0, 64)}`, value: shown, message: `is not a known limit (known: ${LIMIT_NAMES.join(', ')})` });
+      problems.push({ name: `${field}.${name}`, value: shown, message: `is not a known limit (known: ${LIMIT_NAMES.join(', ')})` });
       continue;
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_LIMIT) {
