@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { currentBuildNumber } from './http/envelope.ts';
@@ -8,6 +9,7 @@ import { createAcquirerRegistry } from './acquirers/registry.ts';
 import { simulatedDirectory } from './acquirers/threeDSecure.ts';
 import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
+import type { AppEnv } from './http/context.ts';
 import { checkoutJobHandlers, checkoutNotifications } from './checkouts/callbacks.ts';
 import { createOutbox } from './events/outbox.ts';
 import { captureAtOnceJobHandlers } from './payments/captureAtOnce.ts';
@@ -45,6 +47,8 @@ export interface RunningGateway {
   /** Where the gateway listens, e.g. http://127.0.0.1:8080 (the real port when 0 was asked for). */
   readonly url: string;
   readonly config: GatewayConfig;
+  /** The app it serves: its route table, and `app.request` for tests that need no socket (the same store and logs). */
+  readonly app: Hono<AppEnv>;
   readonly store: Store;
   readonly logger: Logger;
   /** The job worker (29-minute calls, notifications); `runDueJobs()` runs what is due now. */
@@ -221,6 +225,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   return {
     url: `http://${host}:${address.port}`,
     config,
+    app,
     store,
     logger,
     jobs,

@@ -6,6 +6,7 @@ import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { checkoutEntityLookup, throttledAnswer } from '../throttling/service.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
@@ -76,6 +77,8 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
   const merchantRequest = [requestParams, requireMerchant(deps)] as const;
+  // Unknown, malformed, deleted or another entity's: the same answer (results.ts).
+  const checkoutId = pathId('checkout', () => noSession());
 
   router.post('/', ...merchantRequest, async (c) => {
     const entityId = c.get('entityId');
@@ -101,7 +104,7 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   const shopperSubmit = (path: CheckoutKind) => async (c: Context<AppEnv>) => {
     const id = c.req.param('id') as string;
     // COMPAT §17: a submit is a payment made, counted against its entity's payment creations.
-    const entityId = deps.throttling && isCheckoutId(id) ? await entityOfCheckout(id) : undefined;
+    const entityId = deps.throttling ? await entityOfCheckout(id) : undefined;
     if (entityId) await deps.throttling?.admit(entityId, [{ limit: 'paymentCreationsPerMinute' }], { general: false });
     // 3-D Secure needs what the browser sent in its headers: a page cannot read them, the gateway can.
     const browserHeaders = new Map<string, string>();
@@ -114,7 +117,7 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
   // The merchant's server reads the result: the payment, or (a registration-only checkout, on either path) the registration.
   const resultRead = (path: CheckoutKind) => async (c: Context<AppEnv>) => {
     const id = c.req.param('id') as string;
-    const read = isCheckoutId(id) ? await readCheckoutResult(context, c.get('entityId'), id, path) : { kind: 'noSession' as const };
+    const read = await readCheckoutResult(context, c.get('entityId'), id, path);
     switch (read.kind) {
       case 'noSession':
         throw noSession();
@@ -133,18 +136,18 @@ export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
     }
   };
   for (const path of ['payment', 'registration'] as const) {
-    router.post(`/:id/${path}`, checkoutNdc, requestParams, shopperSubmit(path));
-    router.get(`/:id/${path}`, checkoutNdc, ...merchantRequest, resultRead(path));
+    router.post(`/:id/${path}`, checkoutNdc, requestParams, checkoutId, shopperSubmit(path));
+    router.get(`/:id/${path}`, checkoutNdc, ...merchantRequest, checkoutId, resultRead(path));
     router.all(`/:id/${path}`, () => {
       throw methodNotAllowed(['GET', 'POST']);
     });
   }
 
-  router.post('/:id', checkoutNdc, ...merchantRequest, async (c) => {
+  router.post('/:id', checkoutNdc, ...merchantRequest, checkoutId, async (c) => {
     const checkout = await updateCheckout(context, c.get('entityId'), c.req.param('id'), c.get('params'));
     return checkoutAnswer(c, CHECKOUT_RESULTS.updated, checkout.id);
   });
-  router.delete('/:id', checkoutNdc, ...merchantRequest, async (c) => {
+  router.delete('/:id', checkoutNdc, ...merchantRequest, checkoutId, async (c) => {
     const checkout = await deleteCheckout(context, c.get('entityId'), c.req.param('id'));
     return checkoutAnswer(c, CHECKOUT_RESULTS.deleted, checkout.id);
   });

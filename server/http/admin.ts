@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDependencies } from '../deps.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
+import { shownText } from '../domain/sensitive.ts';
 import type { ParameterError } from '../params/types.ts';
 import { readBody } from './body.ts';
 import { guardAuthentication } from '../throttling/authFailures.ts';
@@ -36,6 +37,11 @@ export function requireAdminToken(deps: Pick<AppDependencies, 'authFailures' | '
     if (!timingSafeEqual(digest(token), expected)) throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'not the admin token'), 403));
     await next();
   };
+}
+
+/** The admin API's 404 for a thing it does not have (`no webhook …`): the id shown as any text a caller sent is. */
+export function adminNotFound(what: string, id: string): GatewayError {
+  return new GatewayError(withReason(RESULTS.invalidParameter, `no ${what} ${shownText(id, 64)}`), 404);
 }
 
 export type JsonShape = 'string' | 'strings' | 'boolean' | 'stringsOrString' | 'object';
@@ -79,8 +85,8 @@ export async function adminJsonBody(c: Context<AppEnv>, shapes: Readonly<Record<
   const errors: ParameterError[] = [];
   for (const [name, value] of Object.entries(body)) {
     const shape = shapes[name];
-    const shown = typeof value === 'string' ? value.slice(0, 64) : '';
-    if (!shape) errors.push({ name: name.slice(0, 64), value: shown, message: `is not a known field (known: ${Object.keys(shapes).join(', ')})` });
+    const shown = typeof value === 'string' ? value : '';
+    if (!shape) errors.push({ name, value: shown, message: `is not a known field (known: ${Object.keys(shapes).join(', ')})` });
     else {
       const problem = shapeProblem(shape, value);
       if (problem) errors.push({ name, value: shown, message: problem });

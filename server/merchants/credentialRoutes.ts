@@ -7,6 +7,7 @@ import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { ParameterError } from '../params/types.ts';
 import { issueLegacyCredentials, LEGACY_USER_ID, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from './legacyCredentials.ts';
@@ -76,9 +77,9 @@ export function credentialAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
     throw methodNotAllowed(['GET', 'POST']);
   });
 
-  routes.delete('/:userId', async (c) => {
+  routes.delete('/:userId', pathId('legacyUser', (_c, id) => noCredentials(id), 'userId'), async (c) => {
     const userId = c.req.param('userId');
-    if (!LEGACY_USER_ID.test(userId) || !(await revokeLegacyCredentials(store, userId))) throw noCredentials(userId);
+    if (!(await revokeLegacyCredentials(store, userId))) throw noCredentials(userId);
     const [summary] = await listLegacyCredentials(store, { userId });
     return ok(c, { credentials: credentialsJson(summary as LegacyCredentialsSummary) });
   });

@@ -1,13 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { ENTITY_ID } from '../domain/ids.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { DEFAULT_SOFT_DECLINE_CODES, notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetry.ts';
-import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
+import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { removeSmartRetry, saveSmartRetry, showSmartRetry, SmartRetryConfigError } from './smartRetry.ts';
 
@@ -36,19 +36,13 @@ export function smartRetryJson(entityId: string, settings: SmartRetrySettings | 
   };
 }
 
-const noEntity = (id: string): GatewayError => new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id.slice(0, 64)}`), 404);
-
-function entityIdOf(c: Context<AppEnv>): string {
-  const id = c.req.param('entityId') ?? '';
-  if (!ENTITY_ID.test(id)) throw noEntity(id);
-  return id;
-}
+const noEntity = (id: string) => adminNotFound('entity', id);
 
 /** The PUT body as settings input: `codes` is a list of result codes, or "default". */
 function inputOf(body: Record<string, unknown>): SmartRetryInput {
   const codes = body.codes;
   if (typeof codes === 'string' && codes !== 'default') {
-    throw invalidParameters([{ name: 'codes', value: codes.slice(0, 64), message: 'must be an array of result codes, or "default"' }]);
+    throw invalidParameters([{ name: 'codes', value: codes, message: 'must be an array of result codes, or "default"' }]);
   }
   return {
     ...(body.enabled !== undefined ? { enabled: body.enabled as boolean } : {}),
@@ -66,16 +60,17 @@ export function smartRetryAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
   const ok = (c: Context<AppEnv>, entityId: string, settings: SmartRetrySettings | undefined) =>
     jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { smartRetry: smartRetryJson(entityId, settings, names) }), 200);
   routes.use('*', requireAdminToken(deps, adminToken));
+  const entityPathId = pathId('entity', (_c, id) => noEntity(id), 'entityId');
 
-  routes.get('/:entityId/smart-retry', async (c) => {
-    const entityId = entityIdOf(c);
+  routes.get('/:entityId/smart-retry', entityPathId, async (c) => {
+    const entityId = c.req.param('entityId');
     const shown = await showSmartRetry(store, entityId);
     if (!shown.entityExists) throw noEntity(entityId);
     return ok(c, entityId, shown.settings);
   });
 
-  routes.put('/:entityId/smart-retry', async (c) => {
-    const entityId = entityIdOf(c);
+  routes.put('/:entityId/smart-retry', entityPathId, async (c) => {
+    const entityId = c.req.param('entityId');
     const body = await adminJsonBody(c, {
       enabled: 'boolean',
       codes: 'stringsOrString',
@@ -95,8 +90,8 @@ export function smartRetryAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
     return ok(c, entityId, saved);
   });
 
-  routes.delete('/:entityId/smart-retry', async (c) => {
-    const entityId = entityIdOf(c);
+  routes.delete('/:entityId/smart-retry', entityPathId, async (c) => {
+    const entityId = c.req.param('entityId');
     const removed = await removeSmartRetry(store, entityId);
     if (!removed.entityExists) throw noEntity(entityId);
     deps.payments.smartRetry.forget(entityId);

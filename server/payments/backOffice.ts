@@ -6,6 +6,7 @@ import type { BackOfficeType, PaymentRecord } from '../domain/payment.ts';
 import { withResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import type { AcquirerAnswer } from '../acquirers/types.ts';
+import type { GatewayEnvironment } from '../config.ts';
 import { insertAttempts } from './attempts.ts';
 import { childTotals, lockPayment } from './repository.ts';
 import type { PaymentServices } from './services.ts';
@@ -27,8 +28,18 @@ const UNKNOWN_REFERENCE: Readonly<Record<BackOfficeType, Result>> = {
   CR: RESULTS.chargebackReversalWithoutChargeback,
 };
 
-function unknownReference(type: BackOfficeType): GatewayError {
+export function unknownReference(type: BackOfficeType): GatewayError {
   return new GatewayError(UNKNOWN_REFERENCE[type], 400);
+}
+
+/**
+ * What an operation is refused with before its payment is looked up, if anything: a live chargeback, whatever it
+ * names (COMPAT §15: it comes from the acquirer's feed, never from the merchant), and an id that can name no payment.
+ */
+export function refusalBeforeLookup(command: Pick<BackOfficeCommand, 'paymentType' | 'referencedId'>, environment: GatewayEnvironment): GatewayError | undefined {
+  const { paymentType } = command;
+  if ((paymentType === 'CB' || paymentType === 'CR') && environment === 'live') return new GatewayError(RESULTS.chargebackInternalOnly, 400);
+  return RESOURCE_ID.test(command.referencedId) ? undefined : unknownReference(paymentType);
 }
 
 /**
@@ -54,9 +65,8 @@ type Decision =
 
 export async function processBackOffice(services: PaymentServices, command: BackOfficeCommand, options: Options = {}): Promise<PaymentRecord | undefined> {
   const { entityId, paymentType } = command;
-  // COMPAT §15: a live chargeback comes from the acquirer's feed, never from the merchant.
-  if ((paymentType === 'CB' || paymentType === 'CR') && services.environment === 'live') throw new GatewayError(RESULTS.chargebackInternalOnly, 400);
-  if (!RESOURCE_ID.test(command.referencedId)) throw unknownReference(paymentType);
+  const refused = refusalBeforeLookup(command, services.environment);
+  if (refused) throw refused;
 
   const decision = await services.store.transaction(async (tx): Promise<Decision> => {
     const parent = await lockPayment(tx, entityId, command.referencedId);

@@ -234,6 +234,11 @@ async function payByCard(
   }
 }
 
+/** COMPAT §11: a follow-up whose referenceUuid names no payment of the entity. */
+export function unknownOriginal(referenceUuid: string): GatewayError {
+  return invalidParameters([{ name: 'referenceUuid', value: referenceUuid, message: 'is not a payment of this entity' }]);
+}
+
 /**
  * COMPAT §11: an incremental authorization or a reauthorization of an earlier PA (referenceUuid). The new PA names
  * the original (referencedId), goes to the original's acquirer, and is made with the card sent, the registration
@@ -241,7 +246,7 @@ async function payByCard(
  */
 async function authorizeFollowUp(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, referenceUuid: string): Promise<PaymentRecord> {
   const original = RESOURCE_ID.test(referenceUuid) ? await findPayment(services.store, command.entityId, referenceUuid) : undefined;
-  if (!original) throw invalidParameters([{ name: 'referenceUuid', value: referenceUuid, message: 'is not a payment of this entity' }]);
+  if (!original) throw unknownOriginal(referenceUuid);
   if (original.paymentType !== 'PA' || original.parentId !== null) {
     throw new GatewayError(withReason(RESULTS.referencedInappropriateType, `${original.id} is a ${original.paymentType}, not a preauthorization`), 400);
   }

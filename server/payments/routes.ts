@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { GatewayEnvironment } from '../config.ts';
 import type { AppDependencies } from '../deps.ts';
 import { GatewayError } from '../domain/errors.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
@@ -9,10 +10,11 @@ import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { pathId, type UnknownIdAnswer } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { perResource } from '../throttling/service.ts';
-import { processBackOffice } from './backOffice.ts';
-import { createPayment } from './initial.ts';
+import { processBackOffice, refusalBeforeLookup, unknownReference } from './backOffice.ts';
+import { createPayment, unknownOriginal } from './initial.ts';
 import { recoverAttemptsOf } from './recovery.ts';
 import { findPayment } from './repository.ts';
 import { backOfficeCommand, createPaymentCommand } from './request.ts';
@@ -35,6 +37,31 @@ export function resumePayment(payments: PaymentServices, entityId: string) {
 }
 
 const FOLLOW_UP_PRACTICES = ['INCREMENTAL_AUTH', 'REAUTHORIZATION'];
+
+/** COMPAT §11: an incremental authorization or reauthorization sent to the original's path (= referenceUuid). */
+function isFollowUp(params: ReadonlyMap<string, string>): boolean {
+  return params.get('paymentType') === 'PA' && FOLLOW_UP_PRACTICES.includes(params.get('standingInstruction.industryPractice') ?? '');
+}
+
+/** GET /v1/payments/{id} of a payment the entity does not have (COMPAT part two: it stays 404). */
+const unknownPayment = (): GatewayError => new GatewayError(RESULTS.transactionNotFound, 404);
+
+/**
+ * POST /v1/payments/{id} naming a payment the entity does not have: what the operation asked for answers then, its
+ * parameters checked first (the command is built for its checks), as for a well-formed id.
+ */
+function unknownReferenced(environment: GatewayEnvironment): UnknownIdAnswer {
+  return (c, id) => {
+    const params = c.get('params');
+    const context = { entityId: c.get('entityId'), environment };
+    if (isFollowUp(params)) {
+      createPaymentCommand(new Map([...params, ['referenceUuid', id]]), { ...context, source: 'API' });
+      return unknownOriginal(id);
+    }
+    const command = backOfficeCommand(params, { ...context, referencedId: id });
+    return refusalBeforeLookup(command, environment) ?? unknownReference(command.paymentType);
+  };
+}
 
 /** /v1/payments: server-to-server payments and back-office operations. */
 export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
@@ -60,14 +87,13 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id', ...backOffice, async (c) => {
+  router.post('/:id', ...backOffice, pathId('payment', unknownReferenced(environment)), async (c) => {
     const entityId = c.get('entityId');
     const referencedId = c.req.param('id');
     const params = c.get('params');
     return idempotently(c, deps, `POST /v1/payments/${referencedId}`, newResourceId, {
       run: async (paymentId) => {
-        // COMPAT §11: an incremental authorization or reauthorization sent to the original's path (= referenceUuid).
-        if (params.get('paymentType') === 'PA' && FOLLOW_UP_PRACTICES.includes(params.get('standingInstruction.industryPractice') ?? '')) {
+        if (isFollowUp(params)) {
           const followUp = new Map([...params, ['referenceUuid', referencedId]]);
           return paymentAnswer(await createPayment(payments, createPaymentCommand(followUp, { entityId, environment, source: 'API', paymentId })));
         }
@@ -79,13 +105,12 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
       resume: resumePayment(payments, entityId),
     });
   });
-  router.get('/:id', ...paymentRead, async (c) => {
+  router.get('/:id', ...paymentRead, pathId('payment', unknownPayment), async (c) => {
     const entityId = c.get('entityId');
     const id = c.req.param('id');
-    if (!RESOURCE_ID.test(id)) throw new GatewayError(RESULTS.transactionNotFound, 404);
     const payment = await findPayment(deps.store, entityId, id);
     // Only the entity's own payments exist for it.
-    if (!payment) throw new GatewayError(RESULTS.transactionNotFound, 404);
+    if (!payment) throw unknownPayment();
     return answerResponse(c, paymentAnswer(payment, newNdc(entityId)));
   });
   router.all('/:id', () => {

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { RESOURCE_ID } from '../domain/ids.ts';
 import type { AppDependencies } from '../deps.ts';
 import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { challengePage, completionPage, messagePage, providerPage, type Page } from './pages.ts';
 import type { RedirectRecord } from '../payments/redirects.ts';
@@ -38,11 +38,11 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const router = new Hono<AppEnv>();
   const textsOf = (c: Context<AppEnv>) => pageTexts(languageFromHeader(c.req.header('accept-language')));
+  const redirectId = pathId('redirect', (c) => htmlResponse(c, unknownPage(textsOf(c))));
 
   const show = async (c: Context<AppEnv>) => {
     const texts = textsOf(c);
     const id = c.req.param('id') ?? '';
-    if (!RESOURCE_ID.test(id)) return htmlResponse(c, unknownPage(texts));
     const view = await viewRedirect(payments, id, c.get('params').get('paymentId'));
     switch (view.kind) {
       case 'unknown':
@@ -55,17 +55,16 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
         return htmlResponse(c, view.redirect.kind === 'threeDSecure' ? challengePage(texts, view.redirect, view.payment) : providerPage(texts, view.redirect, view.payment));
     }
   };
-  router.get('/:id', requestParams, show);
-  router.post('/:id', requestParams, show);
+  router.get('/:id', requestParams, redirectId, show);
+  router.post('/:id', requestParams, redirectId, show);
   router.all('/:id', () => {
     throw methodNotAllowed(['GET', 'POST']);
   });
 
-  router.post('/:id/answer', requestParams, async (c) => {
+  router.post('/:id/answer', requestParams, redirectId, async (c) => {
     const texts = textsOf(c);
     const id = c.req.param('id');
     const answer = answerOf(c.get('params'));
-    if (!RESOURCE_ID.test(id)) return htmlResponse(c, unknownPage(texts));
     // A form this page never renders (no action, or another one): malformed, nothing to decide.
     if (!answer) return htmlResponse(c, messagePage(texts, 400, texts.text('threeDSecure.unknown')));
     const result = await answerRedirect(payments, id, answer);

@@ -9,6 +9,7 @@ import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
+import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { createPayment } from '../payments/initial.ts';
 import { paymentAnswer, resumePayment } from '../payments/routes.ts';
@@ -16,7 +17,6 @@ import { createPaymentCommand, resolveTestMode } from '../payments/request.ts';
 import { findRegistration, type RegistrationRecord } from './repository.ts';
 import { registrationCommand, registrationUpdateOf } from './request.ts';
 import {
-  checkRegistrationId,
   createRegistration,
   deleteRegistration,
   extendRegistrationLife,
@@ -60,6 +60,8 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
   const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
   const registrationRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
   const backOffice = [requestParams, requireMerchant(deps, { limit: 'backOfficePerMinute' })] as const;
+  // COMPAT §10: an id that is not 32 characters is 100.150.101, before any look at the registrations.
+  const registrationId = pathId('registration', () => new GatewayError(RESULTS.invalidRegistrationId, 400));
 
   router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
@@ -76,10 +78,9 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id/payments', ...paymentCreation, async (c) => {
+  router.post('/:id/payments', ...paymentCreation, registrationId, async (c) => {
     const entityId = c.get('entityId');
-    const registrationId = c.req.param('id');
-    checkRegistrationId(registrationId);
+    const id = c.req.param('id');
     const params = c.get('params');
     const paymentType = params.get('paymentType');
     if (paymentType !== undefined && !PAYMENT_TYPES_WITH_REGISTRATION.includes(paymentType)) {
@@ -89,8 +90,8 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     if (named.length > 0) {
       throw invalidParameters(named.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be sent with a payment on a registration: the registration is the card' })));
     }
-    const withRegistration = new Map([...params, ['registrationId', registrationId]]);
-    return idempotently(c, deps, `POST /v1/registrations/${registrationId}/payments`, newResourceId, {
+    const withRegistration = new Map([...params, ['registrationId', id]]);
+    return idempotently(c, deps, `POST /v1/registrations/${id}/payments`, newResourceId, {
       run: async (paymentId) =>
         paymentAnswer(await createPayment(payments, createPaymentCommand(withRegistration, { entityId, environment, source: 'API', paymentId }))),
       resume: resumePayment(payments, entityId),
@@ -100,7 +101,7 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.post('/:id/extendlife', ...backOffice, async (c) => {
+  router.post('/:id/extendlife', ...backOffice, registrationId, async (c) => {
     const testMode = resolveTestMode(c.get('params'), environment);
     const extended = await extendRegistrationLife(payments, c.get('entityId'), c.req.param('id'));
     return answerResponse(c, operationAnswer(extended, testMode));
@@ -109,16 +110,16 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.get('/:id', ...registrationRead, async (c) => {
+  router.get('/:id', ...registrationRead, registrationId, async (c) => {
     return answerResponse(c, registrationAnswer(await readRegistration(payments, c.get('entityId'), c.req.param('id'))));
   });
-  router.post('/:id', ...backOffice, async (c) => {
+  router.post('/:id', ...backOffice, registrationId, async (c) => {
     const params = c.get('params');
     resolveTestMode(params, environment);
     const updated = await updateRegistration(payments, c.get('entityId'), c.req.param('id'), registrationUpdateOf(params));
     return answerResponse(c, registrationAnswer(updated));
   });
-  router.delete('/:id', ...backOffice, async (c) => {
+  router.delete('/:id', ...backOffice, registrationId, async (c) => {
     const testMode = resolveTestMode(c.get('params'), environment);
     const deleted = await deleteRegistration(payments, c.get('entityId'), c.req.param('id'));
     return answerResponse(c, operationAnswer(deleted, testMode));

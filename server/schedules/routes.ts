@@ -8,11 +8,12 @@ import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
+import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { resolveTestMode } from '../payments/request.ts';
 import { findSchedule, type ScheduleRecord } from './repository.ts';
 import { createScheduleCommand } from './request.ts';
-import { cancelSchedule, createSchedule, readSchedule } from './service.ts';
+import { cancelSchedule, createSchedule, readSchedule, unknownSchedule } from './service.ts';
 import { scheduleBody } from './view.ts';
 
 /** The schedule answer (COMPAT §12): 000.000.000 in every mode (the executions carry the test-mode codes). */
@@ -30,6 +31,7 @@ export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
   const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
   const scheduleRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
   const backOffice = [requestParams, requireMerchant(deps, { limit: 'backOfficePerMinute' })] as const;
+  const scheduleId = pathId('schedule', unknownSchedule);
 
   router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
@@ -45,10 +47,10 @@ export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
     throw methodNotAllowed(['POST']);
   });
 
-  router.get('/:id', ...scheduleRead, async (c) => {
+  router.get('/:id', ...scheduleRead, scheduleId, async (c) => {
     return answerResponse(c, scheduleAnswer(await readSchedule(payments, c.get('entityId'), c.req.param('id'))));
   });
-  router.delete('/:id', ...backOffice, async (c) => {
+  router.delete('/:id', ...backOffice, scheduleId, async (c) => {
     resolveTestMode(c.get('params'), environment);
     const cancelled = await cancelSchedule(payments, c.get('entityId'), c.req.param('id'));
     return answerResponse(c, { status: 200, body: envelope(RESULTS.succeeded, newNdc(cancelled.entityId), { id: cancelled.id }) });

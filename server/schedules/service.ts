@@ -25,7 +25,8 @@ function firstFireAtOrAfter(command: Pick<CreateScheduleCommand, 'quartz'>, from
   return command.quartz.next(new Date(from.getTime() - 1));
 }
 
-function unknownSchedule(): GatewayError {
+/** COMPAT §12: an unknown (or malformed, or another entity's) schedule id is 400 700.400.580. */
+export function unknownSchedule(): GatewayError {
   return new GatewayError(RESULTS.transactionNotFound, 400);
 }
 

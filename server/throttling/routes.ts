@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { ENTITY_ID } from '../domain/ids.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
+import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { defaultLimits, type EntityLimits } from './limits.ts';
 import { effectiveLimits, removeThrottling, saveThrottling, showThrottling, ThrottlingConfigError, type ThrottlingSettings } from './settings.ts';
@@ -31,13 +31,7 @@ export function throttlingJson(entityId: string, defaults: EntityLimits, setting
   };
 }
 
-const noEntity = (id: string): GatewayError => new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id.slice(0, 64)}`), 404);
-
-function entityIdOf(c: Context<AppEnv>): string {
-  const id = c.req.param('entityId') ?? '';
-  if (!ENTITY_ID.test(id)) throw noEntity(id);
-  return id;
-}
+const noEntity = (id: string) => adminNotFound('entity', id);
 
 export function throttlingAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'throttling' | 'now'>, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
@@ -46,16 +40,17 @@ export function throttlingAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
   const ok = (c: Context<AppEnv>, entityId: string, settings: ThrottlingSettings | undefined) =>
     jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { throttling: throttlingJson(entityId, defaults, settings) }), 200);
   routes.use('/:entityId/throttling', requireAdminToken(deps, adminToken));
+  const entityPathId = pathId('entity', (_c, id) => noEntity(id), 'entityId');
 
-  routes.get('/:entityId/throttling', async (c) => {
-    const entityId = entityIdOf(c);
+  routes.get('/:entityId/throttling', entityPathId, async (c) => {
+    const entityId = c.req.param('entityId');
     const shown = await showThrottling(store, entityId);
     if (!shown.entityExists) throw noEntity(entityId);
     return ok(c, entityId, shown.settings);
   });
 
-  routes.put('/:entityId/throttling', async (c) => {
-    const entityId = entityIdOf(c);
+  routes.put('/:entityId/throttling', entityPathId, async (c) => {
+    const entityId = c.req.param('entityId');
     const body = await adminJsonBody(c, { limits: 'object', risk: 'object' });
     let saved: ThrottlingSettings;
     try {
@@ -69,8 +64,8 @@ export function throttlingAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
     return ok(c, entityId, saved);
   });
 
-  routes.delete('/:entityId/throttling', async (c) => {
-    const entityId = entityIdOf(c);
+  routes.delete('/:entityId/throttling', entityPathId, async (c) => {
+    const entityId = c.req.param('entityId');
     const removed = await removeThrottling(store, entityId);
     if (!removed.entityExists) throw noEntity(entityId);
     deps.throttling?.settings.forget(entityId);

@@ -1,11 +1,12 @@
 import { Hono, type Context } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { ENTITY_ID, RESOURCE_ID } from '../domain/ids.ts';
+import { GatewayError, invalidParameters } from '../domain/errors.ts';
+import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
+import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
+import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { findWebhook, listDeliveries, listWebhooks, type DeliverySummary, type WebhookRecord } from './repository.ts';
 import {
@@ -27,9 +28,6 @@ import {
 
 export const DEFAULT_DELIVERY_LIMIT = 50;
 export const MAX_DELIVERY_LIMIT = 1000;
-
-const notFound = (what: string, id: string): GatewayError =>
-  new GatewayError(withReason(RESULTS.invalidParameter, `no ${what} ${id.slice(0, 64)}`), 404);
 
 /** The webhook as the admin API shows it: never its secret (nor where the vault keeps it). */
 export function webhookJson(webhook: WebhookRecord): Record<string, unknown> {
@@ -75,8 +73,8 @@ const FIELD_NAMES: Readonly<Record<string, string>> = { entity: 'entityId' };
 
 /** A refused setting, as parameterErrors (a secret's value is never sent back); a missing webhook or delivery is 404. */
 function configError(error: WebhookConfigError, id: string): GatewayError {
-  if (error.setting === 'webhook') return notFound('webhook', id);
-  if (error.setting === 'delivery') return notFound('delivery', id);
+  if (error.setting === 'webhook') return adminNotFound('webhook', id);
+  if (error.setting === 'delivery') return adminNotFound('delivery', id);
   const name = FIELD_NAMES[error.setting] ?? error.setting;
   return invalidParameters([{ name, value: '', message: error.message.slice(error.setting.length + 1) }]);
 }
@@ -95,12 +93,6 @@ const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) =>
 
 const activationJson = (activation: ActivationOutcome | undefined) => activation ?? null;
 
-function webhookId(c: Context<AppEnv>): string {
-  const id = c.req.param('id') ?? '';
-  if (!RESOURCE_ID.test(id)) throw notFound('webhook', id);
-  return id;
-}
-
 export function webhookAdminRoutes(
   deps: Pick<AppDependencies, 'authFailures' | 'config' | 'webhooks' | 'now'>,
   adminToken: string,
@@ -108,13 +100,14 @@ export function webhookAdminRoutes(
   const routes = new Hono<AppEnv>();
   const services = deps.webhooks;
   routes.use('*', requireAdminToken(deps, adminToken));
+  const webhookId = pathId('webhook', (_c, id) => adminNotFound('webhook', id));
 
   routes.post('/', async (c) => {
     const body = await adminJsonBody(c, { entityId: 'string', url: 'string', types: 'strings', fields: 'string', wrapper: 'string', secret: 'string' });
     const missing = ['entityId', 'url'].filter((name) => body[name] === undefined);
     if (missing.length > 0) throw invalidParameters(missing.map((name) => ({ name, value: '', message: 'is required' })));
     const entityId = body.entityId as string;
-    if (!ENTITY_ID.test(entityId)) throw invalidParameters([{ name: 'entityId', value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' }]);
+    if (!ENTITY_ID.test(entityId)) throw invalidParameters([{ name: 'entityId', value: entityId, message: 'must be 32 lowercase hexadecimal characters' }]);
     const created = await guarded(entityId, () =>
       createWebhook(services, entityId, {
         url: body.url as string,
@@ -130,54 +123,53 @@ export function webhookAdminRoutes(
   routes.get('/', async (c) => {
     const entityId = c.req.query('entityId');
     if (entityId !== undefined && !ENTITY_ID.test(entityId)) {
-      throw invalidParameters([{ name: 'entityId', value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' }]);
+      throw invalidParameters([{ name: 'entityId', value: entityId, message: 'must be 32 lowercase hexadecimal characters' }]);
     }
     const webhooks = await listWebhooks(services.store, entityId);
     return ok(c, { webhooks: webhooks.map(webhookJson) });
   });
 
-  routes.post('/deliveries/:deliveryId/resend', async (c) => {
+  routes.post('/deliveries/:deliveryId/resend', pathId('delivery', (_c, id) => adminNotFound('delivery', id), 'deliveryId'), async (c) => {
     const deliveryId = c.req.param('deliveryId');
-    if (!RESOURCE_ID.test(deliveryId)) throw notFound('delivery', deliveryId);
     await guarded(deliveryId, () => resendDelivery(services, deliveryId));
     return ok(c, { deliveryId, resend: 'scheduled' }, 202);
   });
 
-  routes.get('/:id', async (c) => {
-    const id = webhookId(c);
+  routes.get('/:id', webhookId, async (c) => {
+    const id = c.req.param('id');
     const webhook = await findWebhook(services.store, id);
-    if (!webhook) throw notFound('webhook', id);
+    if (!webhook) throw adminNotFound('webhook', id);
     return ok(c, { webhook: webhookJson(webhook) });
   });
 
-  routes.patch('/:id', async (c) => {
-    const id = webhookId(c);
+  routes.patch('/:id', webhookId, async (c) => {
+    const id = c.req.param('id');
     const body = await adminJsonBody(c, { url: 'string', types: 'strings', fields: 'string', wrapper: 'string', active: 'boolean' });
     const changes = body as WebhookChanges;
     const changed = await guarded(id, () => changeWebhook(services, id, changes));
     return ok(c, { webhook: webhookJson(changed.webhook), activation: activationJson(changed.activation) });
   });
 
-  routes.delete('/:id', async (c) => {
-    const id = webhookId(c);
+  routes.delete('/:id', webhookId, async (c) => {
+    const id = c.req.param('id');
     const removed = await guarded(id, () => removeWebhook(services, id));
     return ok(c, { webhook: webhookJson(removed) });
   });
 
-  routes.post('/:id/test', async (c) => {
-    const id = webhookId(c);
+  routes.post('/:id/test', webhookId, async (c) => {
+    const id = c.req.param('id');
     const tested = await guarded(id, () => sendActivation(services, id));
     return ok(c, { webhook: webhookJson(tested.webhook), activation: tested.activation });
   });
 
-  routes.get('/:id/deliveries', async (c) => {
-    const id = webhookId(c);
+  routes.get('/:id/deliveries', webhookId, async (c) => {
+    const id = c.req.param('id');
     const raw = c.req.query('limit');
     const limit = raw === undefined ? DEFAULT_DELIVERY_LIMIT : Number(raw);
     if (raw !== undefined && (!/^\d{1,7}$/.test(raw) || limit < 1 || limit > MAX_DELIVERY_LIMIT)) {
-      throw invalidParameters([{ name: 'limit', value: raw.slice(0, 64), message: `must be an integer between 1 and ${MAX_DELIVERY_LIMIT}` }]);
+      throw invalidParameters([{ name: 'limit', value: raw, message: `must be an integer between 1 and ${MAX_DELIVERY_LIMIT}` }]);
     }
-    if (!(await findWebhook(services.store, id))) throw notFound('webhook', id);
+    if (!(await findWebhook(services.store, id))) throw adminNotFound('webhook', id);
     const deliveries = await listDeliveries(services.store, id, limit);
     return ok(c, { deliveries: deliveries.map(deliveryJson) });
   });

@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { pathId } from '../http/pathIds.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
 import { renderBootstrap, type BootstrapSnapshot } from './bootstrap.ts';
 import { acceptsGzip, gzipIfSmaller, type WidgetBuild } from './build.ts';
@@ -56,16 +57,17 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
     });
   });
 
-  router.get('/static/:version/*', (c) => {
+  const notFound = (c: Context<AppEnv>) =>
+    new Response('not found\n', {
+      status: 404,
+      headers: { ...CROSS_ORIGIN_ASSET, ...c.get('baseHeaders'), 'content-type': 'text/plain; charset=utf-8' },
+    });
+
+  router.get('/static/:version/*', pathId('widgetVersion', notFound, 'version'), (c) => {
     const build = options.build;
     const path = c.req.path.slice(`/v1/static/${c.req.param('version')}/`.length);
     const file = build && c.req.param('version') === build.version ? build.files.get(path) : undefined;
-    if (!file) {
-      return new Response('not found\n', {
-        status: 404,
-        headers: { ...CROSS_ORIGIN_ASSET, ...c.get('baseHeaders'), 'content-type': 'text/plain; charset=utf-8' },
-      });
-    }
+    if (!file) return notFound(c);
     const headers: Record<string, string> = {
       ...CROSS_ORIGIN_ASSET,
       ...c.get('baseHeaders'),

@@ -1,0 +1,71 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { isCheckoutId } from '../checkouts/state.ts';
+import type { GatewayError } from '../domain/errors.ts';
+import { ENTITY_ID, RESOURCE_ID } from '../domain/ids.ts';
+import { LEGACY_USER_ID } from '../merchants/legacyCredentials.ts';
+import type { AppEnv } from './context.ts';
+
+/**
+ * Ids in request paths, checked for their shape before anything looks them up: one table of the kinds of id a path
+ * carries, and one middleware (pathId) every route with a path parameter puts after its authentication and before
+ * its handler. An id of the wrong shape (a NUL, invalid UTF-8, a card number, 40 kB of text) never reaches the store,
+ * an idempotency key's scope or a log line: the route answers what it answers for an id it does not know. The route
+ * table test (routesProperty.test.ts) fails for a route whose path parameter has no check.
+ */
+
+const PATH_ID_SHAPES = {
+  /** 32 lowercase hex (COMPAT §1), as registrations and schedules. */
+  payment: RESOURCE_ID,
+  registration: RESOURCE_ID,
+  schedule: RESOURCE_ID,
+  /** A pending payment's redirect page. */
+  redirect: RESOURCE_ID,
+  /** 32 uppercase hex, a dot and a cluster suffix (checkouts/state.ts). */
+  checkout: { test: isCheckoutId },
+  entity: ENTITY_ID,
+  webhook: RESOURCE_ID,
+  delivery: RESOURCE_ID,
+  /** A legacy credentials pair's userId (COMPAT §1). */
+  legacyUser: LEGACY_USER_ID,
+  /** The widget build's content hash (widget/build.ts). */
+  widgetVersion: /^[0-9a-f]{16}$/,
+} satisfies Record<string, { test(id: string): boolean }>;
+
+export type PathIdKind = keyof typeof PATH_ID_SHAPES;
+
+/** What the route answers for an id it does not know: thrown (a GatewayError, answered as JSON by app.ts) or sent (a page). */
+export type UnknownIdAnswer = (c: Context<AppEnv>, id: string) => GatewayError | Response;
+
+export function isPathId(kind: PathIdKind, id: string): boolean {
+  return PATH_ID_SHAPES[kind].test(id);
+}
+
+export interface PathIdCheck {
+  readonly parameter: string;
+  readonly kind: PathIdKind;
+}
+
+/** The checks pathId made, by the middleware function: what the route table test looks for in each route. */
+const CHECKS = new WeakMap<object, PathIdCheck>();
+
+/** What `handler` checks, when it is a pathId check. */
+export function pathIdCheckOf(handler: unknown): PathIdCheck | undefined {
+  return typeof handler === 'function' ? CHECKS.get(handler) : undefined;
+}
+
+/** Checks the path parameter `parameter` (default `id`) against its kind's shape; any other id gets `unknown`. */
+export function pathId(kind: PathIdKind, unknown: UnknownIdAnswer, parameter = 'id'): MiddlewareHandler<AppEnv> {
+  const check: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const id = c.req.param(parameter);
+    // A route that names another parameter is a programming error, not the caller's: answered 500 and logged.
+    if (id === undefined) throw new Error(`no path parameter ${parameter} in the route of ${c.req.method} ${c.req.path}`);
+    if (!isPathId(kind, id)) {
+      const answer = unknown(c, id);
+      if (answer instanceof Response) return answer;
+      throw answer;
+    }
+    await next();
+  };
+  CHECKS.set(check, { parameter, kind });
+  return check;
+}
