@@ -1,12 +1,14 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ASYNC_CHECKOUT_DATA } from './support/asyncBrands.ts';
 import { MASTER_CARD, offering, storeCard, VISA_CARD } from './support/registrations.ts';
 import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
  * Accessibility of the card form (issue 4, point 6), the 3-D Secure frame and the redirect-brand forms (issue 5),
- * the stored cards (one-click) form, and the direct-debit, giropay and iDEAL forms next to the card form (issue 14).
+ * the stored cards (one-click) form, the direct-debit, giropay and iDEAL forms next to the card form (issue 14), and
+ * the asynchronous brands' forms with a cash voucher in the widget frame (issue 20).
  */
 
 const env = useMerchantSiteAndBrowser();
@@ -246,6 +248,55 @@ describe('accessibility of the direct-debit, giropay and iDEAL forms next to the
     expect(await hint.getAttribute('class')).toContain('wpwl-hint-ibanError');
     expect(await hint.getAttribute('role')).toBe('alert');
     expect(await hint.innerText()).toBe('Invalid IBAN');
+    await page.context().close();
+  });
+});
+
+describe("accessibility of the asynchronous brands' forms", () => {
+  async function openAsyncBrands(options: Record<string, unknown>): Promise<Page> {
+    const page = await (await env.browser.newContext()).newPage();
+    await page.addInitScript((value) => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = value;
+    }, options);
+    await page.goto(env.site.pageUrl('async-brands', { ...ASYNC_CHECKOUT_DATA }));
+    await page.waitForFunction(() => Array.isArray((window as unknown as { readyForms?: unknown }).readyForms));
+    return page;
+  }
+
+  /** Every axe violation, whatever its impact, in the widget's containers (no hosted field on this page). */
+  async function violationsIn(page: Page, mustCheck: string): Promise<string[]> {
+    const results = await new AxeBuilder({ page }).include('.wpwl-container').analyze();
+    const checked = [...results.passes, ...results.violations].flatMap((rule) => rule.nodes.map((node) => node.html)).join(' ');
+    expect(checked).toContain(mustCheck);
+    return results.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+
+  it.each([
+    ['card', true],
+    ['plain', false],
+  ])('has no axe violation in the %s style (labels shown: %s); the country select and every logo have names', async (style, showLabels) => {
+    const page = await openAsyncBrands({ style, showLabels });
+    expect(await violationsIn(page, 'wpwl-control-country')).toEqual([]);
+    expect(await page.locator('.wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG').ariaSnapshot()).toContain('combobox "Country"');
+    for (const [container, label] of [
+      ['onlineTransfer-SOFORTUEBERWEISUNG', 'Sofort'],
+      ['virtualAccount-KLARNA_INVOICE', 'Klarna invoice'],
+      ['virtualAccount-PAYSAFECARD', 'paysafecard'],
+      ['onlineTransfer-BOLETO', 'Boleto Bancário'],
+      ['prepayment-PREPAYMENT', 'Prepayment'],
+    ]) {
+      const snapshot = await page.locator(`.wpwl-container-${container}`).ariaSnapshot();
+      expect(snapshot, container).toContain(`img "${label}"`);
+      expect(snapshot, container).toContain('button "Pay now"');
+    }
+    await page.context().close();
+  });
+
+  it('has no axe violation with a cash voucher shown in the widget frame', async () => {
+    const page = await openAsyncBrands({});
+    await page.locator('.wpwl-container-onlineTransfer-BOLETO button.wpwl-button-pay').click();
+    await page.frameLocator('.wpwl-container-onlineTransfer-BOLETO iframe.wpwl-target').locator('a#continue').waitFor();
+    expect(await violationsIn(page, 'voucher-number')).toEqual([]);
     await page.context().close();
   });
 });

@@ -59,4 +59,17 @@ describe('the demo shop', () => {
     await expect.poll(() => page.locator('h1').innerText()).toBe('Thank you for your order');
     await page.close();
   });
+
+  it('takes an order by prepayment: the result page shows it pending, with the bank details to transfer to', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${gateway.url}/demo`);
+    await page.locator('.wpwl-container-prepayment-PREPAYMENT button.wpwl-button-pay').click();
+    await page.waitForURL(/\/demo\/result\?id=/);
+    expect(await page.locator('h1').innerText()).toBe('Your payment is being processed');
+    expect(await page.locator('#result-description').innerText()).toContain('(000.200.000)');
+    const transfer = await page.locator('table#transfer').innerText();
+    expect(transfer).toContain('92.00 EUR');
+    expect(transfer).toMatch(/IBAN\s+[A-Z]{2}[0-9]{2}/);
+    await page.close();
+  });
 });

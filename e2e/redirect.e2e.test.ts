@@ -4,17 +4,19 @@ import { resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
  * Redirect brands in the widget (issue 5, points 5 and 6): PAYPAL (wallet, virtualAccount) and
- * SOFORTUEBERWEISUNG (bank transfer, onlineTransfer) get their own containers and forms; paying opens the
- * simulated provider's page in the widget's frame, and approving, cancelling or abandoning it ends on the
- * merchant's result page with the final code.
+ * SOFORTUEBERWEISUNG (bank transfer, onlineTransfer, with the bank's country: issue 20) get their own containers
+ * and forms; paying opens the simulated provider's page in the widget's frame, and approving, cancelling or
+ * abandoning it ends on the merchant's result page with the final code. Every asynchronous family:
+ * asyncBrands.e2e.test.ts.
  */
 
 const env = useMerchantSiteAndBrowser();
 
 const SUCCESS = /^(000\.000\.|000\.100\.1|000\.[36]|000\.400\.[1][12]0)/;
 const BRANDS = [
-  { brand: 'PAYPAL', family: 'virtualAccount', label: 'PayPal' },
-  { brand: 'SOFORTUEBERWEISUNG', family: 'onlineTransfer', label: 'Sofort' },
+  { brand: 'PAYPAL', family: 'virtualAccount', label: 'PayPal', country: null },
+  // Sofort needs the bank's country: the shopper's choice, Austria (the first) unless changed.
+  { brand: 'SOFORTUEBERWEISUNG', family: 'onlineTransfer', label: 'Sofort', country: 'AT' },
 ] as const;
 
 interface Opened {
@@ -54,8 +56,9 @@ describe('redirect brands in the widget', () => {
       expect(await page.locator(`${form} button.wpwl-button.wpwl-button-pay`).innerText()).toBe('Pay now');
       // The logo is drawn by the stylesheet, as for card brands.
       expect(await page.locator(`${form} .wpwl-brand`).evaluate((element) => getComputedStyle(element, '::after').content)).not.toBe('none');
-      // No card fields in a redirect brand's form.
+      // No card fields in a redirect brand's form; Sofort's asks for the bank's country, PayPal's for nothing.
       expect(await page.locator(`${form} iframe, ${form} input:not([type="hidden"])`).count()).toBe(0);
+      expect(await page.locator(`${form} select`).count()).toBe(brand === 'SOFORTUEBERWEISUNG' ? 1 : 0);
       // The merchant's children (a CSRF input) are posted with every form.
       expect(await page.locator(`${form} input[name="csrf"]`).inputValue()).toBe('merchant-csrf-token');
     }
@@ -66,7 +69,7 @@ describe('redirect brands in the widget', () => {
   it.each(BRANDS.flatMap((info) => [
     { ...info, action: 'submit', expected: SUCCESS },
     { ...info, action: 'cancel', expected: /^100\.396\.101$/ },
-  ]))('$brand: the provider page opens in the widget frame; "$action" ends on the result page with $expected', async ({ brand, family, label, action, expected }) => {
+  ]))('$brand: the provider page opens in the widget frame; "$action" ends on the result page with $expected', async ({ brand, family, label, country, action, expected }) => {
     const { page, submits } = await open();
     await page.locator(`${container(family, brand)} button.wpwl-button-pay`).click();
     const provider = providerPage(page, family, brand);
@@ -75,13 +78,15 @@ describe('redirect brands in the widget', () => {
     expect(await provider.locator('h1').innerText()).toContain(label);
     expect(await page.locator(`form.wpwl-form-${family}-${brand}`).isVisible()).toBe(false);
     const beforeSubmit = family === 'virtualAccount' ? 'onBeforeSubmitVirtualAccount' : 'onBeforeSubmitOnlineTransfer';
-    expect(await calls(page)).toEqual([`${beforeSubmit} wpwl-form wpwl-form-${family} wpwl-form-${family}-${brand} wpwl-clearfix`, 'onAfterSubmit']);
+    const hasInputs = country ? ' wpwl-form-has-inputs' : '';
+    expect(await calls(page)).toEqual([`${beforeSubmit} wpwl-form wpwl-form-${family} wpwl-form-${family}-${brand}${hasInputs} wpwl-clearfix`, 'onAfterSubmit']);
     // What the form posted: the brand, the merchant's form action and children, the browser data; no card.
     expect(submits).toHaveLength(1);
     const sent = submits[0] as URLSearchParams;
     expect(sent.get('paymentBrand')).toBe(brand);
     expect(sent.get('shopperResultUrl')).toBe(`${env.site.merchantUrl}/result`);
     expect(sent.get('csrf')).toBe('merchant-csrf-token');
+    expect(sent.get('bankAccount.country')).toBe(country);
     expect(sent.get('customer.browser.userAgent')).toContain('Chrome');
     expect(sent.get('customer.browser.screenWidth')).toMatch(/^\d+$/);
     expect([...sent.keys()].filter((name) => name.startsWith('card.'))).toEqual([]);

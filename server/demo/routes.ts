@@ -69,6 +69,21 @@ function resultClassText(code: string): string {
   return RESULT_CLASS_TEXTS.find(([pattern]) => pattern.test(code))?.[1] ?? 'Declined.';
 }
 
+/** A prepayment's bank details (pending until the transfer arrives), as a shop shows them to its customer. */
+function transferInstructions(payment: { amount?: string; currency?: string; resultDetails?: Record<string, string> }): string {
+  const details = payment.resultDetails ?? {};
+  if (!details.BankAccountIban) return '';
+  const rows = [
+    ['Amount', `${payment.amount ?? ''} ${payment.currency ?? ''}`],
+    ['Account holder', details.BankAccountHolder],
+    ['IBAN', details.BankAccountIban],
+    ['BIC', details.BankAccountBic],
+    ['Reference', details.TransferReference],
+    ['Transfer by', details.TransferDeadline],
+  ].filter((row): row is [string, string] => row[1] !== undefined);
+  return `\n<h2>Please transfer the amount</h2><table id="transfer">${rows.map(([label, value]) => `<tr><td>${label}</td><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`;
+}
+
 export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant }): Hono<AppEnv> {
   const { publicUrl, merchant } = options;
   const authorization = { Authorization: `Bearer ${merchant.accessToken}` };
@@ -95,7 +110,7 @@ export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant 
     }
     const body = `<h1>Demo shop</h1><p>2 × wool socks — <strong>92.00 EUR</strong></p>
 <script nonce="${nonce}" src="${publicUrl}/v1/paymentWidgets.js?checkoutId=${encodeURIComponent(checkout.id)}"></script>
-<form action="${publicUrl}/demo/result" class="paymentWidgets" data-brands="VISA MASTER AMEX PAYPAL SOFORTUEBERWEISUNG"></form>
+<form action="${publicUrl}/demo/result" class="paymentWidgets" data-brands="VISA MASTER AMEX PAYPAL SOFORTUEBERWEISUNG PREPAYMENT"></form>
 <h2>Test cards</h2><table>
 <tr><td><code>4200 0000 0000 0000</code></td><td>VISA, approved</td></tr>
 <tr><td><code>5454 5454 5454 5454</code></td><td>Mastercard, approved</td></tr>
@@ -104,7 +119,8 @@ export function demoRoutes(options: { publicUrl: string; merchant: DemoMerchant 
 <tr><td><code>4200 0000 0000 0091</code></td><td>3-D Secure, frictionless</td></tr>
 <tr><td><code>4200 0000 0000 0042</code></td><td>3-D Secure challenge: the code <code>1234</code> succeeds</td></tr></table>
 <p>Any future expiry date and any CVV. A card holder of <code>800.100.203</code> makes the bank decline (insufficient funds).
-PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
+PayPal and Sofort open a simulated provider page to approve or cancel. Prepayment ends on the result page with the
+bank details to transfer to; the payment stays pending until the simulated transfer arrives.</p>`;
     return respond(200, 'Demo shop', body);
   });
 
@@ -115,7 +131,7 @@ PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
       return respond(400, 'Demo shop', '<p>No payment to show.</p>');
     }
     const answer = await fetch(`${publicUrl}${resourcePath}?entityId=${merchant.entityId}`, { headers: authorization });
-    const payment = (await answer.json()) as { result: { code: string; description: string } };
+    const payment = (await answer.json()) as { amount?: string; currency?: string; result: { code: string; description: string }; resultDetails?: Record<string, string> };
     const { code, description } = payment.result;
     // A decline is a result like an approval (COMPAT §6): the shop shows it and, for another try, a new checkout.
     const declined = !isSuccessfulCode(code) && !isPendingCode(code);
@@ -124,7 +140,7 @@ PayPal and Sofort open a simulated provider page to approve or cancel.</p>`;
       : `<h1>${isPendingCode(code) ? 'Your payment is being processed' : 'Thank you for your order'}</h1>`;
     const next = declined ? `<a id="try-again" href="${publicUrl}/demo">Try again</a> (a new checkout)` : `<a href="${publicUrl}/demo">Back to the shop</a>`;
     const body = `${outcome}
-<p id="result-description">${escapeHtml(description)} (<code>${escapeHtml(code)}</code>)</p>
+<p id="result-description">${escapeHtml(description)} (<code>${escapeHtml(code)}</code>)</p>${transferInstructions(payment)}
 <p>${next}</p><h2>What the merchant's server received</h2><pre>${escapeHtml(JSON.stringify(payment, null, 2))}</pre>`;
     return respond(200, 'Demo shop', body);
   });

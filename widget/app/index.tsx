@@ -1,10 +1,9 @@
-import type { ComponentType } from 'preact';
 import { render } from 'preact';
 import './widget.css';
 import { invoke, reportError } from './callbacks.ts';
 import { textsFor, type Texts } from './messages.ts';
 import { languageOf, loadLanguage } from '../i18n/index.ts';
-import { formsFor, loadRegistrationForm, METHOD_FAMILIES, type BrandFamily, type FamilyFormProps } from './methods.ts';
+import { formsFor, loadRegistrationForm, METHOD_FAMILIES, type BrandFamily } from './methods.ts';
 import { readOptions, type WidgetOptions } from './options.ts';
 import { paymentFlow } from './payment/state.ts';
 import { isRegistrationOnly, type CheckoutInfo, type FormHandle } from './types.ts';
@@ -13,7 +12,7 @@ import { isRegistrationOnly, type CheckoutInfo, type FormHandle } from './types.
  * The widget bundle (static.min.js, an ES module), loaded by paymentWidgets.js, which has already defined
  * `window.wpwl` with the checkout. For each `form.paymentWidgets` it renders, when the page is ready and
  * reading wpwlOptions at that moment, one form per payment-method family of its brands (methods.ts: the card
- * form for the card brands, one form per redirect or direct-debit brand); it offers wpwl.unload() and
+ * form for the card brands, one form per asynchronous or direct-debit brand); it offers wpwl.unload() and
  * wpwl.executePayment(). A family's code is loaded (its own chunk) only when a form of it is shown, while
  * the language loads. When the checkout offers stored cards, the one-click form (div#wpwl-registrations) comes
  * first, above the first form; with registrations.hideInitialPaymentForms the other forms wait for the
@@ -141,14 +140,19 @@ async function renderForms(): Promise<void> {
     // The button that was clicked is gone: focus goes to the first control of the forms it revealed.
     initialHosts[0]?.querySelector<HTMLElement>('select, input:not([type="hidden"]), button')?.focus();
   };
-  const [components, registration] = await loading;
+  const [chunks, registration] = await loading;
   if (unloaded) return;
   const storedCards = registration ? registration.storedCardsOf(registrations) : [];
   const Registration = storedCards.length > 0 ? registration?.RegistrationForm : undefined;
   const hideInitial = Registration !== undefined && options.registrations.hideInitialPaymentForms;
-  const componentOf = new Map(families.map((family, index) => [family, components[index]]));
-  for (const { form, methods: allMethods } of pageForms) {
-    const methods = allMethods.filter((method) => componentOf.get(method.family));
+  const chunkOf = new Map(families.map((family, index) => [family, chunks[index]]));
+  for (const { form, methods: named } of pageForms) {
+    // Each form with its family's component and container; a brand no family offers (an unknown name) gets none.
+    const methods = named.flatMap((method) => {
+      const chunk = chunkOf.get(method.family);
+      const container = chunk?.container(method.brands[0] ?? '');
+      return chunk && container ? [{ ...method, Form: chunk.Form, container }] : [];
+    });
     if (methods.length === 0) continue;
     // The merchant's form stays in the page, hidden, so a reload of the widget finds it again.
     const children = Array.from(form.childNodes).filter((node) => node.nodeType === Node.ELEMENT_NODE);
@@ -192,22 +196,19 @@ async function renderForms(): Promise<void> {
     // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.
     render(
       <>
-        {methods.map((method, index) => {
-          const Form = componentOf.get(method.family) as ComponentType<FamilyFormProps>;
-          return (
-            <Form
-              key={`${method.family}-${method.brands[0]}`}
-              {...common}
-              brands={method.brands}
-              merchantChildren={index === 0 ? children : children.map((child) => child.cloneNode(true))}
-            />
-          );
-        })}
+        {methods.map((method, index) => (
+          <method.Form
+            key={method.container}
+            {...common}
+            brands={method.brands}
+            merchantChildren={index === 0 ? children : children.map((child) => child.cloneNode(true))}
+          />
+        ))}
       </>,
       host,
     );
     for (const method of methods) {
-      rendered.push({ container: METHOD_FAMILIES[method.family].container(method.brands[0] ?? ''), brands: method.brands });
+      rendered.push({ container: method.container, brands: method.brands });
     }
   }
   // The submit path is a chunk of its own (payment/state.ts): it starts loading now, before any submit, which

@@ -1,7 +1,6 @@
 import type { ComponentType } from 'preact';
 import { isCardBrand } from '../shared/cardBrandCodes.ts';
 import { isDirectDebitBrand } from '../shared/directDebit.ts';
-import { isRedirectBrand, REDIRECT_BRANDS } from '../shared/redirectBrands.ts';
 import type { RegistrationFormProps } from './registration/RegistrationForm.tsx';
 import type { StoredCard } from './registration/stored.ts';
 import type { PaymentFormProps } from './types.ts';
@@ -14,42 +13,51 @@ import type { PaymentFormProps } from './types.ts';
  * page never downloads the redirect, direct-debit or stored-card forms.
  *
  * - `card`: every card brand of shared/cards.ts, in one form (`wpwl-container-card`);
- * - `virtualAccount`, `onlineTransfer`: the redirect brands of shared/redirectBrands.ts, one form per brand
- *   (`wpwl-container-<family>-<BRAND>`), same code;
+ * - `asynchronous`: the asynchronous brands of shared/asyncBrands.ts, one form per brand, by the brand's form
+ *   (`wpwl-container-<onlineTransfer|virtualAccount|prepayment>-<BRAND>`). The entry does not know these brands:
+ *   any brand that is neither a card nor a direct-debit brand is looked up in the catalogue, which the chunk of
+ *   their form holds (a page that names no such brand never loads it; one that names an unknown brand loads it
+ *   for nothing, and shows no form for it);
  * - `directDebit`: DIRECTDEBIT_SEPA, one form per brand (`wpwl-container-directDebit`);
  * - `registration`: the stored cards of the checkout (one-click), not a brand of data-brands.
  */
 
-export type BrandFamily = 'card' | 'virtualAccount' | 'onlineTransfer' | 'directDebit';
+export type BrandFamily = 'card' | 'asynchronous' | 'directDebit';
 
 /** What a brand family's form is rendered with: its brands (the card form takes all of them, the others one). */
 export interface FamilyFormProps extends PaymentFormProps {
   readonly brands: readonly string[];
 }
 
+/** What a family's chunk brings: its form, and the container it renders for a brand. */
+export interface FamilyChunk {
+  readonly Form: ComponentType<FamilyFormProps>;
+  /**
+   * The container the family's form of `brand` renders (onReady's `container`, executePayment's argument), or
+   * undefined for a brand the family does not offer.
+   */
+  container(brand: string): string | undefined;
+}
+
 export interface MethodFamily {
   /** One form for all the family's brands (cards), or one form per brand. */
   readonly grouped: boolean;
-  /** The container the family's form of `brand` renders (onReady's `container`, executePayment's argument). */
-  container(brand: string): string;
-  /** The family's form component, from its chunk. */
-  load(): Promise<ComponentType<FamilyFormProps>>;
+  /** The family's chunk. */
+  load(): Promise<FamilyChunk>;
 }
-
-const loadRedirectForm = () => import('./redirect/RedirectForm.tsx').then((module) => module.RedirectForm);
 
 export const METHOD_FAMILIES: Readonly<Record<BrandFamily, MethodFamily>> = {
   card: {
     grouped: true,
-    container: () => 'wpwl-container-card',
-    load: () => import('./card/CardForm.tsx').then((module) => module.CardForm),
+    load: () => import('./card/CardForm.tsx').then((module) => ({ Form: module.CardForm, container: () => 'wpwl-container-card' })),
   },
-  virtualAccount: { grouped: false, container: (brand) => `wpwl-container-virtualAccount-${brand}`, load: loadRedirectForm },
-  onlineTransfer: { grouped: false, container: (brand) => `wpwl-container-onlineTransfer-${brand}`, load: loadRedirectForm },
+  asynchronous: {
+    grouped: false,
+    load: () => import('./redirect/RedirectForm.tsx').then((module) => ({ Form: module.RedirectForm, container: module.asyncContainer })),
+  },
   directDebit: {
     grouped: false,
-    container: () => 'wpwl-container-directDebit',
-    load: () => import('./directDebit/DirectDebitForm.tsx').then((module) => module.DirectDebitForm),
+    load: () => import('./directDebit/DirectDebitForm.tsx').then((module) => ({ Form: module.DirectDebitForm, container: () => 'wpwl-container-directDebit' })),
   },
 };
 
@@ -59,12 +67,11 @@ export const loadRegistrationForm = (): Promise<{
   storedCardsOf: (registrations: unknown) => StoredCard[];
 }> => import('./registration/RegistrationForm.tsx');
 
-/** The family of a brand of data-brands, or undefined for a brand the widget does not offer. */
-export function familyOf(brand: string): BrandFamily | undefined {
+/** The family of a brand of data-brands: a card, a direct-debit brand, or else one of the asynchronous brands or none. */
+export function familyOf(brand: string): BrandFamily {
   if (isCardBrand(brand)) return 'card';
-  if (isRedirectBrand(brand)) return REDIRECT_BRANDS[brand]?.family;
   if (isDirectDebitBrand(brand)) return 'directDebit';
-  return undefined;
+  return 'asynchronous';
 }
 
 /**
@@ -75,7 +82,6 @@ export function formsFor(brands: readonly string[]): { family: BrandFamily; bran
   const forms: { family: BrandFamily; brands: string[] }[] = [];
   for (const brand of brands) {
     const family = familyOf(brand);
-    if (!family) continue;
     const grouped = METHOD_FAMILIES[family].grouped ? forms.find((form) => form.family === family) : undefined;
     if (grouped) grouped.brands.push(brand);
     else forms.push({ family, brands: [brand] });

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isCardBrand } from '../shared/cards.ts';
-import { isRedirectBrand, REDIRECT_BRANDS } from '../shared/redirectBrands.ts';
 import { readOptions } from '../app/options.ts';
 import { outcomeOf, redirectOf, refusalMessage, resultUrl } from '../app/payment/answer.ts';
 import type { Texts } from '../app/messages.ts';
@@ -154,16 +152,5 @@ describe('3-D Secure and redirect options', () => {
     expect(readOptions().threeDIframeSize).toEqual({ width: '100%', height: '580px' });
     setOptions({ threeDIframeSize: { width: '350' } });
     expect(readOptions().threeDIframeSize).toEqual({ width: '350px', height: '580px' });
-  });
-});
-
-describe('redirect brands', () => {
-  it('knows PAYPAL (wallet) and SOFORTUEBERWEISUNG (bank transfer), apart from the card brands', () => {
-    expect(REDIRECT_BRANDS.PAYPAL?.family).toBe('virtualAccount');
-    expect(REDIRECT_BRANDS.SOFORTUEBERWEISUNG?.family).toBe('onlineTransfer');
-    expect(isRedirectBrand('PAYPAL')).toBe(true);
-    expect(isCardBrand('PAYPAL')).toBe(false);
-    expect(isRedirectBrand('VISA')).toBe(false);
-    expect(isRedirectBrand('TOSTRING')).toBe(false);
   });
 });
