@@ -89,7 +89,7 @@ export function requireMerchant(
     const alias = params.get('authentication.entityId');
     if (params.has('entityId') && alias !== undefined && alias !== entityId) {
       throw invalidParameters([
-        { name: 'authentication.entityId', value: alias.slice(0, 64), message: 'must equal entityId when both are sent' },
+        { name: 'authentication.entityId', value: alias, message: 'must equal entityId when both are sent' },
       ]);
     }
     if (entityId === undefined) {
@@ -97,7 +97,7 @@ export function requireMerchant(
     }
     if (!ENTITY_ID.test(entityId)) {
       throw invalidParameters([
-        { name: entityParam, value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' },
+        { name: entityParam, value: entityId, message: 'must be 32 lowercase hexadecimal characters' },
       ]);
     }
     if (!entityIds.has(entityId)) throw await failed(forbidden(`${credentials} is not allowed for this entityId`));

@@ -41,7 +41,7 @@ const noCredentials = (userId: string): GatewayError =>
 const MAX_LABEL_LENGTH = 200;
 
 function entityProblem(entityId: string): ParameterError {
-  return { name: 'entityIds', value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' };
+  return { name: 'entityIds', value: entityId, message: 'must be 32 lowercase hexadecimal characters' };
 }
 
 export function credentialAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
@@ -59,7 +59,7 @@ export function credentialAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
       if (!(await entityExists(store, id))) throw new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id}`), 404);
     }
     const label = (body.label as string | undefined) ?? 'legacy client';
-    if (label.length > MAX_LABEL_LENGTH) throw invalidParameters([{ name: 'label', value: label.slice(0, 64), message: `must be at most ${MAX_LABEL_LENGTH} characters` }]);
+    if (label.length > MAX_LABEL_LENGTH) throw invalidParameters([{ name: 'label', value: label, message: `must be at most ${MAX_LABEL_LENGTH} characters` }]);
     const issued = await store.transaction((tx) => issueLegacyCredentials(tx, entityIds, label));
     const [summary] = await listLegacyCredentials(store, { userId: issued.userId });
     // The one answer that carries the password: it is not kept anywhere.
@@ -69,7 +69,7 @@ export function credentialAdminRoutes(deps: Pick<AppDependencies, 'authFailures'
   routes.get('/', async (c) => {
     const entityId = c.req.query('entityId');
     if (entityId !== undefined && !ENTITY_ID.test(entityId)) {
-      throw invalidParameters([{ name: 'entityId', value: entityId.slice(0, 64), message: 'must be 32 lowercase hexadecimal characters' }]);
+      throw invalidParameters([{ name: 'entityId', value: entityId, message: 'must be 32 lowercase hexadecimal characters' }]);
     }
     return ok(c, { credentials: (await listLegacyCredentials(store, { entityId })).map(credentialsJson) });
   });
