@@ -17,6 +17,8 @@ import { demoRoutes } from './demo/routes.ts';
 import { credentialAdminRoutes } from './merchants/credentialRoutes.ts';
 import { smartRetryAdminRoutes } from './merchants/smartRetryRoutes.ts';
 import { throttlingAdminRoutes } from './throttling/routes.ts';
+import { brandsAdminRoutes } from './merchants/brandsRoutes.ts';
+import { settlementAdminRoutes } from './payments/settlementRoutes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
@@ -68,6 +70,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/webhooks', webhookAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', smartRetryAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', throttlingAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', brandsAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
   }
   const demo = deps.config.demoMerchant;

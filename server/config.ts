@@ -65,6 +65,12 @@ export interface GatewayConfig {
   /** REGISTRATION_LIFETIME_MONTHS: a registration expires this long after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
   /**
+   * SIMULATED_SETTLEMENT_MINUTES: in test, the simulated providers settle a cash voucher or prepayment (the shopper's
+   * money arrives), or confirm a payment the shopper left pending on their page, this long after it started waiting;
+   * 0: only on the operator's word. Always 0 in live, where no simulated provider settles anything.
+   */
+  readonly simulatedSettlementMinutes: number;
+  /**
    * SCHEDULE_CATCH_UP_HOURS: a schedule's fire time missed while no gateway ran is still run (once, for all the fire
    * times missed) when a gateway comes back within this many hours of it; older ones are skipped.
    */
@@ -331,6 +337,12 @@ function parseAdminToken(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function parseSimulatedSettlement(environment: GatewayEnvironment, raw: string | undefined): number {
+  const minutes = parseInteger('SIMULATED_SETTLEMENT_MINUTES', raw, environment === 'test' ? 60 : 0, 0, 60 * 24 * 30);
+  if (environment === 'live' && minutes > 0) throw new ConfigError('SIMULATED_SETTLEMENT_MINUTES must be 0 in live: no simulated provider settles live payments');
+  return minutes;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const environment = parseEnvironment(env.GATEWAY_ENV);
   const port = parsePort(env.PORT);
@@ -362,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
     ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
+    simulatedSettlementMinutes: parseSimulatedSettlement(environment, env.SIMULATED_SETTLEMENT_MINUTES),
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
   };

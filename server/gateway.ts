@@ -138,6 +138,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     vault,
     environment: config.environment,
     registrationLifetimeMonths: config.registrationLifetimeMonths,
+    simulatedSettlementMs: config.simulatedSettlementMinutes * 60_000,
     now,
     publicUrl: config.publicUrl,
     logger,

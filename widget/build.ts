@@ -101,10 +101,12 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
   await buildForProduction(bundle('widget/fields/index.ts', 'js/fields.min.js', 'css/fields.min'));
   await buildForProduction(bundle('widget/i18n/engine.ts', 'js/i18n.min.js'));
   writeFileSync(join(WIDGET_DIST, 'fields.html'), FIELDS_PAGE);
-  // English is bundled; the other languages are fetched on demand from <version>/locales/<code>.json.
+  // English is bundled; the other languages are fetched on demand from <version>/locales/<code>.json, with the groups
+  // the widget reads (the gateway's own pages read the others from locales/ on the server).
   mkdirSync(join(WIDGET_DIST, 'locales'), { recursive: true });
   for (const file of readdirSync(join(ROOT, 'locales')).filter((name) => name.endsWith('.json') && name !== 'en.json')) {
-    writeFileSync(join(WIDGET_DIST, 'locales', file), JSON.stringify(JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8'))));
+    const { labels, errorMessages } = JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(WIDGET_DIST, 'locales', file), JSON.stringify({ labels, errorMessages }));
   }
   const files = filesBelow(WIDGET_DIST)
     .map((path) => relative(WIDGET_DIST, path))

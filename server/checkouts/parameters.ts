@@ -2,6 +2,7 @@ import { formatAmount, parseAmount } from '../domain/money.ts';
 import { findSpec } from '../params/validate.ts';
 import type { ParameterError } from '../params/types.ts';
 import { DIRECT_DEBIT_FIELDS, isDirectDebitBrand } from '../../widget/shared/directDebit.ts';
+import { isAsyncBrand } from '../../widget/shared/asyncBrands.ts';
 
 /**
  * Which parameters a checkout keeps, and how the shopper's submit is combined with them. The merchant's
@@ -74,6 +75,12 @@ const SHOPPER_FILLS_IN = /^(createRegistration|recurring\.numberOfInstallments|b
  * of a direct debit (BIC, mandate, due date) is the merchant's server's to set on the checkout.
  */
 const SHOPPER_BANK_ACCOUNT: ReadonlySet<string> = new Set(DIRECT_DEBIT_FIELDS);
+/**
+ * What the widget's form of an asynchronous brand asks the shopper (widget/shared/asyncBrands.ts): the bank's
+ * country (Sofort, eps, POLi, ...) and, for iDEAL, the bank. Accepted with an asynchronous paymentBrand only; a value
+ * the merchant's server set on the checkout stays.
+ */
+const SHOPPER_ASYNC_FIELDS: ReadonlySet<string> = new Set(['bankAccount.country', 'bankAccount.bankName']);
 /** Checkout values a legacy page repeats: accepted when equal to the checkout's, refused otherwise. */
 const REPEATED = new Set(['entityId', 'authentication.entityId', 'amount', 'currency', 'paymentType']);
 /** Credentials a legacy page may repeat, which never reach the payment. */
@@ -133,6 +140,10 @@ export function mergeShopperSubmit(stored: Params, entityId: string, submitted: 
     if (customKey !== undefined) {
       if (customKey.startsWith(SHOPPER_PREFIX)) merged.set(name, value);
       else errors.push({ name, value, message: `custom parameters sent from the payment page must start with ${SHOPPER_PREFIX}` });
+      continue;
+    }
+    if (SHOPPER_ASYNC_FIELDS.has(name) && isAsyncBrand(submitted.get('paymentBrand'))) {
+      if (!merged.has(name)) merged.set(name, value);
       continue;
     }
     if (SHOPPER_BANK_ACCOUNT.has(name)) {

@@ -24,9 +24,12 @@ export interface StoredCardInstrument {
   readonly holder: string | undefined;
 }
 
-/** An asynchronous method (PAYPAL, SOFORTUEBERWEISUNG): the shopper's account at the provider, chosen on its page. */
-export interface RedirectInstrument {
-  readonly kind: 'redirect';
+/**
+ * An asynchronous brand (COMPAT §7: PAYPAL, SOFORTUEBERWEISUNG, BOLETO, PREPAYMENT, ...): the shopper's account at the
+ * provider is chosen on its page, or the shopper pays later (a cash voucher, a transfer); the payment starts pending.
+ */
+export interface AsynchronousInstrument {
+  readonly kind: 'asynchronous';
   readonly brand: string;
 }
 
@@ -92,7 +95,7 @@ export type Instrument =
   | CardInstrument
   | StoredCardInstrument
   | ReferencedInstrument
-  | RedirectInstrument
+  | AsynchronousInstrument
   | BankAccountInstrument
   | TokenAccountInstrument
   | WalletInstrument

@@ -4,47 +4,13 @@ import type { BankAccountInstrument } from './commands.ts';
 import { invalidParameters } from './errors.ts';
 import { maskAccountNumber } from './sensitive.ts';
 
+export * from './instrumentBrands.ts';
+
 /**
  * Facts about the payment instruments other than cards (COMPAT §16, spec doc 2 §2.5–2.8), pure: which wallets and
  * virtual-account brands exist and how their parameters are named, what a SEPA bank account and mandate must look
  * like. payments/instruments.ts reads the wire with them; the simulator and the view use the same tables.
  */
-
-/** The brand of a SEPA direct debit. */
-export const SEPA_BRAND = 'DIRECTDEBIT_SEPA';
-
-/** The three mobile wallets (doc 2 §2.5: walletA, walletB, walletC), by brand, with their parameter prefix. */
-export const WALLETS = {
-  APPLEPAY: { prefix: 'applePay' },
-  GOOGLEPAY: { prefix: 'googlePay' },
-  SAMSUNGPAY: { prefix: 'samsungPay' },
-} as const;
-
-export type WalletBrand = keyof typeof WALLETS;
-
-/** The parameter a wallet's encrypted token comes in (`applePay.paymentToken`, ...). */
-export function walletTokenParameter(brand: WalletBrand): string {
-  return `${WALLETS[brand].prefix}.paymentToken`;
-}
-
-/** Every wallet's own token parameter. */
-export const WALLET_TOKEN_PARAMETERS: readonly string[] = (Object.keys(WALLETS) as WalletBrand[]).map(walletTokenParameter);
-
-export function isWalletBrand(brand: string | undefined): brand is WalletBrand {
-  return brand !== undefined && Object.prototype.hasOwnProperty.call(WALLETS, brand);
-}
-
-/** The generic name of a wallet's token (COMPAT §16), accepted for any wallet brand. */
-export const GENERIC_WALLET_TOKEN = 'virtualAccount.paymentToken';
-
-/**
- * Virtual-account brands paid with `virtualAccount.accountId` alone (no redirect): the account id's format, and
- * whether the brand needs `virtualAccount.password`. (PAYPAL is a redirect brand: the shopper logs in on its page.)
- */
-export const VIRTUAL_ACCOUNT_BRANDS: Readonly<Record<string, { readonly accountId: RegExp; readonly format: string; readonly password: boolean }>> = {
-  /** COMPAT §16: `<country code>#<number>`, the shopper's phone number. */
-  MBWAY: { accountId: /^[0-9]{1,3}#[0-9]{6,15}$/, format: '<country code>#<phone number>, e.g. 351#912345678', password: false },
-};
 
 /**
  * A BIC (ISO 9362): four letters for the bank, two for its country, two letters or digits for the location, and an

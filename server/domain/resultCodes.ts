@@ -27,6 +27,7 @@ export const RESULTS = {
   threeDSecureTechnicalError: result('100.390.112', 'Technical Error in 3D system'),
   cancelledByUser: result('100.396.101', 'Cancelled by user'),
   pendingTimedOut: result('100.396.103', 'Previously pending transaction timed out'),
+  onlineTransferTimedOut: result('100.395.501', 'Previously pending online transfer transaction timed out'),
   notEnrolled: result('000.400.109', 'Card not enrolled for 3DS version 2'),
   invalidRegistrationId: result('100.150.101', 'invalid format for specified registration id (must be uuid format)'),
   registrationNotFound: result('100.150.200', 'registration does not exist'),
@@ -73,6 +74,10 @@ export const RESULTS = {
   captureWithoutPreauthorization: result('700.400.510', 'capture needs at least one successful transaction of type (PA)'),
   reversalWithoutPayment: result('700.400.530', 'reversal needs at least one successful transaction of type (CP or DB or RB or PA)'),
   invalidPaymentData: result('600.200.500', 'Invalid payment data. You are not configured for this currency or sub type (country or brand)'),
+  // COMPAT §7: a brand that is no payment method, one the entity does not offer, a payment type a brand does not take.
+  invalidPaymentMethod: result('600.200.100', 'invalid Payment Method'),
+  notConfiguredForMethod: result('600.200.201', 'Channel/Merchant not configured for this payment method'),
+  notConfiguredForType: result('600.200.202', 'Channel/Merchant not configured for this payment type'),
   unsupportedPaymentMethod: result('600.200.200', 'Unsupported payment method'),
   systemError: result('800.800.800', 'The payment system is currently unavailable, please contact support in case this happens again.'),
   acquirerUnreachable: result('900.100.100', 'unexpected communication error with connector/acquirer'),

@@ -3,9 +3,10 @@
  * Each rule reports the parameters it finds at fault with the value as sent (the validator masks sensitive
  * values). A rule does not re-check formats: the catalogue has done that.
  */
-import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
+import { isAsyncBrand } from '../../widget/shared/asyncBrands.ts';
+import { isCardBrand } from '../../widget/shared/cards.ts';
 import { cvvAsked } from '../domain/cards.ts';
-import { isWalletBrand, WALLET_TOKEN_PARAMETERS } from '../domain/instruments.ts';
+import { isWalletBrand, WALLET_TOKEN_PARAMETERS } from '../domain/instrumentBrands.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
 import { anyWithPrefix, brandCode, isTrue } from './values.ts';
 import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
@@ -62,11 +63,11 @@ function identificationDocument(params: Params): ParameterError[] {
 }
 
 /**
- * An asynchronous method names the shopper's bank at most (SOFORTUEBERWEISUNG with bankAccount.country alone, as the
- * platform's own examples send it): the account itself is chosen on the provider's page.
+ * An asynchronous brand names the shopper's bank at most (SOFORTUEBERWEISUNG with bankAccount.country alone, as the
+ * platform's own examples send it): the account itself is chosen on the provider's page, or is the merchant's.
  */
 function paysOnProviderPage(params: Params): boolean {
-  return isRedirectBrand(params.get('paymentBrand'));
+  return isAsyncBrand(params.get('paymentBrand'));
 }
 
 /** Doc 2 §2.7: with bank account data, number or iban is required, and with a number bankCode or bic. */
@@ -160,8 +161,8 @@ function checkoutPaymentType(params: Params, operation: Operation): ParameterErr
 }
 
 /**
- * Parameters that name a payment instrument other than a card. A payment with none of these pays by card.
- * (An asynchronous brand that needs no instrument data at all is not covered: such a payment needs one of these.)
+ * Parameters that name a payment instrument other than a card. A payment with none of these, and no brand other than
+ * a card's, pays by card.
  */
 const OTHER_INSTRUMENT_PREFIXES = ['bankAccount.', 'virtualAccount.', 'tokenAccount.'];
 const OTHER_INSTRUMENT_NAMES = [
@@ -180,8 +181,10 @@ const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
 function cardDetails(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'payment') return [];
   const cardSent = CARD_FIELDS.some((name) => params.has(name));
-  // An asynchronous payment method's instrument is the shopper's account at the provider, chosen on its page.
-  if (!cardSent && isRedirectBrand(params.get('paymentBrand'))) return [];
+  // A brand that is not a card's (an asynchronous brand, a wallet, a brand unknown to the gateway) is never answered
+  // with a demand for card data (COMPAT §7): the instrument's own rules name what it lacks (payments/instruments.ts).
+  const brand = params.get('paymentBrand');
+  if (!cardSent && brand !== undefined && !isCardBrand(brand)) return [];
   const otherInstrument =
     OTHER_INSTRUMENT_PREFIXES.some((prefix) => anyWithPrefix(params, prefix)) ||
     OTHER_INSTRUMENT_NAMES.some((name) => params.has(name));

@@ -21,6 +21,7 @@ import { captureAtOnce, CAPTURE_SAFETY_NET_MS, scheduleCaptureAtOnce } from './c
 import type { LedgerWrite } from './ledger.ts';
 import { findPayment } from './repository.ts';
 import { recordPending } from './pending.ts';
+import { payAsynchronously } from './asynchronous.ts';
 import type { PaymentServices } from './services.ts';
 import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetry.ts';
 
@@ -101,6 +102,7 @@ function draftOf(services: PaymentServices, command: CreatePaymentCommand): Paym
 export async function createPayment(services: PaymentServices, command: CreatePaymentCommand): Promise<PaymentRecord> {
   const draft = draftOf(services, command);
   const { instrument } = command;
+  if (command.paymentBrand !== undefined) await refuseUnoffered(services, command.entityId, command.paymentBrand);
   if (command.referenceUuid !== undefined) return authorizeFollowUp(services, command, draft, command.referenceUuid);
   switch (instrument.kind) {
     case 'card':
@@ -110,22 +112,9 @@ export async function createPayment(services: PaymentServices, command: CreatePa
       if ('bankAccount' in stored) return payByStoredBankAccount(services, command, draft, stored);
       return payByCard(services, command, draft, instrument, stored);
     }
-    case 'redirect': {
-      const url = requireRedirectData(command, `for ${instrument.brand}: the shopper approves the payment on the provider's page`, false);
-      const pending = { ...withResult(draft, RESULTS.pending), paymentBrand: instrument.brand, acquirer: services.acquirers.defaultAcquirer.name };
-      // The risk velocity rules as for every instrument (the account rules count nothing: the shopper chooses the
-      // account on the provider's page).
-      const overRule = await services.risk?.check(command, pending, undefined);
-      if (overRule) return recordRefusal(services, { ...draft, paymentBrand: instrument.brand }, overRule);
-      return recordPending(services, pending, {
-        kind: 'provider',
-        merchantName: undefined,
-        returnUrl: returnUrlOf(command, draft.id, url),
-        authentication: null,
-        heldCard: null,
-        createRegistration: false,
-        captureAtOnce: command.captureAtOnce,
-      });
+    case 'asynchronous': {
+      const url = requireRedirectData(command, `for ${instrument.brand}: the shopper completes the payment with the provider`, false);
+      return payAsynchronously(services, command, draft, instrument, returnUrlOf(command, draft.id, url));
     }
     case 'referenced':
       // Only a payment with referenceUuid names no instrument of its own (handled above).
@@ -139,6 +128,16 @@ export async function createPayment(services: PaymentServices, command: CreatePa
     case 'virtualAccount':
       return payByVirtualAccount(services, command, draft, instrument);
   }
+}
+
+/**
+ * COMPAT §7: a brand the entity does not offer is refused before anything is recorded, naming paymentBrand (a card
+ * paid without paymentBrand is checked with the brand its number shows).
+ */
+async function refuseUnoffered(services: PaymentServices, entityId: string, brand: string): Promise<void> {
+  if (await services.brandOffers.offers(entityId, brand)) return;
+  const message = 'is not a payment brand this entity offers';
+  throw new GatewayError(withReason(RESULTS.notConfiguredForMethod, `${brand} ${message}`), 400, [{ name: 'paymentBrand', value: brand, message }]);
 }
 
 /** A payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
@@ -181,6 +180,7 @@ async function payByCard(
   const echo = await cardOnFileEcho(services, command, stored?.registration);
   const requested = command.paymentBrand ?? stored?.registration.paymentBrand;
   const check = checkCard(card, instrument.cvv, requested, services.now());
+  if (command.paymentBrand === undefined && check.brand !== undefined) await refuseUnoffered(services, command.entityId, check.brand);
   const base: PaymentRecord = {
     ...draft,
     paymentBrand: check.brand ?? null,

@@ -129,8 +129,8 @@ describe.each(STORE_KINDS)('payments with other instruments on %s', (kind) => {
       refusedNaming(await pay(sepa({ 'bankAccount.holder': undefined })), '200.300.404', 'bankAccount.holder');
       const numberOnly = await pay({ paymentBrand: 'DIRECTDEBIT_SEPA', 'bankAccount.holder': 'Jane Jones', 'bankAccount.number': '1234567890', 'bankAccount.bankCode': '10000000' });
       refusedNaming(numberOnly, '200.300.404', 'bankAccount.iban');
-      const otherScheme = await pay(sepa({ paymentBrand: 'DIRECTDEBIT_DE' }));
-      expect(otherScheme.body.result.code).toBe('600.200.200');
+      // A brand that is no payment method of the gateway (COMPAT §7), named as such.
+      refusedNaming(await pay(sepa({ paymentBrand: 'DIRECTDEBIT_DE' })), '600.200.100', 'paymentBrand');
       expect(await paymentCount()).toBe(before);
       await expectNoSecrets(checksum);
     });
@@ -254,7 +254,8 @@ describe.each(STORE_KINDS)('payments with other instruments on %s', (kind) => {
       refusedNaming(notJson, '100.100.101', 'applePay.paymentToken');
       expect(notJson.body.result.parameterErrors[0].value).not.toContain('hunter2');
       refusedNaming(await pay({ paymentBrand: 'GOOGLEPAY', 'applePay.paymentToken': APPLE_TOKEN }), '200.300.404', 'applePay.paymentToken');
-      refusedNaming(await pay({ paymentBrand: 'APPLEPAY' }), '200.300.404', 'card.number');
+      // A wallet without its token is asked for the token, not for card data (COMPAT §7).
+      refusedNaming(await pay({ paymentBrand: 'APPLEPAY' }), '200.300.404', 'applePay.paymentToken');
       refusedNaming(await pay({ paymentBrand: 'VISA', 'googlePay.paymentToken': GOOGLE_TOKEN }), '200.300.404', 'paymentBrand');
       refusedNaming(await pay({ paymentBrand: 'APPLEPAY', 'applePay.paymentToken': APPLE_TOKEN, createRegistration: 'true' }), '200.300.404', 'createRegistration');
       expect(await paymentCount()).toBe(before);
@@ -269,8 +270,8 @@ describe.each(STORE_KINDS)('payments with other instruments on %s', (kind) => {
       const [event] = await eventsOf(t.gateway.store, paid.body.id);
       expect(event?.payload).toMatchObject({ paymentMethod: 'VA' });
       refusedNaming(await pay({ paymentBrand: 'MBWAY', 'virtualAccount.accountId': '912345678' }), '200.300.404', 'virtualAccount.accountId');
-      const unknown = await pay({ paymentBrand: 'QIWI', 'virtualAccount.accountId': 'jane', 'virtualAccount.password': 'hunter2-secret' });
-      expect(unknown).toMatchObject({ status: 400, body: { result: { code: '600.200.200' } } });
+      const unknown = await pay({ paymentBrand: 'NOSUCHWALLET', 'virtualAccount.accountId': 'jane', 'virtualAccount.password': 'hunter2-secret' });
+      expect(unknown).toMatchObject({ status: 400, body: { result: { code: '600.200.100' } } });
       await expectNoSecrets(unknown);
     });
   });

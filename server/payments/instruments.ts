@@ -1,4 +1,4 @@
-import type { BankAccountInstrument, CardInstrument, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
+import type { AsynchronousInstrument, BankAccountInstrument, CardInstrument, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import {
   GENERIC_WALLET_TOKEN,
@@ -16,7 +16,8 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import type { ParameterError } from '../params/types.ts';
 import { maskedParameterError } from '../params/validate.ts';
 import { anyWithPrefix } from '../params/values.ts';
-import { isRedirectBrand } from '../../widget/shared/redirectBrands.ts';
+import { ASYNC_BRANDS, isAsyncBrand } from '../../widget/shared/asyncBrands.ts';
+import { isKnownBrand } from '../domain/brands.ts';
 import { normalizeIban } from '../../widget/shared/iban.ts';
 
 /**
@@ -166,6 +167,27 @@ function virtualAccountOf(params: Params): VirtualAccountInstrument {
   return { kind: 'virtualAccount', brand, accountId: accountId as string };
 }
 
+/**
+ * An asynchronous brand's payment (COMPAT §7): what its family asks for (asyncBrands.ts `requires`, `a|b` for either),
+ * and a bank account country among those the brand serves.
+ */
+function asynchronousOf(params: Params, brand: string): AsynchronousInstrument {
+  const rules = ASYNC_BRANDS[brand];
+  const errors: ParameterError[] = [];
+  for (const requirement of rules?.requires ?? []) {
+    const names = requirement.split('|');
+    if (!names.some((name) => params.has(name))) {
+      errors.push({ name: names[0] as string, value: '', message: `is required for ${brand}${names.length > 1 ? ` (or ${names.slice(1).join(', ')})` : ''}` });
+    }
+  }
+  const country = params.get('bankAccount.country');
+  if (country !== undefined && rules?.countries && !rules.countries.includes(country)) {
+    errors.push({ name: 'bankAccount.country', value: country, message: `must be one of ${rules.countries.join(', ')}: the countries ${brand} serves` });
+  }
+  if (errors.length > 0) throw invalidParameters(errors);
+  return { kind: 'asynchronous', brand };
+}
+
 /** The instrument a payment is made with, from the parameters the validator has checked. */
 export function instrumentOf(params: Params): Instrument {
   const brand = params.get('paymentBrand');
@@ -176,11 +198,18 @@ export function instrumentOf(params: Params): Instrument {
   if (registrationId !== undefined) return { kind: 'storedCard', registrationId, cvv: params.get('card.cvv'), holder: params.get('card.holder') };
   // An incremental authorization or reauthorization without card data is made with the original's card.
   if (params.has('referenceUuid')) return { kind: 'referenced' };
-  // An asynchronous method's instrument is the shopper's account at the provider, chosen on its page.
-  if (isRedirectBrand(brand)) return { kind: 'redirect', brand };
+  // An asynchronous brand's instrument is the shopper's account at the provider, chosen on its page, or money the
+  // shopper sends later.
+  if (isAsyncBrand(brand)) return asynchronousOf(params, brand);
+  // COMPAT §7: a brand that is no payment method at all is named as such, never answered with a demand for card data.
+  if (brand !== undefined && !isKnownBrand(brand)) {
+    throw new GatewayError(withReason(RESULTS.invalidPaymentMethod, `${brand} is not a payment brand of this gateway`), 400, [
+      maskedParameterError({ name: 'paymentBrand', value: brand, message: 'is not a payment brand of this gateway' }),
+    ]);
+  }
   if (anyWithPrefix(params, 'tokenAccount.')) return tokenAccountOf(params);
   if (namesBankAccount(params)) return bankAccountOf(params);
-  if (anyWithPrefix(params, 'virtualAccount.')) return virtualAccountOf(params);
+  if (anyWithPrefix(params, 'virtualAccount.') || (brand !== undefined && brand in VIRTUAL_ACCOUNT_BRANDS)) return virtualAccountOf(params);
   const token = WALLET_TOKEN_PARAMETERS.find((name) => params.has(name));
   if (token) throw invalidParameters([{ name: 'paymentBrand', value: brand ?? '', message: `must name the wallet whose token ${token} is` }]);
   // The validator requires card data when no other instrument is named; what is left names one this gateway has not.

@@ -14,6 +14,8 @@ import { findEntityName } from '../merchants/repository.ts';
 import { recordRegistration, registrationOfPayment, registrationUsed } from '../registrations/service.ts';
 import type { Queryable } from '../store/index.ts';
 import type { HeldCard } from '../vault/cardVault.ts';
+import { asyncBrand } from '../../widget/shared/asyncBrands.ts';
+import { PROVIDER_CONFIRMATION_MS } from '../acquirers/simulatedProviders.ts';
 import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
 import { finishAttempts, insertAttempts, type Attempt, type AttemptPlan } from './attempts.ts';
 import { scheduleCaptureAtOnce } from './captureAtOnce.ts';
@@ -24,6 +26,7 @@ import {
   findRedirect,
   finishRedirect,
   insertRedirect,
+  leaveRedirectPending,
   type NewRedirect,
   type RedirectOutcome,
   type RedirectRecord,
@@ -32,13 +35,15 @@ import type { PaymentServices } from './services.ts';
 import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetry.ts';
 
 /**
- * Payments that wait for the shopper (doc 1 §3 rule 1): the simulated issuer's 3-D Secure challenge, and the
- * simulated provider page of an asynchronous payment method. The payment is recorded pending with its redirect,
- * and becomes final exactly once:
+ * Payments that wait (doc 1 §3 rule 1): for the shopper on the simulated issuer's 3-D Secure challenge or on the
+ * simulated provider page of an asynchronous brand, or for money the shopper pays later (asynchronous.ts: a cash
+ * voucher, a prepayment, a provider page left pending). The payment is recorded pending with its redirect, and
+ * becomes final exactly once:
  *
  *   pending ──answer: success──▶ (attempt committed) ──acquirer, outside any lock──▶ approved | declined
  *           ├─answer: wrong code──▶ 100.380.401        ├─answer: cancel──▶ 100.396.101
- *           └─no answer for REDIRECT_LIFETIME_MS (job, or the next visit)──▶ 100.396.103
+ *           ├─provider declines──▶ 800.100.100         ├─funds arrive / provider confirms──▶ (as a success)
+ *           └─nothing until expiresAt (job, or the next visit)──▶ 100.396.103 (100.395.501: a transfer left pending)
  *
  * Each redirect's outcome is decided once, under its row lock: a second answer (a replay, a double click, an answer
  * after the timeout) finds it decided and changes nothing. A success is decided, and its acquirer attempt committed,
@@ -57,6 +62,10 @@ export function redirectUrl(publicUrl: string, redirectId: string, paymentId: st
 
 export interface PendingStart {
   readonly kind: NewRedirect['kind'];
+  /** Until when the payment waits (default: REDIRECT_LIFETIME_MS, a page's time). */
+  readonly expiresAt?: Date;
+  /** When the simulated provider settles it by itself (a cash voucher paid, a transfer arrived), if it does. */
+  readonly settlesAt?: Date;
   readonly returnUrl: string;
   readonly authentication: AuthenticationIds | null;
   /** What the page calls the merchant; the entity's name unless given. */
@@ -73,8 +82,9 @@ export interface PendingStart {
  */
 export async function recordPending(services: PaymentServices, payment: PaymentRecord, start: PendingStart): Promise<PaymentRecord> {
   const redirectId = newResourceId();
-  const withRedirect: PaymentRecord = { ...payment, redirect: redirectUrl(services.publicUrl, redirectId, payment.id) };
-  const expiresAt = new Date(payment.createdAt.getTime() + REDIRECT_LIFETIME_MS);
+  // A prepayment has no page: the answer tells the shopper where to transfer to (its resultDetails).
+  const withRedirect: PaymentRecord = start.kind === 'prepayment' ? payment : { ...payment, redirect: redirectUrl(services.publicUrl, redirectId, payment.id) };
+  const expiresAt = start.expiresAt ?? new Date(payment.createdAt.getTime() + REDIRECT_LIFETIME_MS);
   return services.store.transaction(async (tx) => {
     const merchantName = start.merchantName ?? (await findEntityName(tx, payment.entityId)) ?? payment.entityId;
     const sealedCardId = start.heldCard ? await keepSealed(tx, services.vault.seal(start.heldCard), payment.createdAt) : null;
@@ -97,21 +107,23 @@ export async function recordPending(services: PaymentServices, payment: PaymentR
       { kind: REDIRECT_TIMEOUT_JOB, uniqueKey: `${REDIRECT_TIMEOUT_JOB}:${redirectId}`, runAt: expiresAt, payload: { redirectId } },
       payment.createdAt,
     );
+    if (start.settlesAt) await scheduleSimulatedSettlement(tx, redirectId, start.settlesAt, payment.createdAt);
     return recorded as PaymentRecord;
   });
 }
 
-function isExpired(redirect: RedirectRecord, now: Date): boolean {
+export function isExpired(redirect: RedirectRecord, now: Date): boolean {
   return now.getTime() >= redirect.expiresAt.getTime();
 }
 
 const FAILED_AUTHENTICATION: AuthenticationStatus = 'N';
 
-function refusedResult(result: Result, threeDSecure: Record<string, string> | null): FinalResult {
+/** A final result the gateway decides alone; a voucher's or prepayment's instructions stay with the payment. */
+function refusedResult(result: Result, threeDSecure: Record<string, string> | null, resultDetails: Record<string, string> | null = null): FinalResult {
   return {
     resultCode: result.code,
     resultDescription: result.description,
-    resultDetails: null,
+    resultDetails,
     threeDSecure,
     acquirerReference: null,
     registrationId: null,
@@ -124,10 +136,26 @@ function authenticationOf(redirect: RedirectRecord, payment: PaymentRecord, stat
 }
 
 /**
+ * The result of a redirect that ends without success: a wrong 3-D Secure code, a provider's decline, the shopper's
+ * cancel, or its deadline passed — for a transfer the shopper left pending at the bank, the platform's online-transfer
+ * timeout.
+ */
+function unsuccessfulResult(redirect: RedirectRecord, brand: string | null, outcome: Exclude<RedirectOutcome, 'success'>): Result {
+  switch (outcome) {
+    case 'cancel':
+      return RESULTS.cancelledByUser;
+    case 'failure':
+      return redirect.kind === 'threeDSecure' ? RESULTS.authenticationFailed : RESULTS.declinedUnknownReason;
+    case 'timeout':
+      return redirect.leftPendingAt !== null && asyncBrand(brand ?? '')?.family === 'onlineTransfer' ? RESULTS.onlineTransferTimedOut : RESULTS.pendingTimedOut;
+  }
+}
+
+/**
  * Ends a locked, undecided redirect with an outcome the gateway decides alone (cancel, failure, timeout, or a held
  * card that cannot be opened any more): the payment's final result, then the redirect's. Returns it ended.
  */
-async function endWithoutAcquirer(
+export async function endWithoutAcquirer(
   services: PaymentServices,
   tx: Queryable,
   redirect: RedirectRecord,
@@ -138,9 +166,7 @@ async function endWithoutAcquirer(
   if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
   const now = services.now();
   const failed = authenticationOf(redirect, payment, FAILED_AUTHENTICATION);
-  const final =
-    result ??
-    refusedResult(outcome === 'cancel' ? RESULTS.cancelledByUser : outcome === 'timeout' ? RESULTS.pendingTimedOut : RESULTS.authenticationFailed, failed);
+  const final = result ?? refusedResult(unsuccessfulResult(redirect, payment.paymentBrand, outcome as Exclude<RedirectOutcome, 'success'>), failed, payment.resultDetails);
   await services.ledger.finish(tx, payment, final, now);
   await finishRedirect(tx, redirect.id, outcome, now);
   if (redirect.sealedCardId !== null) await eraseSealed(tx, redirect.sealedCardId, now);
@@ -171,7 +197,9 @@ export async function settleAfterRedirect(
   const approved = statusOfResult(answer.code) === 'approved';
   const keepsCard = approved && plan.registerSealedCardId !== null && payment.card !== null;
   // A smart retry's answer (smartRetry.ts) names the rejection it follows, and the acquirer that now holds the payment.
-  const resultDetails = plan.softDeclineOf === undefined ? { ...answer.details } : softDeclineDetails(answer.details, plan.softDeclineOf);
+  // A voucher's or prepayment's instructions (the pending payment's details) stay with the paid payment.
+  const answerDetails = { ...payment.resultDetails, ...answer.details };
+  const resultDetails = plan.softDeclineOf === undefined ? answerDetails : softDeclineDetails(answerDetails, plan.softDeclineOf);
   const answered = { ...payment, status: statusOfResult(answer.code), resultDetails };
   const registration = keepsCard ? registrationOfPayment(answered, plan.registerSealedCardId as string, now) : undefined;
   if (registration) await recordRegistration(tx, services.outbox, registration);
@@ -210,7 +238,7 @@ async function openHeldCard(services: PaymentServices, tx: Queryable, sealedCard
 }
 
 /** A success to ask the acquirer about, decided and committed with its attempt. */
-interface SuccessToAsk {
+export interface SuccessToAsk {
   readonly attemptId: string;
   readonly plan: Extract<AttemptPlan, { kind: 'afterRedirect' }>;
   readonly card: HeldCard | undefined;
@@ -220,7 +248,7 @@ interface SuccessToAsk {
  * Decides a locked, undecided redirect's success: the attempt to ask the acquirer with, committed with the decision
  * (so a concurrent answer finds it decided), or the redirect ended at once when the held card cannot be opened.
  */
-async function decideSuccess(services: PaymentServices, tx: Queryable, redirect: RedirectRecord): Promise<SuccessToAsk | RedirectRecord> {
+export async function decideSuccess(services: PaymentServices, tx: Queryable, redirect: RedirectRecord): Promise<SuccessToAsk | RedirectRecord> {
   const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
   if (!payment) throw new Error(`payment ${redirect.paymentId} of redirect ${redirect.id} is missing`);
   const card = redirect.kind === 'threeDSecure' ? await openHeldCard(services, tx, redirect.sealedCardId) : undefined;
@@ -247,7 +275,7 @@ async function decideSuccess(services: PaymentServices, tx: Queryable, redirect:
  * authorization the acquirer rejects softly (or that never reaches it) may be made once more at the entity's
  * fallback acquirer (smartRetry.ts), with the same authentication.
  */
-async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Promise<RedirectRecord> {
+export async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Promise<RedirectRecord> {
   const { plan, card } = success;
   const acquirer = services.acquirers.get(plan.payment.acquirer);
   if (!acquirer) throw new Error(`acquirer ${plan.payment.acquirer} of payment ${plan.payment.id} is not configured`);
@@ -304,8 +332,15 @@ export type RedirectView =
   | { readonly kind: 'otherPayment' }
   /** Decided: by an earlier answer, by the timeout job, or by this visit coming too late. */
   | { readonly kind: 'finished'; readonly redirect: RedirectRecord }
-  /** Waiting for the shopper: the page shows the payment's amount. */
-  | { readonly kind: 'open'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
+  /** Waiting for the shopper: the page shows the payment's amount (a cash voucher's page: the voucher). */
+  | { readonly kind: 'open'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord }
+  /** Waiting for the provider or the money, not for the shopper: the page says so (a provider page left pending). */
+  | { readonly kind: 'waiting'; readonly redirect: RedirectRecord };
+
+/** Whether the redirect waits for the provider's word or the shopper's money rather than an answer on a page. */
+export function waitsForProvider(redirect: RedirectRecord): boolean {
+  return redirect.kind === 'cashVoucher' || redirect.kind === 'prepayment' || redirect.leftPendingAt !== null;
+}
 
 /**
  * The page the shopper's browser opened (GET, or the POST of redirect.parameters). A redirect past its time is
@@ -318,16 +353,27 @@ export async function viewRedirect(services: PaymentServices, id: string, posted
     if (postedPaymentId !== undefined && postedPaymentId !== redirect.paymentId) return { kind: 'otherPayment' };
     if (redirect.outcome !== null) return { kind: 'finished', redirect };
     if (isExpired(redirect, services.now())) return { kind: 'finished', redirect: await endWithoutAcquirer(services, tx, redirect, 'timeout') };
+    if (redirect.kind === 'prepayment' || redirect.leftPendingAt !== null) return { kind: 'waiting', redirect };
     const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
     return payment ? { kind: 'open', redirect, payment } : { kind: 'unknown' };
   });
 }
 
+/**
+ * The shopper's answer on a page: submit (the 3-D Secure code; a provider's approval, with a prepaid voucher's PIN),
+ * cancel, or on a simulated provider's page decline (the provider refuses) or pending (the shopper leaves, the
+ * provider confirms later).
+ */
 export interface RedirectAnswer {
-  readonly action: 'submit' | 'cancel';
+  readonly action: 'submit' | 'cancel' | 'decline' | 'pending';
   readonly otp: string | undefined;
+  /** A prepaid voucher's PIN (16 digits; spaces allowed). */
+  readonly pin: string | undefined;
   readonly paymentId: string | undefined;
 }
+
+/** The PIN of a prepaid voucher (paysafecard's 16 digits): what the simulated provider page asks for. */
+const VOUCHER_PIN = /^[0-9]{16}$/;
 
 export type AnswerResult =
   | { readonly kind: 'unknown' }
@@ -335,12 +381,24 @@ export type AnswerResult =
   /** This answer ended the redirect (as timed out, when it came too late: `redirect.outcome` says which). */
   | { readonly kind: 'answered'; readonly redirect: RedirectRecord }
   /** Nothing changed: it had been decided already (answered, or timed out — `redirect.outcome` says which). */
-  | { readonly kind: 'alreadyFinished'; readonly redirect: RedirectRecord };
+  | { readonly kind: 'alreadyFinished'; readonly redirect: RedirectRecord }
+  /** Nothing changed: the payment waits for the provider or the money (the shopper left it pending, a voucher). */
+  | { readonly kind: 'waiting'; readonly redirect: RedirectRecord }
+  /** This answer left the provider's page with the payment pending. */
+  | { readonly kind: 'leftPending'; readonly redirect: RedirectRecord }
+  /** Nothing changed: the answer lacks what the page asked for (a voucher's PIN); the page asks again. */
+  | { readonly kind: 'incomplete'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
 
 function outcomeOf(redirect: RedirectRecord, answer: RedirectAnswer): RedirectOutcome {
   if (answer.action === 'cancel') return 'cancel';
-  if (redirect.kind === 'provider') return 'success';
+  if (redirect.kind !== 'threeDSecure') return answer.action === 'decline' ? 'failure' : 'success';
   return answer.otp?.trim() === TEST_CHALLENGE_CODE ? 'success' : 'failure';
+}
+
+/** Whether a provider page's approval lacks the prepaid voucher's PIN it asks for. */
+function lacksVoucherPin(payment: PaymentRecord, answer: RedirectAnswer): boolean {
+  if (answer.action !== 'submit' || asyncBrand(payment.paymentBrand ?? '')?.family !== 'voucher') return false;
+  return !VOUCHER_PIN.test((answer.pin ?? '').replace(/\s/g, ''));
 }
 
 /** The shopper's answer on the page: decided once, under the redirect's lock; a success then asks the acquirer. */
@@ -351,7 +409,14 @@ export async function answerRedirect(services: PaymentServices, id: string, answ
     if (answer.paymentId !== redirect.paymentId) return { kind: 'otherPayment' };
     if (redirect.outcome !== null) return { kind: 'alreadyFinished', redirect };
     // Too late: the payment ends as timed out, whatever the answer said.
-    const outcome = isExpired(redirect, services.now()) ? 'timeout' : outcomeOf(redirect, answer);
+    if (isExpired(redirect, services.now())) return { kind: 'answered', redirect: await endWithoutAcquirer(services, tx, redirect, 'timeout') };
+    if (waitsForProvider(redirect)) return { kind: 'waiting', redirect };
+    if (redirect.kind === 'provider') {
+      if (answer.action === 'pending') return { kind: 'leftPending', redirect: await leaveProviderPending(services, tx, redirect) };
+      const payment = await lockPayment(tx, redirect.entityId, redirect.paymentId);
+      if (payment && lacksVoucherPin(payment, answer)) return { kind: 'incomplete', redirect, payment };
+    }
+    const outcome = outcomeOf(redirect, answer);
     if (outcome !== 'success') return { kind: 'answered', redirect: await endWithoutAcquirer(services, tx, redirect, outcome) };
     const success = await decideSuccess(services, tx, redirect);
     return 'attemptId' in success ? success : { kind: 'answered', redirect: success };
@@ -360,12 +425,42 @@ export async function answerRedirect(services: PaymentServices, id: string, answ
   return { kind: 'answered', redirect: await askAcquirer(services, decided) };
 }
 
-/** The timeout job: ends the redirect if nobody answered. Idempotent: a decided redirect is left alone. */
+/**
+ * The timeout job: ends the redirect if nothing decided it by its deadline. Idempotent: a decided redirect is left
+ * alone, and one whose deadline moved (the shopper left the page pending) waits for the job of its new deadline.
+ */
 export async function timeOutRedirect(services: PaymentServices, id: string): Promise<void> {
   await services.store.transaction(async (tx) => {
     const redirect = await findRedirect(tx, id, { forUpdate: true });
-    if (!redirect || redirect.outcome !== null) return;
-    if (!isExpired(redirect, services.now())) throw new Error(`redirect ${id} is not due yet`);
+    if (!redirect || redirect.outcome !== null || !isExpired(redirect, services.now())) return;
     await endWithoutAcquirer(services, tx, redirect, 'timeout');
   });
+}
+
+export const REDIRECT_SETTLEMENT_JOB = 'redirect.settle';
+
+/** The simulated provider's own word, at `runAt`: the shopper's money arrived, or the bank confirmed the transfer. */
+export async function scheduleSimulatedSettlement(tx: Queryable, redirectId: string, runAt: Date, now: Date): Promise<void> {
+  await scheduleJob(
+    tx,
+    { kind: REDIRECT_SETTLEMENT_JOB, uniqueKey: `${REDIRECT_SETTLEMENT_JOB}:${redirectId}:simulated`, runAt, payload: { redirectId, outcome: 'approved' } },
+    now,
+  );
+}
+
+/**
+ * The shopper leaves the provider's page with the payment pending (a transfer the bank has not confirmed): the
+ * provider now has PROVIDER_CONFIRMATION_MS to confirm it; the simulated one does after SIMULATED_SETTLEMENT_MINUTES.
+ */
+async function leaveProviderPending(services: PaymentServices, tx: Queryable, redirect: RedirectRecord): Promise<RedirectRecord> {
+  const now = services.now();
+  const expiresAt = new Date(now.getTime() + PROVIDER_CONFIRMATION_MS);
+  await leaveRedirectPending(tx, redirect.id, now, expiresAt);
+  await scheduleJob(
+    tx,
+    { kind: REDIRECT_TIMEOUT_JOB, uniqueKey: `${REDIRECT_TIMEOUT_JOB}:${redirect.id}:left-pending`, runAt: expiresAt, payload: { redirectId: redirect.id } },
+    now,
+  );
+  if (services.simulatedSettlementMs > 0) await scheduleSimulatedSettlement(tx, redirect.id, new Date(now.getTime() + services.simulatedSettlementMs), now);
+  return { ...redirect, leftPendingAt: now, expiresAt };
 }

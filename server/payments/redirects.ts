@@ -2,13 +2,14 @@ import type { AuthenticationIds } from '../acquirers/threeDSecure.ts';
 import type { Queryable } from '../store/index.ts';
 
 /**
- * SQL for payment_redirects: the page a shopper must visit before a pending payment can become final (the 3-D Secure
- * challenge, a provider's page), and what the payment will need then. An outcome is decided once (the shopper's
- * answer, or the timeout); the redirect is finished when the payment is final, which for a success waits for the
- * acquirer's answer.
+ * SQL for payment_redirects: what a pending payment waits for before it can become final — the shopper on a page (the
+ * 3-D Secure challenge, a provider's page) or money the shopper pays later (a cash voucher, whose page shows the
+ * voucher; a prepayment, which has no page) — and what the payment will need then. An outcome is decided once (the
+ * shopper's answer, the provider's word, or the deadline); the redirect is finished when the payment is final, which
+ * for a success waits for the acquirer's answer.
  */
 
-export type RedirectKind = 'threeDSecure' | 'provider';
+export type RedirectKind = 'threeDSecure' | 'provider' | 'cashVoucher' | 'prepayment';
 export type RedirectOutcome = 'success' | 'failure' | 'cancel' | 'timeout';
 
 export interface RedirectRecord {
@@ -27,13 +28,15 @@ export interface RedirectRecord {
   readonly captureAtOnce: boolean;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** When the shopper left a provider's page with the payment pending (the provider confirms later). */
+  readonly leftPendingAt: Date | null;
   /** The shopper's answer or the timeout, once decided (a success then waits for the acquirer's answer). */
   readonly outcome: RedirectOutcome | null;
   /** When the payment became final. */
   readonly finishedAt: Date | null;
 }
 
-export type NewRedirect = Omit<RedirectRecord, 'entityId' | 'outcome' | 'finishedAt'>;
+export type NewRedirect = Omit<RedirectRecord, 'entityId' | 'outcome' | 'finishedAt' | 'leftPendingAt'>;
 
 interface RedirectRow {
   id: string;
@@ -48,6 +51,7 @@ interface RedirectRow {
   capture_at_once: boolean;
   created_at: Date;
   expires_at: Date;
+  left_pending_at: Date | null;
   outcome: RedirectOutcome | null;
   finished_at: Date | null;
 }
@@ -66,6 +70,7 @@ function toRecord(row: RedirectRow): RedirectRecord {
     captureAtOnce: row.capture_at_once,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    leftPendingAt: row.left_pending_at,
     outcome: row.outcome,
     finishedAt: row.finished_at,
   };
@@ -92,17 +97,33 @@ export async function insertRedirect(db: Queryable, redirect: NewRedirect): Prom
   );
 }
 
-/** The redirect, with its payment's entity; `forUpdate` locks it until the transaction ends. */
-export async function findRedirect(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<RedirectRecord | undefined> {
+/**
+ * The redirect (by its id, or `byPayment` by its payment's), with its payment's entity; `forUpdate` locks it until the
+ * transaction ends.
+ */
+export async function findRedirect(db: Queryable, id: string, options: { forUpdate?: boolean; byPayment?: boolean } = {}): Promise<RedirectRecord | undefined> {
   const found = await db.query<RedirectRow>(
     `SELECT r.id, r.payment_id, p.entity_id, r.kind, r.merchant_name, r.return_url, r.authentication, r.sealed_card_id,
-            r.create_registration, r.capture_at_once, r.created_at, r.expires_at, r.outcome, r.finished_at
+            r.create_registration, r.capture_at_once, r.created_at, r.expires_at, r.left_pending_at, r.outcome, r.finished_at
        FROM payment_redirects r JOIN payments p ON p.id = r.payment_id
-      WHERE r.id = $1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
+      WHERE r.${options.byPayment ? 'payment_id' : 'id'} = $1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
     [id],
   );
   const row = found.rows[0];
   return row ? toRecord(row) : undefined;
+}
+
+/**
+ * The shopper left a provider's page with the payment pending: the provider now has until `expiresAt` to confirm it
+ * (only an undecided redirect, once).
+ */
+export async function leaveRedirectPending(db: Queryable, id: string, at: Date, expiresAt: Date): Promise<boolean> {
+  const updated = await db.query(
+    `UPDATE payment_redirects SET left_pending_at = $2::timestamptz, expires_at = $3::timestamptz
+      WHERE id = $1 AND outcome IS NULL AND left_pending_at IS NULL`,
+    [id, at.toISOString(), expiresAt.toISOString()],
+  );
+  return updated.rowCount > 0;
 }
 
 /** Decides the redirect's outcome (once: only an undecided redirect changes). */

@@ -4,6 +4,7 @@ import type { GatewayEnvironment } from '../config.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetry.ts';
+import { cachedBrandOffers, type BrandOffers } from '../merchants/brands.ts';
 import type { GroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
@@ -41,13 +42,24 @@ export interface PaymentServices {
   readonly logger: Logger;
   /** The entities' risk velocity rules (COMPAT §17, risk/velocity.ts), checked before an initial payment's acquirer; none: not checked. */
   readonly risk?: RiskCheck;
+  /** The brands each entity offers (COMPAT §7), cached briefly (merchants/brands.ts). */
+  readonly brandOffers: BrandOffers;
+  /**
+   * How long after a cash voucher or prepayment (or a provider page the shopper left pending) the simulated provider
+   * settles it by itself (SIMULATED_SETTLEMENT_MINUTES); 0: only on the operator's word, or never (live).
+   */
+  readonly simulatedSettlementMs: number;
 }
 
 export function createPaymentServices(
-  parts: Omit<PaymentServices, 'ledger' | 'attempts' | 'lastUses' | 'smartRetry'>,
+  parts: Omit<PaymentServices, 'ledger' | 'attempts' | 'lastUses' | 'smartRetry' | 'brandOffers' | 'simulatedSettlementMs'> & {
+    readonly simulatedSettlementMs?: number;
+  },
 ): PaymentServices {
   return {
+    simulatedSettlementMs: 0,
     ...parts,
+    brandOffers: cachedBrandOffers(parts.store, parts.environment, parts.now),
     ledger: createLedger(parts.store, parts.outbox),
     attempts: createAttemptOpener(parts.store),
     lastUses: createLastUses(),

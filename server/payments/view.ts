@@ -2,7 +2,7 @@ import { formatAmount } from '../domain/money.ts';
 import type { CardSummary, PaymentRecord, PaymentRedirect } from '../domain/payment.ts';
 import { isWalletBrand, SEPA_BRAND, VIRTUAL_ACCOUNT_BRANDS } from '../domain/instruments.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
-import { isRedirectBrand, REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
+import { asyncBrand } from '../../widget/shared/asyncBrands.ts';
 
 /**
  * A short, human-readable reference derived from the payment id (`1234.5678.9012`), used as the default
@@ -91,14 +91,18 @@ export function paymentSnapshot(payment: PaymentRecord, at: Date): Record<string
 }
 
 /**
- * The platform's payment method codes (COMPAT §13): cards and tokens CC; a direct debit DD; PayPal, the wallets and
- * MB WAY virtual accounts (VA); Sofort, giropay, iDEAL online transfers (OT).
+ * The platform's payment method codes (COMPAT §13): cards and tokens CC; a direct debit DD; the wallets, MB WAY and
+ * the virtual-account group of the asynchronous brands (PayPal, Klarna, ...) VA, invoices IV; the bank-account
+ * group's online transfers (Sofort, giropay, iDEAL, ...) OT; cash vouchers and prepayments PP.
  */
 function paymentMethodOf(brand: string | null): string {
   if (brand === SEPA_BRAND) return 'DD';
   if (isWalletBrand(brand ?? undefined) || (brand !== null && brand in VIRTUAL_ACCOUNT_BRANDS)) return 'VA';
-  if (brand === null || !isRedirectBrand(brand)) return 'CC';
-  return REDIRECT_BRANDS[brand]?.family === 'virtualAccount' ? 'VA' : 'OT';
+  const asynchronous = brand === null ? undefined : asyncBrand(brand);
+  if (!asynchronous) return 'CC';
+  if (asynchronous.family === 'invoice') return 'IV';
+  if (asynchronous.family === 'cashVoucher' || asynchronous.family === 'prepayment') return 'PP';
+  return asynchronous.form === 'onlineTransfer' ? 'OT' : 'VA';
 }
 
 /** 200 for an approved or pending payment, 400 for a declined or refused one (spec doc 1 §7). */

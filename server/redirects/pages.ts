@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_CHALLENGE_CODE } from '../acquirers/threeDSecure.ts';
 import { formatAmount } from '../domain/money.ts';
-import { REDIRECT_BRANDS } from '../../widget/shared/redirectBrands.ts';
+import { asyncBrand, type AsyncFamily } from '../../widget/shared/asyncBrands.ts';
 import { REDIRECT_COMPLETE } from '../../widget/shared/protocol.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import type { RedirectRecord } from '../payments/redirects.ts';
@@ -9,7 +9,7 @@ import type { PageTexts } from './texts.ts';
 
 /**
  * The HTML of the gateway's own shopper pages: the simulated issuer's challenge, the simulated provider's
- * approval page, and the page that hands the shopper back. They run inside any merchant's frame (the
+ * page of an asynchronous brand, a cash voucher's printable page, and the page that hands the shopper back. They run inside any merchant's frame (the
  * widget's 3-D Secure frame, a named frame) or at the top, so each answer carries its own strict policy:
  * nothing but its own nonce-tagged style and script, forms posting only to the gateway.
  */
@@ -117,15 +117,76 @@ ${answerForm(redirect, payment, fields, texts.text('threeDSecure.submit'), texts
   return page(texts, 200, title, body);
 }
 
-/** The simulated provider of an asynchronous payment method: approve or cancel. */
-export function providerPage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): Page {
-  const brand = REDIRECT_BRANDS[payment.paymentBrand ?? '']?.label ?? payment.paymentBrand ?? '';
-  const title = texts.text('redirect.pageTitle', { brand });
+/** What the provider page of each family asks the shopper to do. */
+const PROVIDER_INFO: Readonly<Record<AsyncFamily, string>> = {
+  onlineTransfer: 'redirect.infoTransfer',
+  eWallet: 'redirect.info',
+  invoice: 'redirect.infoInvoice',
+  voucher: 'redirect.infoVoucher',
+  cashVoucher: 'redirect.info',
+  prepayment: 'redirect.info',
+};
+
+function brandLabelOf(payment: PaymentRecord): string {
+  return asyncBrand(payment.paymentBrand ?? '')?.label ?? payment.paymentBrand ?? '';
+}
+
+/**
+ * The simulated provider of an asynchronous brand (COMPAT §7): the tester decides how the provider answers — approve,
+ * decline, leave the payment pending (the provider confirms it later), or cancel. A prepaid voucher's page asks for
+ * its PIN first (`pinMissing`: the answer came without one).
+ */
+export function providerPage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord, pinMissing = false): Page {
+  const family = asyncBrand(payment.paymentBrand ?? '')?.family ?? 'eWallet';
+  const title = texts.text('redirect.pageTitle', { brand: brandLabelOf(payment) });
+  const pin =
+    family === 'voucher'
+      ? `<label for="pin">${escapeHtml(texts.text('redirect.pinLabel'))}</label>
+<input id="pin" name="pin" type="text" inputmode="numeric" autocomplete="off" maxlength="19" required aria-describedby="pin-hint"${pinMissing ? ' aria-invalid="true"' : ''} dir="ltr">
+<p id="pin-hint" class="hint">${escapeHtml(texts.text(pinMissing ? 'redirect.pinMissing' : 'redirect.pinHint'))}</p>`
+      : '';
   const body = `<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(texts.text('redirect.info', { merchant: redirect.merchantName }))}</p>
+<p>${escapeHtml(texts.text(PROVIDER_INFO[family], { merchant: redirect.merchantName }))}</p>
 ${summary(texts, redirect, payment)}
-${answerForm(redirect, payment, '', texts.text('redirect.approve'), texts.text('threeDSecure.cancel'))}`;
-  return page(texts, 200, title, body);
+<p class="hint">${escapeHtml(texts.text('redirect.simulated'))}</p>
+<form id="challenge" method="post" action="/v1/redirects/${redirect.id}/answer">
+<input type="hidden" name="paymentId" value="${payment.id}">
+${pin}
+<div class="actions">
+<button id="submit" class="primary" type="submit" name="action" value="submit">${escapeHtml(texts.text('redirect.approve'))}</button>
+<button id="decline" class="secondary" type="submit" name="action" value="decline" formnovalidate>${escapeHtml(texts.text('redirect.decline'))}</button>
+<button id="pending" class="secondary" type="submit" name="action" value="pending" formnovalidate>${escapeHtml(texts.text('redirect.leavePending'))}</button>
+<button id="cancel" class="secondary" type="submit" name="action" value="cancel" formnovalidate>${escapeHtml(texts.text('threeDSecure.cancel'))}</button>
+</div>
+</form>`;
+  return page(texts, pinMissing ? 400 : 200, title, body);
+}
+
+/**
+ * A cash voucher (BOLETO, OXXO, Multibanco, ...): what the shopper takes to the shop, bank or ATM — the amount, the
+ * voucher's number (and a boleto's digitable line), the day it must be paid by. The payment stays pending until the
+ * money arrives; "continue" hands the shopper back to the shop (the widget's frame, or the top window).
+ */
+export function voucherPage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): Page {
+  const details = payment.resultDetails ?? {};
+  const title = texts.text('redirect.voucherTitle', { brand: brandLabelOf(payment) });
+  const row = (label: string, value: string | undefined, id: string) =>
+    value === undefined ? '' : `
+<dt>${escapeHtml(label)}</dt><dd id="${id}" dir="ltr">${escapeHtml(value)}</dd>`;
+  const body = `<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(texts.text('redirect.voucherInfo', { merchant: redirect.merchantName }))}</p>
+<dl>
+<dt>${escapeHtml(texts.text('threeDSecure.amount'))}</dt><dd dir="ltr">${escapeHtml(`${formatAmount(payment.amountMinor)} ${payment.currency}`)}</dd>${row(
+    texts.text('redirect.voucherNumber'),
+    details.VoucherNumber,
+    'voucher-number',
+  )}${row(texts.text('redirect.barcode'), details.DigitableLine, 'voucher-barcode')}${row(texts.text('redirect.voucherExpiry'), details.VoucherExpiry, 'voucher-expiry')}
+</dl>
+<p><a id="continue" class="continue" href="${escapeHtml(redirect.returnUrl)}" target="_top">${escapeHtml(texts.text('threeDSecure.continue'))}</a></p>`;
+  // Framed (the widget's frame), the page around it decides where the shopper goes; at the top the link does it.
+  const script = `(function(){var m=${JSON.stringify(REDIRECT_COMPLETE)};document.getElementById('continue').addEventListener('click',function(e){` +
+    `if(window.parent!==window){e.preventDefault();window.parent.postMessage(m,'*');}});})();`;
+  return page(texts, 200, title, body, script);
 }
 
 /**

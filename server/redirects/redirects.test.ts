@@ -398,8 +398,13 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
   });
 
   describe('asynchronous payment methods', () => {
+    // Sofort asks for the shopper's bank's country (COMPAT §7), as the platform's own samples send it.
     const redirectPayment = (brand: string, overrides: Record<string, string> = {}) =>
-      t.post('/v1/payments', { entityId: t.entityId, amount: '25.50', currency: 'EUR', paymentType: 'DB', paymentBrand: brand, shopperResultUrl: SHOP, ...overrides });
+      t.post('/v1/payments', {
+        entityId: t.entityId, amount: '25.50', currency: 'EUR', paymentType: 'DB', paymentBrand: brand, shopperResultUrl: SHOP,
+        ...(brand === 'SOFORTUEBERWEISUNG' ? { 'bankAccount.country': 'DE' } : {}),
+        ...overrides,
+      });
 
     it.each(['PAYPAL', 'SOFORTUEBERWEISUNG'])('%s goes pending → provider page → final', async (brand) => {
       const pending = await redirectPayment(brand);

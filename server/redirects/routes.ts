@@ -4,7 +4,8 @@ import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
-import { challengePage, completionPage, messagePage, providerPage, type Page } from './pages.ts';
+import { challengePage, completionPage, messagePage, providerPage, voucherPage, type Page } from './pages.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import type { RedirectRecord } from '../payments/redirects.ts';
 import { answerRedirect, viewRedirect, type RedirectAnswer } from '../payments/pending.ts';
 import { languageFromHeader, pageTexts, type PageTexts } from './texts.ts';
@@ -28,10 +29,33 @@ function finishedPage(texts: PageTexts, redirect: RedirectRecord): Page {
   return completionPage(texts, redirect, texts.text(timedOut ? 'threeDSecure.timedOut' : 'threeDSecure.alreadyAnswered'), timedOut ? 410 : 409);
 }
 
+const ACTIONS: readonly RedirectAnswer['action'][] = ['submit', 'cancel', 'decline', 'pending'];
+
 function answerOf(params: ReadonlyMap<string, string>): RedirectAnswer | undefined {
-  const action = params.get('action');
-  if (action !== 'submit' && action !== 'cancel') return undefined;
-  return { action, otp: params.get('otp'), paymentId: params.get('paymentId') };
+  const action = ACTIONS.find((known) => known === params.get('action'));
+  if (action === undefined) return undefined;
+  return { action, otp: params.get('otp'), pin: params.get('pin'), paymentId: params.get('paymentId') };
+}
+
+/** A payment that waits for the provider or the money: nothing to do on the page but go back to the shop. */
+const waitingPage = (texts: PageTexts, redirect: RedirectRecord) => completionPage(texts, redirect, texts.text('redirect.waiting'));
+
+/** The page of an open redirect: the challenge, the provider's page, or the cash voucher. */
+function openPage(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRecord): Page {
+  if (redirect.kind === 'threeDSecure') return challengePage(texts, redirect, payment);
+  return redirect.kind === 'cashVoucher' ? voucherPage(texts, redirect, payment) : providerPage(texts, redirect, payment);
+}
+
+/** What the shopper is told when their answer ended the page. */
+function answeredMessage(redirect: RedirectRecord): string {
+  switch (redirect.outcome) {
+    case 'failure':
+      return redirect.kind === 'threeDSecure' ? 'threeDSecure.wrongCode' : 'redirect.declined';
+    case 'timeout':
+      return 'threeDSecure.timedOut';
+    default:
+      return 'threeDSecure.done';
+  }
 }
 
 export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
@@ -52,7 +76,9 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
       case 'finished':
         return htmlResponse(c, finishedPage(texts, view.redirect));
       case 'open':
-        return htmlResponse(c, view.redirect.kind === 'threeDSecure' ? challengePage(texts, view.redirect, view.payment) : providerPage(texts, view.redirect, view.payment));
+        return htmlResponse(c, openPage(texts, view.redirect, view.payment));
+      case 'waiting':
+        return htmlResponse(c, waitingPage(texts, view.redirect));
     }
   };
   router.get('/:id', requestParams, redirectId, show);
@@ -75,11 +101,14 @@ export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
         return htmlResponse(c, otherPaymentPage(texts));
       case 'alreadyFinished':
         return htmlResponse(c, finishedPage(texts, result.redirect));
-      case 'answered': {
-        const outcome = result.redirect.outcome;
-        const message = outcome === 'failure' ? 'threeDSecure.wrongCode' : outcome === 'timeout' ? 'threeDSecure.timedOut' : 'threeDSecure.done';
-        return htmlResponse(c, completionPage(texts, result.redirect, texts.text(message), outcome === 'timeout' ? 410 : 200));
-      }
+      case 'answered':
+        return htmlResponse(c, completionPage(texts, result.redirect, texts.text(answeredMessage(result.redirect)), result.redirect.outcome === 'timeout' ? 410 : 200));
+      case 'waiting':
+        return htmlResponse(c, waitingPage(texts, result.redirect));
+      case 'leftPending':
+        return htmlResponse(c, completionPage(texts, result.redirect, texts.text('redirect.leftPending')));
+      case 'incomplete':
+        return htmlResponse(c, providerPage(texts, result.redirect, result.payment, true));
     }
   });
   router.all('/:id/answer', () => {

@@ -24,7 +24,7 @@ export function accountKeyOf(instrument: Instrument): string | undefined {
       return instrument.decrypted ? cardAccountKey(instrument.decrypted.number) : `wallet:${instrument.brand}:${instrument.token}`;
     case 'virtualAccount':
       return `virtualAccount:${instrument.brand}:${instrument.accountId}`;
-    case 'redirect':
+    case 'asynchronous':
     case 'referenced':
       return undefined;
   }

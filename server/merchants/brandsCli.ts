@@ -1,0 +1,106 @@
+import { ASYNC_BRANDS } from '../../widget/shared/asyncBrands.ts';
+import { KNOWN_BRANDS } from '../domain/brands.ts';
+import { ENTITY_ID, RESOURCE_ID } from '../domain/ids.ts';
+import { scheduleJob } from '../jobs/repository.ts';
+import { REDIRECT_SETTLEMENT_JOB } from '../payments/pending.ts';
+import { findRedirect } from '../payments/redirects.ts';
+import type { Store } from '../store/index.ts';
+import { BRAND_OFFERS_CACHE_MS, BrandsConfigError, removeOfferedBrands, saveOfferedBrands, showOfferedBrands, type OfferedBrands } from './brands.ts';
+
+/**
+ * `npm run gateway -- brands ...` (the brands an entity offers, COMPAT §7) and `payments settle ...` (the operator
+ * speaking for a simulated provider), registered by cli.ts.
+ */
+
+export const BRANDS_USAGE = `  brands show ENTITY_ID                      the payment brands the entity offers (every brand in test,
+                                             all but the asynchronous ones in live, unless set)
+  brands set ENTITY_ID BRAND [BRAND ...]     offer exactly these brands; a payment with another one is
+                                             refused with 600.200.201. Running gateways apply it within
+                                             ${BRAND_OFFERS_CACHE_MS / 1000} s
+  brands reset ENTITY_ID                     back to the environment's default
+  brands catalogue                           every brand the gateway knows, asynchronous ones with their
+                                             family
+  payments settle PAYMENT_ID approved|declined
+                                             in test, the simulated provider's word on a waiting
+                                             asynchronous payment (a cash voucher or prepayment paid, a
+                                             transfer left pending confirmed or refused); a running
+                                             gateway settles it
+`;
+
+export function describeOffered(entityId: string, offered: OfferedBrands): string {
+  const origin = offered.isDefault ? '(the default)' : `(set ${offered.updatedAt?.toISOString() ?? ''})`;
+  return `${entityId} offers ${offered.brands.length} brands ${origin}:\n${offered.brands.join(' ')}`;
+}
+
+function entityIdOf(positionals: readonly string[], command: string, usage: (message: string) => Error): string {
+  const entityId = positionals[0];
+  if (!entityId || !ENTITY_ID.test(entityId)) throw usage(`${command} needs the ENTITY_ID (32 lowercase hexadecimal characters)`);
+  return entityId;
+}
+
+/** Runs `brands <action>`; `usage` makes the error that prints the usage text (cli.ts). */
+export async function brandsCommand(
+  action: string | undefined,
+  positionals: readonly string[],
+  store: Store,
+  environment: 'test' | 'live',
+  now: () => Date,
+  usage: (message: string) => Error,
+): Promise<string> {
+  switch (action) {
+    case 'catalogue':
+      return KNOWN_BRANDS.map((brand) => (ASYNC_BRANDS[brand] ? `${brand}  (${ASYNC_BRANDS[brand].family})` : brand)).join('\n');
+    case 'show': {
+      const entityId = entityIdOf(positionals, 'brands show', usage);
+      const offered = await showOfferedBrands(store, entityId, environment);
+      if (!offered) throw usage(`no entity ${entityId}`);
+      return describeOffered(entityId, offered);
+    }
+    case 'set': {
+      const entityId = entityIdOf(positionals, 'brands set', usage);
+      try {
+        return describeOffered(entityId, await saveOfferedBrands(store, entityId, positionals.slice(1), now()));
+      } catch (error) {
+        if (error instanceof BrandsConfigError) throw usage(error.unknownEntity ? `no entity ${entityId}` : `refused: ${error.message}`);
+        throw error;
+      }
+    }
+    case 'reset': {
+      const entityId = entityIdOf(positionals, 'brands reset', usage);
+      if (!(await removeOfferedBrands(store, entityId)).entityExists) throw usage(`no entity ${entityId}`);
+      return describeOffered(entityId, (await showOfferedBrands(store, entityId, environment)) as OfferedBrands);
+    }
+    default:
+      throw usage(`unknown command: brands ${action ?? ''}`.trim());
+  }
+}
+
+/**
+ * Runs `payments settle PAYMENT_ID approved|declined`: the word is a job a running gateway runs at once (the
+ * approval goes through the acquirer, which only a gateway process holds), so it waits until one runs.
+ */
+export async function paymentsCommand(
+  action: string | undefined,
+  positionals: readonly string[],
+  store: Store,
+  environment: 'test' | 'live',
+  now: () => Date,
+  usage: (message: string) => Error,
+): Promise<string> {
+  if (action !== 'settle') throw usage(`unknown command: payments ${action ?? ''}`.trim());
+  const [paymentId, outcome] = positionals;
+  if (!paymentId || !RESOURCE_ID.test(paymentId) || (outcome !== 'approved' && outcome !== 'declined')) {
+    throw usage('payments settle needs the PAYMENT_ID and approved or declined');
+  }
+  if (environment === 'live') throw usage('a live gateway has no simulated provider: its providers settle their payments themselves');
+  const waiting = await findRedirect(store, paymentId, { byPayment: true });
+  if (!waiting || waiting.kind === 'threeDSecure') throw usage(`no waiting asynchronous payment ${paymentId}`);
+  if (waiting.outcome !== null) return `payment ${paymentId} is final already; nothing was changed`;
+  const at = now();
+  await scheduleJob(
+    store,
+    { kind: REDIRECT_SETTLEMENT_JOB, uniqueKey: `${REDIRECT_SETTLEMENT_JOB}:${waiting.id}:operator:${at.getTime()}`, runAt: at, payload: { redirectId: waiting.id, outcome } },
+    at,
+  );
+  return `payment ${paymentId} will be ${outcome} by the next running gateway (it notifies the merchant as usual)`;
+}
