@@ -2,7 +2,7 @@ import { defaultOfferedBrands, isKnownBrand } from '../domain/brands.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable } from '../store/index.ts';
 import { removeEntitySettings } from './repository.ts';
-import { createTtlCache } from './ttlCache.ts';
+import { createReadCache } from '../store/readCache.ts';
 
 /**
  * The payment brands an entity offers (COMPAT §7): the operator's list (admin API: brandsRoutes.ts; command line:
@@ -84,7 +84,7 @@ export const BRAND_OFFERS_CACHE_MS = 10_000;
 
 export function cachedBrandOffers(db: Queryable, environment: 'test' | 'live', now: () => Date, ttlMs: number = BRAND_OFFERS_CACHE_MS): BrandOffers {
   const defaults: ReadonlySet<string> = new Set(defaultOfferedBrands(environment));
-  const cache = createTtlCache<ReadonlySet<string>>(ttlMs, now);
+  const cache = createReadCache<ReadonlySet<string>>(ttlMs, now);
   const load = async (entityId: string): Promise<ReadonlySet<string>> => {
     const found = await db.query<{ brands: string[] }>('SELECT brands FROM entity_brands WHERE entity_id = $1', [entityId], {
       preparedAs: 'find-entity-brands',

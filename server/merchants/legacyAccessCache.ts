@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Queryable } from '../store/index.ts';
 import { findLegacyCredentials, LEGACY_USER_ID, MAX_LEGACY_PASSWORD_LENGTH } from './legacyCredentials.ts';
 import { verifyPassword } from './passwordHash.ts';
+import { createReadCache } from '../store/readCache.ts';
 
 export type LegacyAccess = { readonly known: false } | { readonly known: true; readonly userId: string; readonly entityIds: ReadonlySet<string> };
 
@@ -41,7 +42,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
 export function cachedLegacyAccess(db: Queryable, ttlMs: number, now: () => Date, options: LegacyAccessOptions = {}): LegacyAccessLookup {
   const verify = options.verify ?? verifyPassword;
   const cacheKey = randomBytes(32);
-  const access = new Map<string, { readonly access: LegacyAccess; readonly expiresAt: number }>();
+  const access = createReadCache<LegacyAccess>(ttlMs, now);
   /** Verified and refused pairs, each with the hash it was checked against. */
   const verified = new Map<string, string>();
   const refused = new Map<string, string>();
@@ -66,16 +67,11 @@ export function cachedLegacyAccess(db: Queryable, ttlMs: number, now: () => Date
     // The shapes are no secret: a pair that cannot be one is refused without a look at the store or the KDF.
     if (!LEGACY_USER_ID.test(userId) || password.length === 0 || password.length > MAX_LEGACY_PASSWORD_LENGTH) return { known: false };
     const key = createHmac('sha256', cacheKey).update(userId).update('\0').update(password).digest('hex');
-    const time = now().getTime();
-    const cached = access.get(key);
-    if (cached && cached.expiresAt > time) return cached.access;
-    const record = await findLegacyCredentials(db, userId);
-    if (!record || !(await matches(key, password, record.passwordHash))) {
-      access.delete(key);
-      return { known: false };
-    }
-    const found: LegacyAccess = { known: true, userId, entityIds: record.entityIds };
-    if (ttlMs > 0) remember(access, key, { access: found, expiresAt: time + ttlMs }, MAX_ENTRIES);
-    return found;
+    const load = async (): Promise<LegacyAccess> => {
+      const record = await findLegacyCredentials(db, userId);
+      if (!record || !(await matches(key, password, record.passwordHash))) return { known: false };
+      return { known: true, userId, entityIds: record.entityIds };
+    };
+    return access.get(key, load, (found) => found.known);
   };
 }

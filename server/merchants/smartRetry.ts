@@ -8,6 +8,7 @@ import {
   type SmartRetrySettings,
 } from '../domain/smartRetry.ts';
 import type { Queryable } from '../store/index.ts';
+import { createReadCache } from '../store/readCache.ts';
 
 /**
  * A merchant entity's smart retry settings (COMPAT §15): stored, read by payments (through a short cache), and
@@ -113,26 +114,11 @@ export interface SmartRetryLookup {
 }
 
 export const SMART_RETRY_CACHE_MS = 10_000;
-/** Entities remembered at most; the oldest entry goes first when full. */
-const MAX_ENTRIES = 10_000;
 
 export function cachedSmartRetry(db: Queryable, now: () => Date, ttlMs: number = SMART_RETRY_CACHE_MS): SmartRetryLookup {
-  const entries = new Map<string, { readonly settings: SmartRetrySettings | undefined; readonly expiresAt: number }>();
+  const cache = createReadCache<SmartRetrySettings | undefined>(ttlMs, now);
   return {
-    async get(entityId) {
-      const time = now().getTime();
-      const cached = entries.get(entityId);
-      if (cached && cached.expiresAt > time) return cached.settings;
-      const settings = await findSmartRetry(db, entityId);
-      entries.delete(entityId);
-      if (ttlMs > 0) {
-        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-        entries.set(entityId, { settings, expiresAt: time + ttlMs });
-      }
-      return settings;
-    },
-    forget(entityId) {
-      entries.delete(entityId);
-    },
+    get: (entityId) => cache.get(entityId, (key) => findSmartRetry(db, key)),
+    forget: (entityId) => cache.forget(entityId),
   };
 }

@@ -1,10 +1,8 @@
 import type { Queryable } from '../store/index.ts';
+import { createReadCache } from '../store/readCache.ts';
 import { findTokenAccess, type TokenAccess } from './repository.ts';
 
 export type TokenAccessLookup = (token: string) => Promise<TokenAccess>;
-
-/** Tokens remembered at most; the oldest entry goes first when full. */
-const MAX_ENTRIES = 10_000;
 
 /**
  * Remembers which entities a token may act for, for `ttlMs`, so a busy merchant does not cost a database
@@ -14,18 +12,6 @@ const MAX_ENTRIES = 10_000;
  * headers that carry the same tokens; the database keeps nothing but hashes.
  */
 export function cachedTokenAccess(db: Queryable, ttlMs: number, now: () => Date): TokenAccessLookup {
-  if (ttlMs <= 0) return (token) => findTokenAccess(db, token);
-  const entries = new Map<string, { readonly access: TokenAccess; readonly expiresAt: number }>();
-  return async (token) => {
-    const cached = entries.get(token);
-    const time = now().getTime();
-    if (cached && cached.expiresAt > time) return cached.access;
-    const access = await findTokenAccess(db, token);
-    entries.delete(token);
-    if (access.known) {
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entries.set(token, { access, expiresAt: time + ttlMs });
-    }
-    return access;
-  };
+  const cache = createReadCache<TokenAccess>(ttlMs, now);
+  return (token) => cache.get(token, (key) => findTokenAccess(db, key), (access) => access.known);
 }

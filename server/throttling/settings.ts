@@ -2,6 +2,7 @@ import { removeEntitySettings } from '../merchants/repository.ts';
 import { checkRiskRules, type RiskRules } from '../domain/riskRules.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable } from '../store/index.ts';
+import { createReadCache } from '../store/readCache.ts';
 import { checkLimitOverrides, type EntityLimits, type LimitName } from './limits.ts';
 
 /**
@@ -125,35 +126,17 @@ export interface ThrottlingLookup {
 }
 
 export const THROTTLING_CACHE_MS = 10_000;
-const MAX_ENTRIES = 10_000;
 
 export function cachedThrottling(db: Queryable, now: () => Date, ttlMs: number = THROTTLING_CACHE_MS): ThrottlingLookup {
-  const entries = new Map<string, { readonly settings: ThrottlingSettings | undefined; readonly expiresAt: number }>();
-  /** Reads under way, shared by the requests that need them at once. */
-  const reading = new Map<string, Promise<ThrottlingSettings | undefined>>();
+  const cache = createReadCache<ThrottlingSettings | undefined>(ttlMs, now);
   return {
     get(entityId, within) {
-      const time = now().getTime();
-      const cached = entries.get(entityId);
-      if (cached && cached.expiresAt > time) return Promise.resolve(cached.settings);
+      const cached = cache.peek(entityId);
+      if (cached) return Promise.resolve(cached.value);
+      // Inside the caller's transaction the read goes there: PGlite has one connection, which that transaction holds.
       if (within) return findThrottling(within, entityId);
-      const under = reading.get(entityId);
-      if (under) return under;
-      const read = findThrottling(db, entityId)
-        .then((settings) => {
-          entries.delete(entityId);
-          if (ttlMs > 0) {
-            if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-            entries.set(entityId, { settings, expiresAt: time + ttlMs });
-          }
-          return settings;
-        })
-        .finally(() => reading.delete(entityId));
-      reading.set(entityId, read);
-      return read;
+      return cache.get(entityId, (key) => findThrottling(db, key));
     },
-    forget(entityId) {
-      entries.delete(entityId);
-    },
+    forget: (entityId) => cache.forget(entityId),
   };
 }
