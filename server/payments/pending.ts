@@ -389,10 +389,12 @@ export type AnswerResult =
   /** Nothing changed: the answer lacks what the page asked for (a voucher's PIN); the page asks again. */
   | { readonly kind: 'incomplete'; readonly redirect: RedirectRecord; readonly payment: PaymentRecord };
 
+/** What an answer decides (a provider page's "pending" is no decision: answerRedirect handles it first). */
 function outcomeOf(redirect: RedirectRecord, answer: RedirectAnswer): RedirectOutcome {
   if (answer.action === 'cancel') return 'cancel';
-  if (redirect.kind !== 'threeDSecure') return answer.action === 'decline' ? 'failure' : 'success';
-  return answer.otp?.trim() === TEST_CHALLENGE_CODE ? 'success' : 'failure';
+  // The challenge page offers nothing but the code: any other action is a failed authentication.
+  if (redirect.kind === 'threeDSecure') return answer.action === 'submit' && answer.otp?.trim() === TEST_CHALLENGE_CODE ? 'success' : 'failure';
+  return answer.action === 'decline' ? 'failure' : 'success';
 }
 
 /** Whether a provider page's approval lacks the prepaid voucher's PIN it asks for. */
