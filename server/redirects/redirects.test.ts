@@ -248,6 +248,13 @@ describe.each(STORE_KINDS)('3-D Secure and redirect payments on %s', (kind) => {
       const cancelled = await challenge();
       expect((await answer(cancelled, { action: 'cancel' })).status).toBe(200);
       expect((await read(cancelled.body.id)).body.result.code).toBe('100.396.101');
+
+      // A provider page's actions posted to a challenge, even with the right code, authenticate nobody.
+      for (const action of ['pending', 'decline']) {
+        const forged = await challenge();
+        await answer(forged, { action, otp: '1234' });
+        expect((await read(forged.body.id)).body.result.code, action).toBe('100.380.401');
+      }
     });
 
     it('changes nothing on a replayed answer, and says why', async () => {
