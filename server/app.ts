@@ -20,6 +20,7 @@ import { throttlingAdminRoutes } from './throttling/routes.ts';
 import { brandsAdminRoutes } from './merchants/brandsRoutes.ts';
 import { settlementAdminRoutes } from './payments/settlementRoutes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
+import { reconciliationDayRoutes, reconciliationEntityRoutes } from './reconciliation/routes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
 /**
@@ -73,6 +74,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', brandsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', reconciliationEntityRoutes(deps, adminToken));
+    app.route('/admin/v1/reconciliation', reconciliationDayRoutes(deps, adminToken));
   }
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));

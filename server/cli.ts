@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { ENTITY_ID, RESOURCE_ID } from './domain/ids.ts';
 import { CREDENTIALS_USAGE, credentialsCommand } from './merchants/credentialsCli.ts';
 import { BRANDS_USAGE, brandsCommand, paymentsCommand } from './merchants/brandsCli.ts';
+import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation/cli.ts';
 import { createLogger } from './logger.ts';
 import { resultUrlBaseProblem } from './domain/urls.ts';
 import {
@@ -62,7 +63,7 @@ const USAGE = `Usage: npm run gateway -- <command>
   token create --entity ID [--entity ID ...] [--label LABEL]
                                              create an access token allowed for the given entities
   token revoke TOKEN_ID                      revoke an access token
-${CREDENTIALS_USAGE}${BRANDS_USAGE}  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
+${CREDENTIALS_USAGE}${BRANDS_USAGE}${RECONCILIATION_USAGE}  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
                                              \`key generate\`
   keys status                                how many sealed card values each key id holds, and which
                                              key is current (CARD_DATA_KEY)
@@ -530,6 +531,8 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<CliRes
 
 async function run(args: string[], io: CliIO): Promise<string | Outcome> {
   const [resource, action, ...rest] = args;
+  // Options of its own: parsed by the command group.
+  if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), io, (message) => new UsageError(message));
   const { values, positionals } = parseArgs({
     args: rest,
     options: {

@@ -3,6 +3,8 @@
  * The README documents each one.
  */
 
+import { createHash } from 'node:crypto';
+
 export type GatewayEnvironment = 'test' | 'live';
 
 export interface DemoMerchant {
@@ -80,6 +82,16 @@ export interface GatewayConfig {
    * Unset: the admin API is absent (404).
    */
   readonly adminToken: string | undefined;
+  /**
+   * RECONCILIATION_FILE_HOUR (UTC, 0 to 5): from this hour on, yesterday's reconciliation files are sent (COMPAT §14:
+   * they must be there by 06:00 UTC); after the settlement run's cut-off before midnight.
+   */
+  readonly reconciliationFileHour: number;
+  /**
+   * PSP_ENTITY_ID: the gateway's own id, the PspId of reconciliation files (32 lowercase hex). Default: derived from
+   * PUBLIC_URL, so it stays the same for as long as the gateway's address does.
+   */
+  readonly pspEntityId: string;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -343,6 +355,12 @@ function parseSimulatedSettlement(environment: GatewayEnvironment, raw: string |
   return minutes;
 }
 
+function parsePspEntityId(raw: string | undefined, publicUrl: string): string {
+  if (raw === undefined || raw === '') return createHash('sha256').update(`psp ${publicUrl}`).digest('hex').slice(0, 32);
+  if (!ENTITY_ID.test(raw)) throw new ConfigError('PSP_ENTITY_ID must be 32 lowercase hexadecimal characters');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const environment = parseEnvironment(env.GATEWAY_ENV);
   const port = parsePort(env.PORT);
@@ -377,5 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     simulatedSettlementMinutes: parseSimulatedSettlement(environment, env.SIMULATED_SETTLEMENT_MINUTES),
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
+    reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),
+    pspEntityId: parsePspEntityId(env.PSP_ENTITY_ID, parsePublicUrl(env.PUBLIC_URL, host, port)),
   };
 }

@@ -40,6 +40,7 @@ import { openStore, type Store } from './store/index.ts';
 import { scheduleJobHandlers } from './schedules/execution.ts';
 import { startScheduler, type Scheduler } from './schedules/firing.ts';
 import { webhookJobHandlers } from './webhooks/delivery.ts';
+import { RECONCILIATION_LEASE_MS, reconciliationJobHandlers } from './reconciliation/jobs.ts';
 import { WEBHOOK_TIMEOUT_MS, type WebhookServices } from './webhooks/service.ts';
 import { loadWidgetBuild } from './widget/build.ts';
 
@@ -61,6 +62,8 @@ export interface RunningGateway {
   readonly webhooks: { readonly services: WebhookServices; readonly deliveries: JobWorker };
   /** Schedules: the loop that takes due fire times, and the worker that makes their payments (apart from the other jobs). */
   readonly schedules: { readonly scheduler: Scheduler; readonly executions: JobWorker };
+  /** Reconciliation files: the worker that schedules and uploads them over FTP (apart from the other jobs). */
+  readonly reconciliation: { readonly uploads: JobWorker };
   /** What the operator must hear about at start (the start banner prints them; they are logged too). */
   readonly notices: readonly string[];
   close(): Promise<void>;
@@ -87,6 +90,8 @@ const DEFAULT_JOB_POLL_MS = 1000;
 const WEBHOOK_DELIVERY_BATCH = 32;
 /** Schedule executions (payments) made at once by one instance. */
 const SCHEDULE_EXECUTION_BATCH = 32;
+/** Reconciliation files uploaded at once by one instance (each may take minutes on a slow FTP server). */
+const RECONCILIATION_UPLOAD_BATCH = 4;
 
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -216,6 +221,29 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     pollMs,
     batchSize: SCHEDULE_EXECUTION_BATCH,
   });
+  // Uploads have a worker of their own: a slow FTP server holds an upload slot for minutes, never a slot of the jobs
+  // that finish payments, under a lease longer than an upload may take.
+  const reconciliationUploads = startJobWorker({
+    store,
+    logger,
+    now,
+    handlers: createJobRegistry(
+      reconciliationJobHandlers({
+        store,
+        vault,
+        logger,
+        now,
+        outbound,
+        timeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
+        pspId: config.pspEntityId,
+        fileHour: config.reconciliationFileHour,
+      }),
+    ),
+    pollMs,
+    batchSize: RECONCILIATION_UPLOAD_BATCH,
+    leaseMs: RECONCILIATION_LEASE_MS,
+  });
+  await reconciliationUploads.scheduleRecurring();
   // The embedded store's one process re-seals what a previous key still seals itself: no operator command can open
   // the directory while it runs. (On PostgreSQL the operator starts it, once every instance holds the new key.)
   if (store.kind === 'pglite' && (await scheduleRotationIfDue(store, vault, now()))) {
@@ -234,10 +262,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     throttling,
     webhooks: { services: webhookServices, deliveries: webhookDeliveries },
     schedules: { scheduler, executions: scheduleExecutions },
+    reconciliation: { uploads: reconciliationUploads },
     notices,
     async close() {
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
-      await Promise.all([jobs.stop(), webhookDeliveries.stop(), scheduler.stop(), scheduleExecutions.stop()]);
+      await Promise.all([jobs.stop(), webhookDeliveries.stop(), scheduler.stop(), scheduleExecutions.stop(), reconciliationUploads.stop()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');

@@ -44,7 +44,7 @@ export function adminNotFound(what: string, id: string): GatewayError {
   return new GatewayError(withReason(RESULTS.invalidParameter, `no ${what} ${shownText(id, 64)}`), 404);
 }
 
-export type JsonShape = 'string' | 'strings' | 'boolean' | 'stringsOrString' | 'object';
+export type JsonShape = 'string' | 'strings' | 'boolean' | 'integer' | 'stringsOrString' | 'object';
 
 function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
   const strings = Array.isArray(value) && value.every((entry) => typeof entry === 'string');
@@ -53,6 +53,8 @@ function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
       return typeof value === 'string' ? undefined : 'must be a string';
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
+    case 'integer':
+      return Number.isSafeInteger(value) ? undefined : 'must be an integer';
     case 'strings':
       return strings ? undefined : 'must be an array of strings';
     case 'stringsOrString':

@@ -29,6 +29,8 @@ const PATH_ID_SHAPES = {
   legacyUser: LEGACY_USER_ID,
   /** The widget build's content hash (widget/build.ts). */
   widgetVersion: /^[0-9a-f]{16}$/,
+  /** A settlement day, yyyy-MM-dd (a reconciliation file's, reconciliation/routes.ts). */
+  settlementDate: /^\d{4}-\d{2}-\d{2}$/,
 } satisfies Record<string, { test(id: string): boolean }>;
 
 export type PathIdKind = keyof typeof PATH_ID_SHAPES;

@@ -1,0 +1,211 @@
+import { createWriteStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { loadConfig, type GatewayConfig } from '../config.ts';
+import { ENTITY_ID } from '../domain/ids.ts';
+import { openStore, type Store } from '../store/index.ts';
+import { createCardVault, type CardVault } from '../vault/cardVault.ts';
+import { loadCardDataKeys } from '../vault/key.ts';
+import { dayFile } from './dayFile.ts';
+import { dateProblem, fileJson, resendFile, ResendRefused } from './files.ts';
+import { filesOfDay, filesOfEntity, findFile, type FileRecord, type FileStatus } from './repository.ts';
+import { FtpSettingsError, ftpSettingsJson, removeFtpSettings, saveFtpSettings, showFtpSettings, type FtpSettingsInput } from './settings.ts';
+
+/** `npm run gateway -- reconciliation ...`: the reconciliation file's FTP settings and files (COMPAT §14), registered by cli.ts. */
+
+export const RECONCILIATION_USAGE = `  reconciliation ftp show ENTITY_ID          the entity's FTP settings for its reconciliation file (never
+                                             the password)
+  reconciliation ftp set ENTITY_ID --host HOST --user USER [--password-file PATH] [--port N]
+                     [--folder DIR] [--tls true|false] [--tls-certificate-file PEM]
+                                             where the entity's daily file goes (replaces the settings:
+                                             port 21, the login directory, explicit TLS unless given);
+                                             the password is read from PATH (required the first time,
+                                             else kept), sealed like card data
+  reconciliation ftp remove ENTITY_ID        stop sending the entity's files (the settings and password go)
+  reconciliation files ENTITY_ID [--from DATE] [--to DATE]
+                                             the entity's files (default: the last 31 days), newest first
+  reconciliation day DATE [--status pending|retrying|uploaded|failed]
+                                             one settlement day's files of every entity
+  reconciliation show ENTITY_ID DATE         one file's status: attempts, last error, size, when uploaded
+  reconciliation resend ENTITY_ID DATE       send the file again (a running gateway uploads it)
+  reconciliation download ENTITY_ID DATE [--out PATH]
+                                             the file's CSV, to PATH (streamed) or to standard output
+`;
+
+/** Files listed by `reconciliation day` at most (the admin API pages through more). */
+const DAY_LIST_LIMIT = 10_000;
+const DAY_MS = 86_400_000;
+
+export interface ReconciliationIO {
+  readonly env: NodeJS.ProcessEnv;
+  readonly now?: () => Date;
+}
+
+type Usage = (message: string) => Error;
+
+function entityIdOf(value: string | undefined, command: string, usage: Usage): string {
+  if (!value || !ENTITY_ID.test(value)) throw usage(`${command} needs the ENTITY_ID (32 lowercase hexadecimal characters)`);
+  return value;
+}
+
+function dateOf(value: string | undefined, what: string, usage: Usage): string {
+  if (value === undefined || dateProblem(value)) throw usage(`${what} must be a date yyyy-MM-dd`);
+  return value;
+}
+
+function booleanOf(value: string | undefined, option: string, usage: Usage): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw usage(`${option} must be true or false`);
+  return value === 'true';
+}
+
+/** A secret read from a file (not the command line, where ps and the shell's history would keep it): one final line break dropped. */
+function secretFile(path: string, option: string, usage: Usage): string {
+  try {
+    return readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+  } catch {
+    throw usage(`${option}: cannot read ${path}`);
+  }
+}
+
+export function describeFile(file: FileRecord): string {
+  const shown = fileJson(file);
+  const parts = [
+    `${file.date}  ${file.entityId}  ${file.status}  ${file.attempts} attempt(s)`,
+    ...(file.status === 'uploaded' ? [`${file.sizeBytes ?? '?'} bytes`, `${file.recordCount ?? '?'} records`, `${file.remotePath ?? ''}`, `uploaded ${String(shown.uploadedAt)}`] : []),
+    ...(file.nextAttemptAt ? [`next attempt ${file.nextAttemptAt.toISOString()}`] : []),
+    ...(file.lastError && file.status !== 'uploaded' ? [`last error: ${file.lastError}`] : []),
+  ];
+  return parts.join('  ');
+}
+
+function settingsInput(values: Record<string, string | undefined>, usage: Usage): FtpSettingsInput {
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) throw usage('--port must be an integer between 1 and 65535');
+  const explicitTls = booleanOf(values.tls, '--tls', usage);
+  return {
+    ...(values.host !== undefined ? { host: values.host } : {}),
+    ...(port !== undefined ? { port } : {}),
+    ...(values.user !== undefined ? { username: values.user } : {}),
+    ...(values['password-file'] !== undefined ? { password: secretFile(values['password-file'], '--password-file', usage) } : {}),
+    ...(values.folder !== undefined ? { folder: values.folder } : {}),
+    ...(explicitTls !== undefined ? { explicitTls } : {}),
+    ...(values['tls-certificate-file'] !== undefined ? { tlsCertificate: secretFile(values['tls-certificate-file'], '--tls-certificate-file', usage) } : {}),
+  };
+}
+
+async function ftpCommand(
+  action: string | undefined,
+  entityId: string,
+  input: FtpSettingsInput | undefined,
+  context: { readonly store: Store; readonly config: GatewayConfig; readonly vault: CardVault | undefined; readonly now: () => Date },
+  usage: Usage,
+): Promise<string> {
+  const { store, config, vault, now } = context;
+  switch (action) {
+    case 'show': {
+      const shown = await showFtpSettings(store, entityId);
+      if (!shown.entityExists) throw usage(`no entity ${entityId}`);
+      return shown.settings ? JSON.stringify(ftpSettingsJson(shown.settings), null, 2) : `${entityId} has no FTP settings: its reconciliation files are not sent`;
+    }
+    case 'set': {
+      const services = { store, vault: vault as CardVault, now, allowPrivateAddresses: config.outboundAllowPrivate };
+      try {
+        const saved = await saveFtpSettings(services, entityId, input ?? {});
+        return `${JSON.stringify(ftpSettingsJson(saved), null, 2)}\n(the password is sealed; it is never shown)`;
+      } catch (error) {
+        if (!(error instanceof FtpSettingsError)) throw error;
+        throw new Error(error.unknownEntity ? `no entity ${entityId}` : `FTP settings refused: ${error.problems.map((problem) => `${problem.name} ${problem.message}`).join('; ')}`);
+      }
+    }
+    case 'remove':
+      if (!(await removeFtpSettings({ store, now }, entityId)).entityExists) throw usage(`no entity ${entityId}`);
+      return `${entityId}: FTP settings removed; its reconciliation files are no longer sent`;
+    default:
+      throw usage(`unknown command: reconciliation ftp ${action ?? ''}`.trim());
+  }
+}
+
+/** Runs `reconciliation <args>`; `usage` makes the error that prints the usage text (cli.ts). */
+export async function reconciliationCommand(args: readonly string[], io: ReconciliationIO, usage: Usage): Promise<string> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        user: { type: 'string' },
+        'password-file': { type: 'string' },
+        folder: { type: 'string' },
+        tls: { type: 'string' },
+        'tls-certificate-file': { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        status: { type: 'string' },
+        out: { type: 'string' },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (!['ftp', 'files', 'day', 'show', 'resend', 'download'].includes(command ?? '')) throw usage(`unknown command: reconciliation ${command ?? ''}`.trim());
+  const config = loadConfig(io.env);
+  const now = io.now ?? (() => new Date());
+  // Checked before the store opens: a mistyped command touches nothing.
+  const entityId = command === 'day' ? '' : entityIdOf(command === 'ftp' ? rest[1] : rest[0], `reconciliation ${command}`, usage);
+  const date = command === 'day' ? dateOf(rest[0], 'DATE', usage) : ['show', 'resend', 'download'].includes(command as string) ? dateOf(rest[1], 'DATE', usage) : '';
+  const to = values.to === undefined ? now().toISOString().slice(0, 10) : dateOf(values.to, '--to', usage);
+  const from = values.from === undefined ? new Date(Date.parse(to) - 30 * DAY_MS).toISOString().slice(0, 10) : dateOf(values.from, '--from', usage);
+  const status = values.status as FileStatus | undefined;
+  if (status !== undefined && !['pending', 'retrying', 'uploaded', 'failed'].includes(status)) throw usage('--status must be pending, retrying, uploaded or failed');
+  const input = command === 'ftp' && rest[0] === 'set' ? settingsInput(values, usage) : undefined;
+  // The keys before the store, as every command that seals: a wrong key setting stops it before it touches anything.
+  const keys = input ? loadCardDataKeys(config) : undefined;
+  const vault = keys ? createCardVault(keys.current, keys.previous) : undefined;
+  const store = await openStore(config);
+  try {
+    switch (command) {
+      case 'ftp':
+        return await ftpCommand(rest[0], entityId, input, { store, config, vault, now }, usage);
+      case 'files': {
+        if (!(await showFtpSettings(store, entityId)).entityExists) throw usage(`no entity ${entityId}`);
+        return (await filesOfEntity(store, entityId, { from, to })).map(describeFile).join('\n') || `(no reconciliation files of ${entityId} from ${from} to ${to})`;
+      }
+      case 'day': {
+        const files = await filesOfDay(store, date, { limit: DAY_LIST_LIMIT, ...(status ? { status } : {}) });
+        return files.map(describeFile).join('\n') || `(no reconciliation files for ${date})`;
+      }
+      case 'show': {
+        const file = await findFile(store, entityId, date);
+        if (!file) return `no reconciliation file of ${entityId} for ${date} (not scheduled: no FTP settings then, or the day is not due yet)`;
+        return describeFile(file);
+      }
+      case 'resend':
+        try {
+          return `${describeFile(await resendFile(store, entityId, date, now()))}\n(a running gateway uploads it now)`;
+        } catch (error) {
+          if (error instanceof ResendRefused) throw new Error(error.unknownEntity ? `no entity ${entityId}` : error.message);
+          throw error;
+        }
+      default: {
+        const file = await dayFile(store, entityId, date, config.pspEntityId);
+        if (!file) throw usage(`no entity ${entityId}`);
+        if (values.out !== undefined) {
+          await pipeline(Readable.from(file.chunks), createWriteStream(values.out));
+          return `wrote ${file.name} to ${values.out}: ${file.counted.records} records, ${file.counted.bytes} bytes`;
+        }
+        let text = '';
+        for await (const chunk of file.chunks) text += chunk.toString('utf8');
+        // The command line ends its output with a LF: together with this CR, the file's last CRLF.
+        return text.slice(0, -1);
+      }
+    }
+  } finally {
+    await store.close();
+  }
+}
