@@ -21,6 +21,8 @@ import { brandsAdminRoutes } from './merchants/brandsRoutes.ts';
 import { settlementAdminRoutes } from './payments/settlementRoutes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
 import { reconciliationDayRoutes, reconciliationEntityRoutes } from './reconciliation/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
+import { settlementRunAdminRoutes, settlementSettingsAdminRoutes } from './reports/adminRoutes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 
 /**
@@ -56,6 +58,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/registrations', registrationRoutes(deps));
   app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
+  // COMPAT §14: the settlement reports (summary, detail, paged detail), under the platform's spellings too.
+  app.route('/reports', reportRoutes(deps));
   app.route(
     '/v1',
     widgetRoutes({
@@ -74,6 +78,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', brandsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', settlementSettingsAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/settlements', settlementRunAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', reconciliationEntityRoutes(deps, adminToken));
     app.route('/admin/v1/reconciliation', reconciliationDayRoutes(deps, adminToken));
   }

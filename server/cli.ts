@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { ENTITY_ID, RESOURCE_ID } from './domain/ids.ts';
 import { CREDENTIALS_USAGE, credentialsCommand } from './merchants/credentialsCli.ts';
+import { SETTLEMENT_USAGE, settlementCommand } from './reports/settlementCli.ts';
 import { BRANDS_USAGE, brandsCommand, paymentsCommand } from './merchants/brandsCli.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation/cli.ts';
 import { createLogger } from './logger.ts';
@@ -63,7 +64,7 @@ const USAGE = `Usage: npm run gateway -- <command>
   token create --entity ID [--entity ID ...] [--label LABEL]
                                              create an access token allowed for the given entities
   token revoke TOKEN_ID                      revoke an access token
-${CREDENTIALS_USAGE}${BRANDS_USAGE}${RECONCILIATION_USAGE}  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
+${CREDENTIALS_USAGE}${BRANDS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
                                              \`key generate\`
   keys status                                how many sealed card values each key id holds, and which
                                              key is current (CARD_DATA_KEY)
@@ -583,6 +584,7 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
       return await webhookCommand(action, values, positionals, services, io);
     }
     if (resource === 'credentials') return await credentialsCommand(action, values, positionals, store, (message) => new UsageError(message));
+    if (resource === 'settlement') return await settlementCommand(action, values, positionals, store, config, io.now ?? (() => new Date()), (message) => new UsageError(message));
     const now = io.now ?? (() => new Date());
     if (resource === 'brands') return await brandsCommand(action, positionals, store, config.environment, now, (message) => new UsageError(message));
     if (resource === 'payments') return await paymentsCommand(action, positionals, store, config.environment, now, (message) => new UsageError(message));

@@ -4,6 +4,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { parseSettlementConfig, SettlementConfigError, type SettlementConfig } from './reports/settlementConfig.ts';
 
 export type GatewayEnvironment = 'test' | 'live';
 
@@ -92,6 +93,12 @@ export interface GatewayConfig {
    * PUBLIC_URL, so it stays the same for as long as the gateway's address does.
    */
   readonly pspEntityId: string;
+  /**
+   * The simulated acquirers' daily settlement (reports/settlementConfig.ts): SETTLEMENT_CUTOFF_UTC (HH:mm, default
+   * 22:00), SETTLEMENT_FEE_PERCENT (default 1.4), SETTLEMENT_FEE_FIXED (default 0.25), SETTLEMENT_FX_RATES
+   * (FROM:TO=RATE,...).
+   */
+  readonly settlement: SettlementConfig;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -355,6 +362,15 @@ function parseSimulatedSettlement(environment: GatewayEnvironment, raw: string |
   return minutes;
 }
 
+function parseSettlement(env: NodeJS.ProcessEnv): SettlementConfig {
+  try {
+    return parseSettlementConfig(env);
+  } catch (error) {
+    if (error instanceof SettlementConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 function parsePspEntityId(raw: string | undefined, publicUrl: string): string {
   if (raw === undefined || raw === '') return createHash('sha256').update(`psp ${publicUrl}`).digest('hex').slice(0, 32);
   if (!ENTITY_ID.test(raw)) throw new ConfigError('PSP_ENTITY_ID must be 32 lowercase hexadecimal characters');
@@ -397,5 +413,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),
     pspEntityId: parsePspEntityId(env.PSP_ENTITY_ID, parsePublicUrl(env.PUBLIC_URL, host, port)),
+    settlement: parseSettlement(env),
   };
 }

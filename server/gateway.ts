@@ -23,6 +23,7 @@ import { loadCardDataKeys } from './vault/key.ts';
 import { scheduleRotationIfDue } from './vault/rotation.ts';
 import { redirectJobHandlers } from './redirects/jobs.ts';
 import { maintenanceJobHandlers } from './jobs/maintenance.ts';
+import { settlementJobHandlers } from './reports/settlementJob.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
 import { disableDemoCredentials, disableDemoTokens, ensureDemoMerchant } from './merchants/demo.ts';
@@ -196,6 +197,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...throttlingJobHandlers(),
       ...idempotencyJobHandlers(),
       ...maintenanceJobHandlers(),
+      // The simulated acquirers' daily settlement: test only (a live gateway's acquirers settle for themselves).
+      ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: config.acquirers, settlement: config.settlement }) : []),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });

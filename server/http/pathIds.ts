@@ -31,6 +31,8 @@ const PATH_ID_SHAPES = {
   widgetVersion: /^[0-9a-f]{16}$/,
   /** A settlement day, yyyy-MM-dd (a reconciliation file's, reconciliation/routes.ts). */
   settlementDate: /^\d{4}-\d{2}-\d{2}$/,
+  /** A settlement report's aggregation (a settlement batch, reports/routes.ts). */
+  aggregation: RESOURCE_ID,
 } satisfies Record<string, { test(id: string): boolean }>;
 
 export type PathIdKind = keyof typeof PATH_ID_SHAPES;

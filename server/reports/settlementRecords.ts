@@ -207,6 +207,17 @@ export async function findSettlementBatches(
   return found.rows.map(batchOfRow);
 }
 
+/** Every entity's batches of one day (or one entity's), for the operator: by entity, institute and currency. */
+export async function findSettlementBatchesOfDay(db: Queryable, date: string, entityId?: string): Promise<SettlementBatch[]> {
+  const found = await db.query<Record<string, unknown>>(
+    `SELECT ${BATCH_COLUMNS} FROM settlement_batches
+      WHERE settlement_date = $1::date AND ($2::char(32) IS NULL OR entity_id = $2)
+      ORDER BY entity_id, clearing_institute, settlement_currency, test`,
+    [date, entityId ?? null],
+  );
+  return found.rows.map(batchOfRow);
+}
+
 /** One batch of the entity, or undefined (another entity's batch is as unknown as none). */
 export async function findSettlementBatch(db: Queryable, entityId: string, id: string): Promise<SettlementBatch | undefined> {
   const found = await db.query<Record<string, unknown>>(`SELECT ${BATCH_COLUMNS} FROM settlement_batches WHERE id = $1 AND entity_id = $2`, [id, entityId]);
@@ -214,18 +225,21 @@ export async function findSettlementBatch(db: Queryable, entityId: string, id: s
   return row ? batchOfRow(row) : undefined;
 }
 
-/** A page of a batch's records: `after` the position last read, in the acquirer's order (or reversed with `descending`). */
+/**
+ * A page of a batch's records: `after` the position last read, in the acquirer's order (or reversed with `descending`).
+ * `offset` skips that many records first: a numbered page of one record type (whose positions have gaps).
+ */
 export async function recordsOfBatch(
   db: Queryable,
   batchId: string,
-  page: { readonly after?: number; readonly limit: number; readonly descending?: boolean; readonly recordType?: RecordType },
+  page: { readonly after?: number; readonly limit: number; readonly descending?: boolean; readonly recordType?: RecordType; readonly offset?: number },
 ): Promise<SettlementRecord[]> {
   const descending = page.descending ?? false;
   const found = await db.query<RecordRow>(
     `SELECT ${RECORD_COLUMNS.join(', ')} FROM settlement_records
       WHERE batch_id = $1 AND ($2::integer IS NULL OR position ${descending ? '<' : '>'} $2) AND ($3::text IS NULL OR record_type = $3)
-      ORDER BY position ${descending ? 'DESC' : 'ASC'} LIMIT $4`,
-    [batchId, page.after ?? null, page.recordType ?? null, page.limit],
+      ORDER BY position ${descending ? 'DESC' : 'ASC'} LIMIT $4 OFFSET $5`,
+    [batchId, page.after ?? null, page.recordType ?? null, page.limit, page.offset ?? 0],
   );
   return found.rows.map(recordOfRow);
 }
