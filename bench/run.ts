@@ -30,6 +30,9 @@
  *      authentication.userId/password in the body, alternated rounds, payments/s and CPU per payment (target:
  *      legacy ≥ 95% of Bearer: the scrypt check is not on the hot path); BENCH_ONLY=L runs only this section,
  *      BENCH_LEGACY_ROUNDS (5) its rounds.
+ *   Q  per store, the query API (query.ts) on BENCH_QUERY_PAYMENTS (1,000,000) payments seeded with SQL:
+ *      GET /v1/query/{id} and by merchantTransactionId p50/p99 (target p99 ≤ 10 ms), date ranges of 500 rows;
+ *      BENCH_ONLY=Q runs only this section, BENCH_QUERY_LOOKUPS (2000) lookups of each kind.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -41,7 +44,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, L, R or T: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, L, Q, R or T: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -67,6 +70,7 @@ import * as schedules from './schedules.ts';
 import type { BenchSectionContext } from './section.ts';
 import { benchSmartRetry } from './smartRetry.ts';
 import { benchThrottling } from './throttling.ts';
+import { benchQuery } from './query.ts';
 import { benchLegacyCredentials } from './legacyCredentials.ts';
 import { MAX_LIMIT } from '../server/throttling/limits.ts';
 
@@ -106,8 +110,8 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** BENCH_ONLY=G, H or R runs that section alone (G and R on every store, H on PostgreSQL). */
-const ONLY = (['G', 'H', 'L', 'R', 'T'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, L, R or T');
+const ONLY = (['G', 'H', 'L', 'Q', 'R', 'T'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, L, Q, R or T');
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -769,6 +773,7 @@ async function main(): Promise<void> {
     if (!interrupted && (!ONLY || ONLY === 'G')) await benchDeliveryCost(kind);
     if (!interrupted && (!ONLY || ONLY === 'R')) await benchSmartRetry(kind, sectionContext);
     if (!interrupted && (!ONLY || ONLY === 'T')) await benchThrottling(kind, sectionContext);
+    if (!interrupted && (!ONLY || ONLY === 'Q')) await benchQuery(kind, sectionContext);
   }
   if (!interrupted && (!ONLY || ONLY === 'L')) await benchLegacyCredentials(sectionContext);
   if (source && !interrupted && (!ONLY || ONLY === 'H')) await benchSchedules();

@@ -9,6 +9,7 @@ import { GatewayError, MadeByAnotherRunError, stillBeingMade, withReason } from 
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
+import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
@@ -60,6 +61,9 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/redirects', redirectRoutes(deps));
   // COMPAT §14: the settlement reports (summary, detail, paged detail), under the platform's spellings too.
   app.route('/reports', reportRoutes(deps));
+  // COMPAT §14: the query API answers under both versions.
+  app.route('/v1/query', queryRoutes(deps));
+  app.route('/v3/query', queryRoutes(deps));
   app.route(
     '/v1',
     widgetRoutes({

@@ -22,6 +22,8 @@ const PATH_ID_SHAPES = {
   redirect: RESOURCE_ID,
   /** 32 uppercase hex, a dot and a cluster suffix (checkouts/state.ts). */
   checkout: { test: isCheckoutId },
+  /** What the query API looks up (COMPAT §14): a transaction's id, or a checkout's (its payment). */
+  transaction: { test: (id: string) => RESOURCE_ID.test(id) || isCheckoutId(id) },
   entity: ENTITY_ID,
   webhook: RESOURCE_ID,
   delivery: RESOURCE_ID,

@@ -126,6 +126,7 @@ describe.each(STORE_KINDS)('the route table on %s', (kind) => {
     const bootstrap = await (await fetch(`${t.url}/v1/paymentWidgets.js?checkoutId=${checkout.body.id as string}`)).text();
     for (const [name, id] of [
       ['payment', payment.body.id],
+      ['transaction', payment.body.id],
       ['checkout', checkout.body.id],
       ['registration', registration.body.id],
       ['redirect', String(challenged.body.redirect?.url ?? '').split('/').pop()],

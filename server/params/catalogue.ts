@@ -803,4 +803,6 @@ export const CATALOGUE: readonly ParamSpec[] = [
   codeList('paymentMethods', 'payment method codes', QUERY_PAYMENT_METHODS),
   bool('includeLinkedTransactions'),
   text('shortId', 1, 14),
+  // COMPAT §14: the page of a query's (and a v2 report's) list, from 1.
+  matching('pageNo', /^[1-9][0-9]{0,5}$/, 'must be a page number from 1 to 999999'),
 ];

@@ -95,7 +95,7 @@ export function paymentSnapshot(payment: PaymentRecord, at: Date): Record<string
  * the virtual-account group of the asynchronous brands (PayPal, Klarna, ...) VA, invoices IV; the bank-account
  * group's online transfers (Sofort, giropay, iDEAL, ...) OT; cash vouchers and prepayments PP.
  */
-function paymentMethodOf(brand: string | null): string {
+export function paymentMethodOf(brand: string | null): string {
   if (brand === SEPA_BRAND) return 'DD';
   if (isWalletBrand(brand ?? undefined) || (brand !== null && brand in VIRTUAL_ACCOUNT_BRANDS)) return 'VA';
   const asynchronous = brand === null ? undefined : asyncBrand(brand);

@@ -112,6 +112,19 @@ export async function findRegistration(
   return row ? toRecord(row) : undefined;
 }
 
+/**
+ * The entity's registrations whose id or deregistration (DR) id is among `ids` (the query API's RG and DR records),
+ * deleted or not, in no particular order.
+ */
+export async function findRegistrationsOfRecords(db: Queryable, entityId: string, ids: readonly string[]): Promise<RegistrationRecord[]> {
+  if (ids.length === 0) return [];
+  const found = await db.query<RegistrationRow>(
+    `SELECT ${COLUMNS} FROM registrations WHERE entity_id = $1 AND (id = ANY($2::char(32)[]) OR deregistration_id = ANY($2::char(32)[]))`,
+    [entityId, ids],
+  );
+  return found.rows.map(toRecord);
+}
+
 /** The entity's live (not deleted) registrations among `ids`. */
 export async function findLiveRegistrations(db: Queryable, entityId: string, ids: readonly string[]): Promise<RegistrationRecord[]> {
   if (ids.length === 0) return [];

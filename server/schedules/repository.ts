@@ -118,6 +118,13 @@ export async function findSchedule(db: Queryable, entityId: string, id: string, 
   return row ? toRecord(row) : undefined;
 }
 
+/** The entity's schedules among `ids` (the query API's SD and DS records), in no particular order. */
+export async function findSchedulesOf(db: Queryable, entityId: string, ids: readonly string[]): Promise<ScheduleRecord[]> {
+  if (ids.length === 0) return [];
+  const found = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE entity_id = $1 AND id = ANY($2::char(32)[])`, [entityId, ids]);
+  return found.rows.map(toRecord);
+}
+
 export async function findScheduleById(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<ScheduleRecord | undefined> {
   const found = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
   const row = found.rows[0];
