@@ -240,6 +240,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
         timeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS,
         pspId: config.pspEntityId,
         fileHour: config.reconciliationFileHour,
+        settledDaysOnly: config.environment === 'test',
       }),
     ),
     pollMs,

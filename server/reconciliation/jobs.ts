@@ -19,8 +19,8 @@ import {
 /**
  * Delivering the reconciliation files (COMPAT §14): every hour a run schedules, for each entity with FTP settings, the
  * file of each settled day that has none yet — a day is due from RECONCILIATION_FILE_HOUR (UTC) the next morning,
- * after the settlement run's cut-off before midnight, so that with its retries the file is there by 06:00 UTC; a
- * gateway that was down catches up on the last LOOKBACK_DAYS days. Each file is one upload job (unique per entity and
+ * after the settlement run's cut-off before midnight (in test, once that day's run has finished), so that with its
+ * retries the file is there by 06:00 UTC; a gateway that was down catches up on the last LOOKBACK_DAYS days. Each file is one upload job (unique per entity and
  * day: never sent twice once delivered), retried with backoff on any failure — a refused connection, a timeout, a
  * full disk (452), a connection lost mid-upload — until MAX_ATTEMPTS; a destination the outbound rules refuse, or an
  * entity whose settings were removed, is given up at once. The file's row records every attempt's outcome.
@@ -49,6 +49,11 @@ export interface ReconciliationServices {
   readonly pspId: string;
   /** RECONCILIATION_FILE_HOUR: from this hour (UTC) on, yesterday's files are due. */
   readonly fileHour: number;
+  /**
+   * A day's files wait for its settlement run to finish (the test environment, whose simulated acquirers settle in the
+   * daily run: a gateway back after the cut-off sends no file before its catch-up run wrote the day's records).
+   */
+  readonly settledDaysOnly: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -122,7 +127,7 @@ export function reconciliationJobHandlers(services: ReconciliationServices): Job
       maxAttempts: 5,
       retryDelayMs: exponentialBackoff(60_000, 10 * 60_000),
       async run() {
-        const scheduled = await scheduleDueFiles(store, dueDays(now(), services.fileHour), now());
+        const scheduled = await scheduleDueFiles(store, { ...dueDays(now(), services.fileHour), settledDaysOnly: services.settledDaysOnly }, now());
         if (scheduled > 0) logger.info('reconciliation files scheduled', { files: scheduled });
       },
     },

@@ -190,9 +190,14 @@ export async function startSend(db: Queryable, entityId: string, date: string, j
  * The files of every entity with FTP settings for the days from `first` to `last` (yyyy-MM-dd) that have none yet,
  * each with its upload job due at `now`, in one statement: a day is scheduled once, whichever instance's run gets to
  * it first. A day before the settings existed is not (but the day before they were made is: yesterday's file comes
- * the morning a merchant sets up FTP). Resolves with how many files were scheduled.
+ * the morning a merchant sets up FTP). With `settledDaysOnly`, a day whose settlement run has not finished yet
+ * (settlement_runs) waits for it. Resolves with how many files were scheduled.
  */
-export async function scheduleDueFiles(db: Queryable, days: { readonly first: string; readonly last: string }, now: Date): Promise<number> {
+export async function scheduleDueFiles(
+  db: Queryable,
+  days: { readonly first: string; readonly last: string; readonly settledDaysOnly: boolean },
+  now: Date,
+): Promise<number> {
   const scheduled = await db.query(
     `WITH created AS (
        INSERT INTO reconciliation_files (entity_id, settlement_date, status, attempts, job_key, created_at, updated_at)
@@ -200,6 +205,7 @@ export async function scheduleDueFiles(db: Queryable, days: { readonly first: st
          FROM reconciliation_ftp_settings s
         CROSS JOIN (SELECT generate_series($1::date, $2::date, interval '1 day')::date AS day) d
         WHERE d.day >= (s.created_at AT TIME ZONE 'UTC')::date - 1
+          AND (NOT $5 OR EXISTS (SELECT 1 FROM settlement_runs r WHERE r.settlement_date = d.day))
        ON CONFLICT (entity_id, settlement_date) DO NOTHING
        RETURNING entity_id, settlement_date, job_key)
      INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
@@ -207,7 +213,7 @@ export async function scheduleDueFiles(db: Queryable, days: { readonly first: st
             jsonb_build_object('entityId', entity_id, 'date', to_char(settlement_date, 'YYYY-MM-DD'), 'jobKey', job_key), $3::timestamptz, $3::timestamptz
        FROM created
      ON CONFLICT (unique_key) DO NOTHING`,
-    [days.first, days.last, now.toISOString(), RECONCILIATION_UPLOAD_JOB],
+    [days.first, days.last, now.toISOString(), RECONCILIATION_UPLOAD_JOB, days.settledDaysOnly],
   );
   return scheduled.rowCount;
 }

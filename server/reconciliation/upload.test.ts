@@ -121,7 +121,12 @@ describe.each(STORE_KINDS)('reconciliation files over FTP on %s', (kind) => {
     expect(ftp.uploads).toBe(0);
     expect(ftp.list('in')).toEqual([]);
 
+    // 02:00: due, but the day's settlement run has not finished (a gateway back after the cut-off, before its catch-up).
     clock.advance(30 * MINUTE);
+    await runJobs();
+    expect(await fileOf(entityId, DAY)).toBeUndefined();
+    await t.gateway.store.query('INSERT INTO settlement_runs (settlement_date, first_run_at, last_run_at) VALUES ($1::date, $2, $2)', [DAY, clock.now().toISOString()]);
+    clock.advance(60 * MINUTE);
     await runJobs();
     const uploaded = ftp.read(`in/${name}`);
     expect(uploaded).toBeDefined();
@@ -147,6 +152,8 @@ describe.each(STORE_KINDS)('reconciliation files over FTP on %s', (kind) => {
     });
 
     // The next schedule runs send nothing again.
+    clock.advance(60 * MINUTE);
+    await runJobs();
     clock.advance(60 * MINUTE);
     await runJobs();
     expect(ftp.uploads).toBe(1);
@@ -235,6 +242,7 @@ describe.each(STORE_KINDS)('reconciliation files over FTP on %s', (kind) => {
           timeoutMs: 5_000,
           pspId: t.gateway.config.pspEntityId,
           fileHour: 2,
+          settledDaysOnly: true,
         }),
       ),
     });
