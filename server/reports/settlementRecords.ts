@@ -189,7 +189,8 @@ export async function insertSettlementBatch(
   return { inserted: true, batchId };
 }
 
-const BATCH_COLUMNS = 'id, entity_id, clearing_institute, settlement_date, settlement_currency, settlement_amount_minor, transaction_count, test, created_at';
+// Dates read as text: the drivers would turn a date into local midnight, a day off wherever the process is not on UTC.
+const BATCH_COLUMNS = 'id, entity_id, clearing_institute, settlement_date::text AS settlement_date, settlement_currency, settlement_amount_minor, transaction_count, test, created_at';
 
 function batchOfRow(row: Record<string, unknown>): SettlementBatch {
   return {
