@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig, type GatewayConfig } from '../config.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
+import { entityExists } from '../merchants/repository.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { createCardVault, type CardVault } from '../vault/cardVault.ts';
 import { loadCardDataKeys } from '../vault/key.ts';
@@ -69,7 +70,7 @@ function secretFile(path: string, option: string, usage: Usage): string {
   }
 }
 
-export function describeFile(file: FileRecord): string {
+function describeFile(file: FileRecord): string {
   const shown = fileJson(file);
   const parts = [
     `${file.date}  ${file.entityId}  ${file.status}  ${file.attempts} attempt(s)`,
@@ -173,7 +174,7 @@ export async function reconciliationCommand(args: readonly string[], io: Reconci
       case 'ftp':
         return await ftpCommand(rest[0], entityId, input, { store, config, vault, now }, usage);
       case 'files': {
-        if (!(await showFtpSettings(store, entityId)).entityExists) throw usage(`no entity ${entityId}`);
+        if (!(await entityExists(store, entityId))) throw usage(`no entity ${entityId}`);
         return (await filesOfEntity(store, entityId, { from, to })).map(describeFile).join('\n') || `(no reconciliation files of ${entityId} from ${from} to ${to})`;
       }
       case 'day': {

@@ -60,7 +60,7 @@ const DAY_MS = 24 * 60 * 60_000;
 const dateOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** The settlement days a schedule run at `now` fills in: up to yesterday once the file hour has come, else the day before. */
-export function dueDays(now: Date, fileHour: number): { readonly first: string; readonly last: string } {
+function dueDays(now: Date, fileHour: number): { readonly first: string; readonly last: string } {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const last = today - (now.getUTCHours() >= fileHour ? 1 : 2) * DAY_MS;
   return { first: dateOf(last - (LOOKBACK_DAYS - 1) * DAY_MS), last: dateOf(last) };

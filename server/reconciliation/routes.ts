@@ -9,6 +9,7 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { CORS_HEADERS, jsonResponse } from '../http/respond.ts';
+import { entityExists } from '../merchants/repository.ts';
 import { dayFile } from './dayFile.ts';
 import { dateProblem, fileJson, resendFile, ResendRefused } from './files.ts';
 import { filesOfDay, filesOfEntity, findFile, type FileStatus } from './repository.ts';
@@ -30,8 +31,8 @@ type Deps = Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'payment
 
 const DEFAULT_RANGE_DAYS = 31;
 const MAX_RANGE_DAYS = 366;
-export const DEFAULT_DAY_LIMIT = 100;
-export const MAX_DAY_LIMIT = 1000;
+const DEFAULT_DAY_LIMIT = 100;
+const MAX_DAY_LIMIT = 1000;
 const STATUSES: readonly FileStatus[] = ['pending', 'retrying', 'uploaded', 'failed'];
 const DAY_MS = 86_400_000;
 
@@ -113,8 +114,7 @@ export function reconciliationEntityRoutes(deps: Deps, adminToken: string): Hono
     const from = dateParameter(c, 'from', new Date(Date.parse(to) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS).toISOString().slice(0, 10)) as string;
     if (from > to) throw invalidParameters([{ name: 'from', value: from, message: `must not be after to (${to})` }]);
     if (Date.parse(to) - Date.parse(from) >= MAX_RANGE_DAYS * DAY_MS) throw invalidParameters([{ name: 'from', value: from, message: `must be at most ${MAX_RANGE_DAYS} days before to` }]);
-    const shown = await showFtpSettings(store, entityId);
-    if (!shown.entityExists) throw noEntity(entityId);
+    if (!(await entityExists(store, entityId))) throw noEntity(entityId);
     return ok(c, { from, to, files: (await filesOfEntity(store, entityId, { from, to })).map(fileJson) });
   });
 
@@ -123,7 +123,7 @@ export function reconciliationEntityRoutes(deps: Deps, adminToken: string): Hono
     const date = dayOf(c);
     const file = await findFile(store, entityId, date);
     if (!file) {
-      if (!(await showFtpSettings(store, entityId)).entityExists) throw noEntity(entityId);
+      if (!(await entityExists(store, entityId))) throw noEntity(entityId);
       throw adminNotFound(`reconciliation file of ${entityId} for`, date);
     }
     return ok(c, { file: fileJson(file) });
