@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlementRecord } from '../testing/settlements.ts';
 import { createJobRegistry } from '../jobs/registry.ts';
 import { startJobWorker } from '../jobs/worker.ts';
 import { insertSettlementBatch, type NewSettlementRecord } from '../reports/settlementRecords.ts';
@@ -21,41 +22,7 @@ const ADMIN_TOKEN = 'admin-token-for-reconciliation-uploads-0123456789';
 const DAY = '2026-11-26';
 const MINUTE = 60_000;
 
-function record(overrides: Partial<NewSettlementRecord> = {}): NewSettlementRecord {
-  return {
-    recordType: 'SETTLED',
-    transactionType: 'DEBIT',
-    cashflow: 'POS',
-    clearingMerchantId: 'SIM-000123',
-    settlementTxId: 'S1',
-    paymentId: '0123456789abcdef0123456789abcdef',
-    shortId: '1234.5678.9012',
-    connectorTxIds: ['A', null, null],
-    merchantTransactionId: 'order-0001',
-    merchantInvoiceId: null,
-    amountMinor: 9200,
-    currency: 'EUR',
-    brand: 'VISA',
-    presentmentAt: new Date('2026-11-25T10:00:00.000Z'),
-    settlementAmountMinor: 9200,
-    settlementCurrency: 'EUR',
-    settlementFeeMinor: 25,
-    fxRate: '1',
-    settlementDate: DAY,
-    settlementStatus: 'SUCCESS',
-    descriptor: '1234.5678.9012',
-    accountLast4: '0000',
-    bankCode: null,
-    accountHolder: 'Jane Jones',
-    reasonCode: null,
-    reasonDesc: null,
-    settlementFormat: 'SIMULATOR',
-    matchingStatus: 'MATCHED',
-    matchedPaymentIds: ['0123456789abcdef0123456789abcdef'],
-    chargebackId: null,
-    ...overrides,
-  };
-}
+const record = (overrides: Partial<NewSettlementRecord> = {}): NewSettlementRecord => settlementRecord({ settlementDate: DAY, ...overrides });
 
 describe.each(STORE_KINDS)('reconciliation files over FTP on %s', (kind) => {
   const clock = createTestClock(new Date('2026-11-27T01:30:00.000Z'));

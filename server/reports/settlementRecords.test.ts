@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlementRecord } from '../testing/settlements.ts';
 import { createEntity } from '../merchants/repository.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreLocation } from '../testing/harness.ts';
@@ -16,41 +17,7 @@ warnIfPostgresSkipped('reports/settlementRecords.test.ts');
 
 /** The settlements' SQL: a batch with its records written once, read back exactly, paged and streamed in order. */
 
-function record(overrides: Partial<NewSettlementRecord> = {}): NewSettlementRecord {
-  return {
-    recordType: 'SETTLED',
-    transactionType: 'DEBIT',
-    cashflow: 'POS',
-    clearingMerchantId: 'SIM-000123',
-    settlementTxId: 'S1',
-    paymentId: '0123456789abcdef0123456789abcdef',
-    shortId: '1234.5678.9012',
-    connectorTxIds: ['A', null, null],
-    merchantTransactionId: 'order-0001',
-    merchantInvoiceId: null,
-    amountMinor: 9200,
-    currency: 'EUR',
-    brand: 'VISA',
-    presentmentAt: new Date('2026-11-25T10:00:00.000Z'),
-    settlementAmountMinor: 9200,
-    settlementCurrency: 'EUR',
-    settlementFeeMinor: 25,
-    fxRate: '1',
-    settlementDate: '2026-11-26',
-    settlementStatus: 'SUCCESS',
-    descriptor: '1234.5678.9012',
-    accountLast4: '0000',
-    bankCode: null,
-    accountHolder: 'Jane "J" Jones; Sr.',
-    reasonCode: null,
-    reasonDesc: null,
-    settlementFormat: 'SIMULATOR',
-    matchingStatus: 'MATCHED',
-    matchedPaymentIds: ['0123456789abcdef0123456789abcdef'],
-    chargebackId: null,
-    ...overrides,
-  };
-}
+const record = (overrides: Partial<NewSettlementRecord> = {}): NewSettlementRecord => settlementRecord({ accountHolder: 'Jane "J" Jones; Sr.', ...overrides });
 
 describe.each(STORE_KINDS)('settlement records on %s', (kind) => {
   let location: StoreLocation;
