@@ -31,6 +31,21 @@ export class GatewayError extends Error {
 }
 
 /**
+ * An operator's settings refused (smart retry, throttling, offered brands, settlement, FTP): every problem, named by
+ * the field the admin API and the command line take — or an entity that does not exist. Nothing was written. Each
+ * kind of settings has its subclass, so the admin API and the command line tell them apart.
+ */
+export class SettingsRefusedError extends Error {
+  constructor(
+    readonly problems: readonly ParameterError[],
+    readonly unknownEntity = false,
+  ) {
+    super(unknownEntity ? 'no such entity' : problems.map((problem) => `${problem.name} ${problem.message}`).join('; '));
+    this.name = new.target.name;
+  }
+}
+
+/**
  * What a use-case throws when another run (a request whose lease ran out, a job taken over) is making the same
  * resource right now: nothing was done, and the caller may ask again once that run has its answer. Answered 409
  * `200.100.103`, as a repeated Idempotency-Key whose first request is still running.

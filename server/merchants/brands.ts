@@ -1,5 +1,5 @@
+import { SettingsRefusedError } from '../domain/errors.ts';
 import { defaultOfferedBrands, isKnownBrand } from '../domain/brands.ts';
-import type { ParameterError } from '../params/types.ts';
 import type { Queryable } from '../store/index.ts';
 import { removeEntitySettings } from './repository.ts';
 import { createReadCache } from '../store/readCache.ts';
@@ -17,16 +17,8 @@ export interface OfferedBrands {
   readonly updatedAt: Date | null;
 }
 
-/** A list refused (each unknown brand named), or an entity that does not exist. */
-export class BrandsConfigError extends Error {
-  constructor(
-    readonly problems: readonly ParameterError[],
-    readonly unknownEntity = false,
-  ) {
-    super(unknownEntity ? 'no such entity' : problems.map((problem) => `${problem.value} ${problem.message}`).join('; '));
-    this.name = 'BrandsConfigError';
-  }
-}
+/** A brand list refused (each unknown brand named), or an unknown entity. */
+export class BrandsConfigError extends SettingsRefusedError {}
 
 function offered(row: { brands: string[]; updated_at: Date | string } | undefined, environment: 'test' | 'live'): OfferedBrands {
   return row

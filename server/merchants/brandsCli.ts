@@ -61,7 +61,7 @@ export async function brandsCommand(
       try {
         return describeOffered(entityId, await saveOfferedBrands(store, entityId, positionals.slice(1), now()));
       } catch (error) {
-        if (error instanceof BrandsConfigError) throw usage(error.unknownEntity ? `no entity ${entityId}` : `refused: ${error.message}`);
+        if (error instanceof BrandsConfigError) throw usage(error.unknownEntity ? `no entity ${entityId}` : `refused: ${error.problems.map((problem) => `${problem.value} ${problem.message}`).join('; ')}`);
         throw error;
       }
     }

@@ -1,5 +1,5 @@
+import { SettingsRefusedError } from '../domain/errors.ts';
 import { removeEntitySettings } from './repository.ts';
-import type { ParameterError } from '../params/types.ts';
 import {
   checkSmartRetryInput,
   DEFAULT_SOFT_DECLINE_CODES,
@@ -16,16 +16,8 @@ import { createReadCache } from '../store/readCache.ts';
  * domain/smartRetry.ts.
  */
 
-/** Settings refused (every problem, named by the admin API's field), or an entity that does not exist. */
-export class SmartRetryConfigError extends Error {
-  constructor(
-    readonly problems: readonly ParameterError[],
-    readonly unknownEntity = false,
-  ) {
-    super(unknownEntity ? 'no such entity' : problems.map((problem) => `${problem.name} ${problem.message}`).join('; '));
-    this.name = 'SmartRetryConfigError';
-  }
-}
+/** Smart retry settings refused (named by the admin API's fields), or an unknown entity. */
+export class SmartRetryConfigError extends SettingsRefusedError {}
 
 interface SettingsRow {
   entity_id: string;

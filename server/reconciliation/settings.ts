@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
+import { SettingsRefusedError } from '../domain/errors.ts';
 import { entityExists } from '../merchants/repository.ts';
 import { isPublicAddress } from '../outbound/addresses.ts';
 import type { ParameterError } from '../params/types.ts';
@@ -26,16 +27,8 @@ export interface FtpSettingsInput {
   readonly tlsCertificate?: string;
 }
 
-/** Settings refused (every problem, by field), or an entity that does not exist. */
-export class FtpSettingsError extends Error {
-  constructor(
-    readonly problems: readonly ParameterError[],
-    readonly unknownEntity = false,
-  ) {
-    super(unknownEntity ? 'no such entity' : problems.map((problem) => `${problem.name} ${problem.message}`).join('; '));
-    this.name = 'FtpSettingsError';
-  }
-}
+/** FTP settings refused (every problem, by field), or an unknown entity. */
+export class FtpSettingsError extends SettingsRefusedError {}
 
 export interface FtpSettingsServices {
   readonly store: Store;

@@ -1,3 +1,4 @@
+import { SettingsRefusedError } from '../domain/errors.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable } from '../store/index.ts';
 
@@ -20,13 +21,8 @@ export const DEFAULT_SETTLEMENT_SETTINGS: SettlementSettings = { settlementCurre
 /** Test records per batch at most (each kind). */
 export const MAX_TEST_RECORDS = 100;
 
-/** Settings refused, every problem named by the admin API's field. */
-export class SettlementSettingsError extends Error {
-  constructor(readonly problems: readonly ParameterError[]) {
-    super(problems.map((problem) => `${problem.name} ${problem.message}`).join('; '));
-    this.name = 'SettlementSettingsError';
-  }
-}
+/** Settlement settings refused (every problem, by field). */
+export class SettlementSettingsError extends SettingsRefusedError {}
 
 /** What the operator sends: each field may be left out (it is then the default). */
 export interface SettlementSettingsInput {

@@ -1,6 +1,6 @@
+import { SettingsRefusedError } from '../domain/errors.ts';
 import { removeEntitySettings } from '../merchants/repository.ts';
 import { checkRiskRules, type RiskRules } from '../domain/riskRules.ts';
-import type { ParameterError } from '../params/types.ts';
 import type { Queryable } from '../store/index.ts';
 import { createReadCache } from '../store/readCache.ts';
 import { checkLimitOverrides, type EntityLimits, type LimitName } from './limits.ts';
@@ -25,16 +25,8 @@ export interface ThrottlingInput {
   readonly risk?: unknown;
 }
 
-/** Settings refused (every problem, named by the admin API's field), or an entity that does not exist. */
-export class ThrottlingConfigError extends Error {
-  constructor(
-    readonly problems: readonly ParameterError[],
-    readonly unknownEntity = false,
-  ) {
-    super(unknownEntity ? 'no such entity' : problems.map((problem) => `${problem.name} ${problem.message}`).join('; '));
-    this.name = 'ThrottlingConfigError';
-  }
-}
+/** Limits and risk rules refused (named by the admin API's fields), or an unknown entity. */
+export class ThrottlingConfigError extends SettingsRefusedError {}
 
 interface SettingsRow {
   entity_id: string;
