@@ -5,7 +5,7 @@ import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../domain/in
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
 import { cardOnFileEcho } from './cardOnFile.ts';
-import { authorizeAndRecord, recordRefusal, type AuthorizeOptions, type SentInstrument } from './initial.ts';
+import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from './initial.ts';
 import type { StoredBankAccount } from '../registrations/service.ts';
 import { accountKeyOf } from '../risk/accountKey.ts';
 import type { PaymentServices } from './services.ts';
@@ -31,7 +31,7 @@ async function authorizeWithinRules(
   options: AuthorizeOptions = {},
 ): Promise<PaymentRecord> {
   const overRule = await services.risk?.check(command, payment, accountKeyOf(instrument));
-  if (overRule) return recordRefusal(services, payment, overRule);
+  if (overRule) return services.ledger.refuse(payment, overRule);
   return authorizeAndRecord(services, command, services.acquirers.defaultAcquirer, payment, sent, options);
 }
 
@@ -89,9 +89,9 @@ export async function payByToken(services: PaymentServices, command: CreatePayme
     throw invalidParameters([{ name: 'paymentBrand', value: '', message: 'is required: the token number shows no card brand' }]);
   }
   const payment: PaymentRecord = { ...draft, paymentBrand: brand, requestEcho: await cardOnFileEcho(services, command, undefined) };
-  if (instrument.type === 'NETWORK' && number.refusal) return recordRefusal(services, payment, number.refusal);
+  if (instrument.type === 'NETWORK' && number.refusal) return services.ledger.refuse(payment, number.refusal);
   if (instrument.expiryMonth !== undefined && instrument.expiryYear !== undefined && isExpired(instrument.expiryMonth, instrument.expiryYear, services.now())) {
-    return recordRefusal(services, payment, RESULTS.cardExpired);
+    return services.ledger.refuse(payment, RESULTS.cardExpired);
   }
   const { kind: _kind, ...token } = instrument;
   return authorizeWithinRules(services, command, instrument, payment, { tokenAccount: { ...token, brand } }, { threeDSecure: command.threeDSecure.external });
@@ -147,7 +147,7 @@ export async function payByWallet(services: PaymentServices, command: CreatePaym
   const decrypted = instrument.decrypted as NonNullable<WalletInstrument['decrypted']>;
   const check = checkCard(decrypted, undefined, undefined, services.now());
   const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf(decrypted), requestEcho: echo };
-  if (check.refusal) return recordRefusal(services, payment, check.refusal);
+  if (check.refusal) return services.ledger.refuse(payment, check.refusal);
   const details = { ...decrypted, cvv: undefined, brand: check.brand ?? '' };
   return authorizeWithinRules(services, command, instrument, payment, { card: details }, { threeDSecure: command.threeDSecure.external });
 }

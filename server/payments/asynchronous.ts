@@ -57,7 +57,7 @@ export async function payAsynchronously(
   // The risk velocity rules as for every instrument (the account rules count nothing: the shopper chooses the account
   // on the provider's page, or pays from wherever they like).
   const overRule = await services.risk?.check(command, pending, undefined);
-  if (overRule) return (await services.ledger.record({ payments: [withResult({ ...draft, paymentBrand: brand }, overRule)] }))[0] as PaymentRecord;
+  if (overRule) return services.ledger.refuse({ ...draft, paymentBrand: brand }, overRule);
   const settlesAt = deadline && services.simulatedSettlementMs > 0 ? new Date(createdAt + services.simulatedSettlementMs) : undefined;
   return recordPending(services, pending, {
     kind,

@@ -140,11 +140,6 @@ async function refuseUnoffered(services: PaymentServices, entityId: string, bran
   throw new GatewayError(withReason(RESULTS.notConfiguredForMethod, `${brand} ${message}`), 400, [{ name: 'paymentBrand', value: brand, message }]);
 }
 
-/** A payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
-export async function recordRefusal(services: PaymentServices, payment: PaymentRecord, result: Result): Promise<PaymentRecord> {
-  return (await services.ledger.record({ payments: [withResult(payment, result)] }))[0] as PaymentRecord;
-}
-
 /**
  * The card a payment is made with: typed, or stored (opened here unless the caller has, with the holder sent when
  * overrideHolder fills in an empty one).
@@ -188,7 +183,7 @@ async function payByCard(
     registrationId: stored?.registration.id ?? null,
     requestEcho: echo,
   };
-  const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => recordRefusal(services, { ...base, threeDSecure }, result);
+  const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => services.ledger.refuse({ ...base, threeDSecure }, result);
   if (check.refusal) return refuse(check.refusal);
   // COMPAT §17: the entity's risk velocity rules, before any acquirer sees the payment (risk/velocity.ts).
   const overRule = await services.risk?.check(command, base, cardAccountKey(card.number));
@@ -274,7 +269,7 @@ async function authorizeFollowUp(services: PaymentServices, command: CreatePayme
   // A follow-up is a new authorization: the risk velocity rules count it as any other (its account, when it sends no
   // card, is the original's, which the original counted).
   const overRule = await services.risk?.check(command, payment, sent ? cardAccountKey(sent.card.number) : undefined);
-  if (overRule) return recordRefusal(services, payment, overRule);
+  if (overRule) return services.ledger.refuse(payment, overRule);
   return authorizeAndRecord(services, command, acquirer, payment, { card: details }, { referencedReference: original.acquirerReference });
 }
 

@@ -1,5 +1,6 @@
 import type { FinalResult, PaymentRecord } from '../domain/payment.ts';
-import { canBecome, statusOfResult, type PaymentEventAction } from '../domain/paymentState.ts';
+import { canBecome, statusOfResult, withResult, type PaymentEventAction } from '../domain/paymentState.ts';
+import type { Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, Outbox } from '../events/outbox.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
@@ -31,6 +32,8 @@ export interface Ledger {
   record(write: LedgerWrite): Promise<PaymentRecord[]>;
   /** The same, in a transaction the caller holds (a back-office refusal under its parent's lock, a recovery). */
   recordIn(tx: Queryable, write: LedgerWrite): Promise<PaymentRecord[]>;
+  /** A new payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
+  refuse(payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
   /**
    * A pending payment becomes final (the caller holds its row lock), with its PAYMENT UPDATED event. Undefined when it
    * was not pending any more: a second answer changes nothing.
@@ -76,6 +79,7 @@ export function createLedger(store: Store, outbox: Outbox): Ledger {
 
   return {
     record: (write) => group.submit(write),
+    refuse: async (payment, result) => (await group.submit({ payments: [withResult(payment, result)] }))[0] as PaymentRecord,
     recordIn: async (tx, write) => (await writeBatch(tx, [write]))[0] as PaymentRecord[],
     async finish(tx, payment, result, now, attemptId) {
       const status = statusOfResult(result.resultCode);
