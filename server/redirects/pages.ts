@@ -92,13 +92,20 @@ function summary(texts: PageTexts, redirect: RedirectRecord, payment: PaymentRec
 </dl>`;
 }
 
-function answerForm(redirect: RedirectRecord, payment: PaymentRecord, fields: string, submitLabel: string, cancelLabel: string): string {
+/** A button of the answer form: its action (`submit` is the primary one; the others skip the fields' validation). */
+type AnswerAction = readonly [action: 'submit' | 'decline' | 'pending' | 'cancel', label: string];
+
+function answerForm(redirect: RedirectRecord, payment: PaymentRecord, fields: string, actions: readonly AnswerAction[]): string {
+  const buttons = actions.map(([action, label]) =>
+    action === 'submit'
+      ? `<button id="submit" class="primary" type="submit" name="action" value="submit">${escapeHtml(label)}</button>`
+      : `<button id="${action}" class="secondary" type="submit" name="action" value="${action}" formnovalidate>${escapeHtml(label)}</button>`,
+  );
   return `<form id="challenge" method="post" action="/v1/redirects/${redirect.id}/answer">
 <input type="hidden" name="paymentId" value="${payment.id}">
 ${fields}
 <div class="actions">
-<button id="submit" class="primary" type="submit" name="action" value="submit">${escapeHtml(submitLabel)}</button>
-<button id="cancel" class="secondary" type="submit" name="action" value="cancel" formnovalidate>${escapeHtml(cancelLabel)}</button>
+${buttons.join('\n')}
 </div>
 </form>`;
 }
@@ -113,7 +120,7 @@ export function challengePage(texts: PageTexts, redirect: RedirectRecord, paymen
   const body = `<h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(texts.text(verification ? 'threeDSecure.cardInfo' : 'threeDSecure.info'))}</p>
 ${summary(texts, redirect, payment)}
-${answerForm(redirect, payment, fields, texts.text('threeDSecure.submit'), texts.text('threeDSecure.cancel'))}`;
+${answerForm(redirect, payment, fields, [['submit', texts.text('threeDSecure.submit')], ['cancel', texts.text('threeDSecure.cancel')]])}`;
   return page(texts, 200, title, body);
 }
 
@@ -149,16 +156,12 @@ export function providerPage(texts: PageTexts, redirect: RedirectRecord, payment
 <p>${escapeHtml(texts.text(PROVIDER_INFO[family], { merchant: redirect.merchantName }))}</p>
 ${summary(texts, redirect, payment)}
 <p class="hint">${escapeHtml(texts.text('redirect.simulated'))}</p>
-<form id="challenge" method="post" action="/v1/redirects/${redirect.id}/answer">
-<input type="hidden" name="paymentId" value="${payment.id}">
-${pin}
-<div class="actions">
-<button id="submit" class="primary" type="submit" name="action" value="submit">${escapeHtml(texts.text('redirect.approve'))}</button>
-<button id="decline" class="secondary" type="submit" name="action" value="decline" formnovalidate>${escapeHtml(texts.text('redirect.decline'))}</button>
-<button id="pending" class="secondary" type="submit" name="action" value="pending" formnovalidate>${escapeHtml(texts.text('redirect.leavePending'))}</button>
-<button id="cancel" class="secondary" type="submit" name="action" value="cancel" formnovalidate>${escapeHtml(texts.text('threeDSecure.cancel'))}</button>
-</div>
-</form>`;
+${answerForm(redirect, payment, pin, [
+  ['submit', texts.text('redirect.approve')],
+  ['decline', texts.text('redirect.decline')],
+  ['pending', texts.text('redirect.leavePending')],
+  ['cancel', texts.text('threeDSecure.cancel')],
+])}`;
   return page(texts, pinMissing ? 400 : 200, title, body);
 }
 
