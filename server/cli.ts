@@ -5,7 +5,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { ENTITY_ID, RESOURCE_ID } from './domain/ids.ts';
 import { CREDENTIALS_USAGE, credentialsCommand } from './merchants/credentialsCli.ts';
 import { SETTLEMENT_USAGE, settlementCommand } from './reports/settlementCli.ts';
-import { BRANDS_USAGE, brandsCommand, paymentsCommand } from './merchants/brandsCli.ts';
+import { BRANDS_USAGE, brandsCommand } from './merchants/brandsCli.ts';
+import { PAYMENTS_USAGE, paymentsCommand } from './payments/settleCli.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation/cli.ts';
 import { createLogger } from './logger.ts';
 import { resultUrlBaseProblem } from './domain/urls.ts';
@@ -64,7 +65,7 @@ const USAGE = `Usage: npm run gateway -- <command>
   token create --entity ID [--entity ID ...] [--label LABEL]
                                              create an access token allowed for the given entities
   token revoke TOKEN_ID                      revoke an access token
-${CREDENTIALS_USAGE}${BRANDS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
+${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}  keys generate                              print a new card-data key (for CARD_DATA_KEY); also
                                              \`key generate\`
   keys status                                how many sealed card values each key id holds, and which
                                              key is current (CARD_DATA_KEY)

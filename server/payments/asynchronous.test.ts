@@ -4,7 +4,7 @@ import { loadConfig } from '../config.ts';
 import { eventsOf } from '../events/outbox.ts';
 import { runCli } from '../cli.ts';
 import { saveOfferedBrands } from '../merchants/brands.ts';
-import { paymentsCommand } from '../merchants/brandsCli.ts';
+import { paymentsCommand } from './settleCli.ts';
 import {
   createTestClock,
   freshStoreLocation,
