@@ -9,6 +9,7 @@ import { MAX_LIMIT } from '../server/throttling/limits.ts';
 import type { BenchSectionContext } from './section.ts';
 import { freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import { formatMs, summarize, type Summary } from './stats.ts';
+import { positiveIntFromEnv } from './env.ts';
 
 /**
  * Q: the query API (COMPAT §14) on a store of BENCH_QUERY_PAYMENTS (1,000,000) payments of one merchant over 100 days,
@@ -21,20 +22,12 @@ import { formatMs, summarize, type Summary } from './stats.ts';
  * Every request counts against the query limits as in production (set so high that nothing is refused).
  */
 
-const PAYMENTS = positiveInt('BENCH_QUERY_PAYMENTS', 1_000_000);
-const LOOKUPS = positiveInt('BENCH_QUERY_LOOKUPS', 2_000);
+const PAYMENTS = positiveIntFromEnv('BENCH_QUERY_PAYMENTS', 1_000_000);
+const LOOKUPS = positiveIntFromEnv('BENCH_QUERY_LOOKUPS', 2_000);
 const WARM_UP = 200;
 const SPAN_MS = 100 * 86_400_000;
 const LOOKUP_TARGET_MS = 10;
 const REFERENCE_PREFIX = 'bench-order-';
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
 
 interface Seeded {
   readonly gateway: RunningGateway;

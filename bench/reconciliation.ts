@@ -13,6 +13,7 @@ import { saveFtpSettings } from '../server/reconciliation/settings.ts';
 import { FTP_PASSWORD, FTP_USER } from '../server/testing/ftpServer.ts';
 import { freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import type { BenchSectionContext } from './section.ts';
+import { positiveIntFromEnv } from './env.ts';
 
 /**
  * U: the reconciliation file (COMPAT §14) of a day of BENCH_RECONCILIATION_RECORDS (1,000,000) settlement records,
@@ -25,21 +26,13 @@ import type { BenchSectionContext } from './section.ts';
  * which its page cache fills as it reads.)
  */
 
-const RECORDS = positiveInt('BENCH_RECONCILIATION_RECORDS', 1_000_000);
+const RECORDS = positiveIntFromEnv('BENCH_RECONCILIATION_RECORDS', 1_000_000);
 const TARGET_SECONDS = 30;
 const NOW = new Date('2026-11-27T09:00:00.000Z');
 const SERVER = fileURLToPath(new URL('./ftp-server.ts', import.meta.url));
 const MB = 2 ** 20;
 /** Live heap growth a streamed file stays under, whatever the day's size; a million records kept would be ~400 MiB. */
 const FLAT_LIVE_HEAP = 64 * MB;
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
 
 /** A full garbage collection, for baselines that hold no garbage. */
 setFlagsFromString('--expose-gc');

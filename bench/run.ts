@@ -78,21 +78,12 @@ import { benchQuery } from './query.ts';
 import { benchLegacyCredentials } from './legacyCredentials.ts';
 import { benchReconciliationFile } from './reconciliation.ts';
 import { MAX_LIMIT } from '../server/throttling/limits.ts';
+import { positiveIntFromEnv } from './env.ts';
 
 /** Payments as a share of the raw insert rate (issue 10): about all of it on PGlite, at least 70% on PostgreSQL. */
 const TARGET_RATIO: Record<StoreKind, number> = { PGlite: 0.9, PostgreSQL: 0.7 };
 /** Payments with a stored card as a share of payments with a typed one (issue 11: the vault must not halve it). */
 const STORED_CARD_TARGET_RATIO = 0.5;
-
-function positiveIntFromEnv(name: string, fallback: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new Error(`${name} must be an integer between 1 and ${max}, got "${raw}"`);
-  }
-  return value;
-}
 
 const CONNECTIONS = positiveIntFromEnv('BENCH_CONNECTIONS', 10, 1000);
 const WARMUP_SECONDS = positiveIntFromEnv('BENCH_WARMUP_SECONDS', 2, 60);
