@@ -10,7 +10,7 @@ import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { openAttemptsOfPayments } from '../payments/attempts.ts';
 import { findPayment } from '../payments/repository.ts';
-import { resolveTestMode } from '../payments/request.ts';
+import { resolveTestMode } from '../params/testMode.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';

@@ -9,7 +9,7 @@ export * from './instrumentBrands.ts';
 /**
  * Facts about the payment instruments other than cards (COMPAT §16, spec doc 2 §2.5–2.8), pure: which wallets and
  * virtual-account brands exist and how their parameters are named, what a SEPA bank account and mandate must look
- * like. payments/instruments.ts reads the wire with them; the simulator and the view use the same tables.
+ * like. params/instruments.ts reads the wire with them; the simulator and the view use the same tables.
  */
 
 /**

@@ -498,7 +498,7 @@ export const CATALOGUE: readonly ParamSpec[] = [
   oneOf('card.numberType', ['PAN', 'DPAN']),
 
   // Doc 2 §2.5 Mobile wallets (its walletA, walletB, walletC; COMPAT §16 names them). Token format is the
-  // provider's: only a size cap here (payments/instruments.ts checks it is JSON).
+  // provider's: only a size cap here (instruments.ts checks it is JSON).
   text('applePay.paymentToken', 1, BLOB, { sensitive: 'secret' }),
   text('applePay.cardNetwork', 1, ANY_TEXT),
   text('applePay.cardType', 1, ANY_TEXT),

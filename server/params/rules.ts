@@ -182,7 +182,7 @@ function cardDetails(params: Params, operation: Operation): ParameterError[] {
   if (operation !== 'payment') return [];
   const cardSent = CARD_FIELDS.some((name) => params.has(name));
   // A brand that is not a card's (an asynchronous brand, a wallet, a brand unknown to the gateway) is never answered
-  // with a demand for card data (COMPAT §7): the instrument's own rules name what it lacks (payments/instruments.ts).
+  // with a demand for card data (COMPAT §7): the instrument's own rules name what it lacks (instruments.ts).
   const brand = params.get('paymentBrand');
   if (!cardSent && brand !== undefined && !isCardBrand(brand)) return [];
   const otherInstrument =

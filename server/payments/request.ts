@@ -1,16 +1,14 @@
 import type { GatewayEnvironment } from '../config.ts';
 import type { BackOfficeCommand, CardOnFile, CheckoutContext, CreatePaymentCommand, ThreeDSecureRequest } from '../domain/commands.ts';
-import { GatewayError, invalidParameters } from '../domain/errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
-import type { BackOfficeType, InitialPaymentType, PaymentSource, TestMode } from '../domain/payment.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
-import { toNested } from '../params/names.ts';
+import type { BackOfficeType, InitialPaymentType, PaymentSource } from '../domain/payment.ts';
+import { requestEcho } from '../params/echo.ts';
+import { instrumentOf } from '../params/instruments.ts';
+import { resolveTestMode } from '../params/testMode.ts';
 import type { Operation } from '../params/types.ts';
-import { echoedValue, findSpec, validateParameters } from '../params/validate.ts';
+import { validateParameters } from '../params/validate.ts';
 import { brandCode, isTrue } from '../params/values.ts';
-import { instrumentOf } from './instruments.ts';
-
-export { cardOf } from './instruments.ts';
 
 /**
  * The edge of the payment use-cases: a request's parameters (the wire's name=value map) are validated once, here,
@@ -19,41 +17,9 @@ export { cardOf } from './instruments.ts';
 
 type Params = ReadonlyMap<string, string>;
 
-/**
- * testMode is allowed only in the test environment (spec doc 1 §5); a value other than INTERNAL or EXTERNAL is its
- * own result code (COMPAT §7), checked before the other parameters.
- */
-export function resolveTestMode(params: Params, environment: GatewayEnvironment): TestMode | undefined {
-  const testMode = params.get('testMode');
-  if (testMode === undefined) return environment === 'test' ? 'INTERNAL' : undefined;
-  if (environment === 'live') throw new GatewayError(RESULTS.testModeInLive, 400);
-  if (testMode !== 'INTERNAL' && testMode !== 'EXTERNAL') throw new GatewayError(RESULTS.invalidTestMode, 400);
-  return testMode;
-}
-
 function validate(params: Params, operation: Operation): void {
   const errors = validateParameters(params, operation);
   if (errors.length > 0) throw invalidParameters(errors);
-}
-
-/** Parameters the response shows in its own fields (or never: card data, credentials). */
-const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$|registrationId$)/;
-
-/**
- * The request structures a payment response echoes (and the payment row keeps): every known parameter but those
- * above, nested, with account numbers masked and secrets left out (echoedValue).
- */
-export function requestEcho(params: Params): Record<string, unknown> {
-  const echoed: [string, string][] = [];
-  const templates = new Map<string, string>();
-  for (const [name, value] of params) {
-    const match = NOT_ECHOED.test(name) ? undefined : findSpec(name);
-    const shown = match ? echoedValue(match.spec, value) : undefined;
-    if (!match || shown === undefined) continue;
-    echoed.push([name, shown]);
-    templates.set(name, match.spec.name);
-  }
-  return toNested(echoed, (name) => templates.get(name));
 }
 
 /** The merchant's threeDSecure.* parameters, by their own names (eci, verificationId, ...). */

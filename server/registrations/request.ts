@@ -1,11 +1,12 @@
 import type { GatewayEnvironment } from '../config.ts';
 import type { CardInstrument } from '../domain/commands.ts';
 import { invalidParameters } from '../domain/errors.ts';
+import { requestEcho } from '../params/echo.ts';
+import { bankAccountOf, cardOf, namesBankAccount } from '../params/instruments.ts';
+import { resolveTestMode } from '../params/testMode.ts';
 import type { ParameterError } from '../params/types.ts';
 import { validateParameters } from '../params/validate.ts';
 import { brandCode } from '../params/values.ts';
-import { bankAccountOf, namesBankAccount } from '../payments/instruments.ts';
-import { cardOf, requestEcho, resolveTestMode } from '../payments/request.ts';
 import type { CreateRegistrationCommand, RegistrationUpdate } from './service.ts';
 
 /** The edge of the registration use-cases: the wire's parameters validated once and turned into commands. */

@@ -13,7 +13,8 @@ import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { createPayment } from '../payments/initial.ts';
 import { paymentAnswer, resumePayment } from '../payments/routes.ts';
-import { createPaymentCommand, resolveTestMode } from '../payments/request.ts';
+import { createPaymentCommand } from '../payments/request.ts';
+import { resolveTestMode } from '../params/testMode.ts';
 import { findRegistration, type RegistrationRecord } from './repository.ts';
 import { registrationCommand, registrationUpdateOf } from './request.ts';
 import {

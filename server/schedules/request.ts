@@ -14,7 +14,8 @@ import type { TestMode } from '../domain/payment.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import type { ParameterError } from '../params/types.ts';
 import { validateParameters } from '../params/validate.ts';
-import { requestEcho, resolveTestMode } from '../payments/request.ts';
+import { requestEcho } from '../params/echo.ts';
+import { resolveTestMode } from '../params/testMode.ts';
 
 /**
  * The edge of the schedule use-cases (COMPAT §12, doc 3 §2.13): the wire's parameters validated once and turned into

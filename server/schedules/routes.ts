@@ -10,7 +10,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
-import { resolveTestMode } from '../payments/request.ts';
+import { resolveTestMode } from '../params/testMode.ts';
 import { findSchedule, type ScheduleRecord } from './repository.ts';
 import { createScheduleCommand } from './request.ts';
 import { cancelSchedule, createSchedule, readSchedule, unknownSchedule } from './service.ts';

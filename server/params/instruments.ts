@@ -13,9 +13,9 @@ import {
   WALLETS,
 } from '../domain/instruments.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import type { ParameterError } from '../params/types.ts';
-import { maskedParameterError } from '../params/validate.ts';
-import { anyWithPrefix } from '../params/values.ts';
+import type { ParameterError } from './types.ts';
+import { maskedParameterError } from './validate.ts';
+import { anyWithPrefix } from './values.ts';
 import { ASYNC_BRANDS, isAsyncBrand } from '../../widget/shared/asyncBrands.ts';
 import { isKnownBrand } from '../domain/brands.ts';
 import { normalizeIban } from '../../widget/shared/iban.ts';
