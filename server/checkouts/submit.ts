@@ -102,16 +102,28 @@ export async function submitCheckout(
   try {
     return await createPayment(context.payments, claim.command);
   } catch (error) {
-    // Refused before an acquirer was asked (a malformed CVV, an unknown stored card): the attempt must not hold the
-    // checkout. After an acquirer was asked, the attempt stays until its answer is recorded (recovery.ts).
-    const asked = await openAttemptsOfPayments(context.store, [paymentId]).catch(() => []);
-    if (asked.length === 0) {
-      await deleteAttempt(context.store, paymentId).catch((deleteError: unknown) =>
-        context.logger.error('checkout attempt not released', { checkoutId: id, error: deleteError }),
-      );
-    }
+    await releaseUnlessAsked(context, id, paymentId);
     throw error;
   }
+}
+
+/**
+ * After a failed payment: refused before an acquirer was asked (a malformed CVV, an unknown stored card), the
+ * attempt must not hold the checkout. After an acquirer was asked, the attempt stays until its answer is recorded
+ * (recovery.ts). Fails closed: when it cannot tell, the attempt stays (the checkout is in progress until the payment
+ * is recorded or the attempt's lease ends, state.ts), since releasing it could let a second payment start while the
+ * acquirer holds the first.
+ */
+async function releaseUnlessAsked(context: CheckoutContext, checkoutId: string, paymentId: string): Promise<void> {
+  let asked: boolean;
+  try {
+    asked = (await openAttemptsOfPayments(context.store, [paymentId])).length > 0;
+  } catch (error) {
+    context.logger.error('checkout attempt kept: whether its acquirer was asked could not be read', { checkoutId, paymentId, error });
+    return;
+  }
+  if (asked) return;
+  await deleteAttempt(context.store, paymentId).catch((error: unknown) => context.logger.error('checkout attempt not released', { checkoutId, error }));
 }
 
 /** Records what the acquirer answered for this checkout's payments whose gateway instance died before recording it. */
