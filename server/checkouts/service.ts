@@ -8,7 +8,7 @@ import type { ParameterError } from '../params/types.ts';
 import { validateParameters } from '../params/validate.ts';
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { openAttemptsOfPayments } from '../payments/attempts.ts';
+import { openAttemptsOfPayments, type Attempt as AcquirerAttempt } from '../payments/attempts.ts';
 import { findPayment } from '../payments/repository.ts';
 import { resolveTestMode } from '../params/testMode.ts';
 import type { PaymentServices } from '../payments/services.ts';
@@ -114,19 +114,28 @@ export async function createCheckout(
   return { checkout, integrity };
 }
 
+/** A checkout's attempts under its row lock. */
+export interface LockedAttempts {
+  /** Newest first, without those released (below). */
+  readonly current: Attempt[];
+  /** The open acquirer attempts of its payments not recorded yet: the acquirer was asked, its answer is awaited. */
+  readonly asked: AcquirerAttempt[];
+}
+
 /**
- * The checkout's attempts (newest first), after releasing any whose payment was being made by a gateway instance
- * that has died since (a crash mid-submit) before it asked an acquirer: no money moved, and the shopper may pay
- * again at once. One whose acquirer was asked stays in progress until that answer is recorded (submit.ts and the
- * recovery job see to it). Call it with the checkout row locked.
+ * The checkout's attempts, read once, after releasing any whose payment was being made by a gateway instance that
+ * has died since (a crash mid-submit) before it asked an acquirer: no money moved, and the shopper may pay again at
+ * once. One whose acquirer was asked stays in progress until that answer is recorded (submit.ts and the recovery job
+ * see to it). Call it with the checkout row locked.
  */
-export async function currentAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<Attempt[]> {
+export async function lockedAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<LockedAttempts> {
   const attempts = await listAttempts(tx, checkoutId);
   const unrecorded = attempts.filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
-  const asked = new Set((await openAttemptsOfPayments(tx, unrecorded)).map((attempt) => attempt.plan.payment.id));
+  const asked = await openAttemptsOfPayments(tx, unrecorded);
+  const askedPayments = new Set(asked.map((attempt) => attempt.plan.payment.id));
   const current: Attempt[] = [];
   for (const attempt of attempts) {
-    const orphaned = !attempt.recorded && !asked.has(attempt.paymentId) && attempt.instanceId !== null;
+    const orphaned = !attempt.recorded && !askedPayments.has(attempt.paymentId) && attempt.instanceId !== null;
     if (orphaned && !(await context.store.isInstanceAlive(attempt.instanceId as string))) {
       await deleteAttempt(tx, attempt.paymentId);
       context.logger.warn('checkout attempt released: its gateway instance is gone', { checkoutId, paymentId: attempt.paymentId });
@@ -134,7 +143,12 @@ export async function currentAttempts(context: CheckoutContext, tx: Queryable, c
       current.push(attempt);
     }
   }
-  return current;
+  return { current, asked };
+}
+
+/** The checkout's attempts (newest first) under its row lock, as lockedAttempts leaves them. */
+export async function currentAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<Attempt[]> {
+  return (await lockedAttempts(context, tx, checkoutId)).current;
 }
 
 /** Throws the refusal for a checkout that cannot be changed or paid (or take its registration) any more. */

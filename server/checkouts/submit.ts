@@ -2,16 +2,16 @@ import { newResourceId } from '../domain/ids.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { openAttemptsOfPayments } from '../payments/attempts.ts';
+import { openAttemptsOfPayments, type Attempt as AcquirerAttempt } from '../payments/attempts.ts';
 import { createPayment } from '../payments/initial.ts';
-import { recoverAttemptsOf } from '../payments/recovery.ts';
+import { recoverAttempt } from '../payments/recovery.ts';
 import { createPaymentCommand } from '../payments/request.ts';
 import { findEntity } from '../merchants/repository.ts';
 import { scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
 import { mergeShopperSubmit } from './parameters.ts';
-import { deleteAttempt, findCheckout, insertAttempt, listAttempts } from './repository.ts';
+import { deleteAttempt, findCheckout, insertAttempt } from './repository.ts';
 import { noSession, notRegistrationOnly, registrationOnly, tooManyDeclines } from './results.ts';
-import { currentAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
+import { lockedAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
 import { checkoutKindOf, checkoutState, resultPathOf, type CheckoutKind } from './state.ts';
 import { requireTypedCard, verificationParameters } from './verification.ts';
 import { withQuery } from '../domain/urls.ts';
@@ -30,9 +30,13 @@ import { withQuery } from '../domain/urls.ts';
  * The submit body itself is never stored: card data reaches only the payment (which keeps bin and last four).
  */
 
-interface Claim {
+/** The payment a submit is to make, its attempt row written. */
+interface PaymentClaim {
   readonly command: CreatePaymentCommand;
 }
+
+/** What the submit decided under the checkout's lock: the payment to make, or orphaned payments to recover first. */
+type Claim = PaymentClaim | { readonly orphaned: readonly AcquirerAttempt[] };
 
 /**
  * Where the shopper lands after a 3-D Secure challenge or a provider page: the same result URL the widget
@@ -52,18 +56,56 @@ export async function submitCheckout(
   submitted: ReadonlyMap<string, string>,
   browserHeaders: ReadonlyMap<string, string> = new Map(),
 ): Promise<PaymentRecord> {
-  // A gateway that died while it paid this checkout may have left its acquirer's answer unrecorded: recorded first,
-  // outside the checkout's lock, the checkout then shows that payment (paid, or declined and payable again).
-  await recoverOrphanedPayments(context, id);
   const paymentId = newResourceId();
-  const claim = await context.store.transaction(async (tx): Promise<Claim> => {
+  const submit = { id, path, submitted, browserHeaders, paymentId };
+  const first = await claimCheckout(context, submit, true);
+  let command: CreatePaymentCommand;
+  if ('orphaned' in first) {
+    // A gateway that died while it paid this checkout left its acquirer's answer unrecorded: recorded now, outside the
+    // checkout's lock; the checkout then shows that payment (paid, or declined and payable again).
+    for (const attempt of first.orphaned) await recoverAttempt(context.payments, attempt);
+    ({ command } = await claimCheckout(context, submit, false));
+  } else {
+    ({ command } = first);
+  }
+
+  try {
+    return await createPayment(context.payments, command);
+  } catch (error) {
+    await releaseUnlessAsked(context, id, paymentId);
+    throw error;
+  }
+}
+
+interface Submit {
+  readonly id: string;
+  readonly path: CheckoutKind;
+  readonly submitted: ReadonlyMap<string, string>;
+  readonly browserHeaders: ReadonlyMap<string, string>;
+  readonly paymentId: string;
+}
+
+/**
+ * Decides the submit under the checkout's row lock. With `recover`, a checkout with payments orphaned by a dead
+ * gateway instance is left as it is, for the caller to recover them and ask again; without, they count as in progress.
+ */
+async function claimCheckout(context: CheckoutContext, submit: Submit, recover: true): Promise<Claim>;
+async function claimCheckout(context: CheckoutContext, submit: Submit, recover: false): Promise<PaymentClaim>;
+async function claimCheckout(context: CheckoutContext, submit: Submit, recover: boolean): Promise<Claim> {
+  const { id, path, submitted, browserHeaders, paymentId } = submit;
+  return context.store.transaction(async (tx): Promise<Claim> => {
     const checkout = await findCheckout(tx, id, { forUpdate: true });
     // A deleted checkout answers as an unknown id, whichever endpoint was used.
     if (!checkout || checkout.deletedAt) throw noSession();
     const kind = checkoutKindOf(checkout);
     if (path !== kind) throw kind === 'registration' ? registrationOnly() : notRegistrationOnly();
     const now = context.now();
-    const attempts = await currentAttempts(context, tx, id);
+    const { current: attempts, asked } = await lockedAttempts(context, tx, id);
+    if (recover) {
+      const orphaned: AcquirerAttempt[] = [];
+      for (const attempt of asked) if (!(await context.store.isInstanceAlive(attempt.instanceId))) orphaned.push(attempt);
+      if (orphaned.length > 0) return { orphaned };
+    }
     const state = checkoutState(checkout, attempts, now);
     refuseUnlessOpen(state, kind);
     // A card tester tries card after card on one checkout: past the cap, the checkout takes no more submits.
@@ -98,13 +140,6 @@ export async function submitCheckout(
     if (callTarget !== undefined) await scheduleShopperResultCall(tx, checkout, callTarget, now);
     return { command };
   });
-
-  try {
-    return await createPayment(context.payments, claim.command);
-  } catch (error) {
-    await releaseUnlessAsked(context, id, paymentId);
-    throw error;
-  }
 }
 
 /**
@@ -124,10 +159,4 @@ async function releaseUnlessAsked(context: CheckoutContext, checkoutId: string, 
   }
   if (asked) return;
   await deleteAttempt(context.store, paymentId).catch((error: unknown) => context.logger.error('checkout attempt not released', { checkoutId, error }));
-}
-
-/** Records what the acquirer answered for this checkout's payments whose gateway instance died before recording it. */
-async function recoverOrphanedPayments(context: CheckoutContext, checkoutId: string): Promise<void> {
-  const unrecorded = (await listAttempts(context.store, checkoutId)).filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
-  await recoverAttemptsOf(context.payments, unrecorded, { onlyOrphaned: true });
 }
