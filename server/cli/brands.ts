@@ -1,10 +1,10 @@
 import { ASYNC_BRANDS } from '../../widget/shared/asyncBrands.ts';
 import { KNOWN_BRANDS } from '../domain/brands.ts';
-import { ENTITY_ID } from '../domain/ids.ts';
+import { BRAND_OFFERS_CACHE_MS, BrandsConfigError, removeOfferedBrands, saveOfferedBrands, showOfferedBrands, type OfferedBrands } from '../merchants/brands.ts';
 import type { Store } from '../store/index.ts';
-import { BRAND_OFFERS_CACHE_MS, BrandsConfigError, removeOfferedBrands, saveOfferedBrands, showOfferedBrands, type OfferedBrands } from './brands.ts';
+import { entityIdArgument, type Usage } from './command.ts';
 
-/** `npm run gateway -- brands ...`: the brands an entity offers (COMPAT §7), registered by cli.ts. */
+/** `npm run gateway -- brands ...`: the brands an entity offers (COMPAT §7). */
 
 export const BRANDS_USAGE = `  brands show ENTITY_ID                      the payment brands the entity offers (every brand in test,
                                              all but the asynchronous ones in live, unless set)
@@ -16,37 +16,31 @@ export const BRANDS_USAGE = `  brands show ENTITY_ID                      the pa
                                              family
 `;
 
-export function describeOffered(entityId: string, offered: OfferedBrands): string {
+function describeOffered(entityId: string, offered: OfferedBrands): string {
   const origin = offered.isDefault ? '(the default)' : `(set ${offered.updatedAt?.toISOString() ?? ''})`;
   return `${entityId} offers ${offered.brands.length} brands ${origin}:\n${offered.brands.join(' ')}`;
 }
 
-function entityIdOf(positionals: readonly string[], command: string, usage: (message: string) => Error): string {
-  const entityId = positionals[0];
-  if (!entityId || !ENTITY_ID.test(entityId)) throw usage(`${command} needs the ENTITY_ID (32 lowercase hexadecimal characters)`);
-  return entityId;
-}
-
-/** Runs `brands <action>`; `usage` makes the error that prints the usage text (cli.ts). */
+/** Runs `brands <action>`. */
 export async function brandsCommand(
   action: string | undefined,
   positionals: readonly string[],
   store: Store,
   environment: 'test' | 'live',
   now: () => Date,
-  usage: (message: string) => Error,
+  usage: Usage,
 ): Promise<string> {
   switch (action) {
     case 'catalogue':
       return KNOWN_BRANDS.map((brand) => (ASYNC_BRANDS[brand] ? `${brand}  (${ASYNC_BRANDS[brand].family})` : brand)).join('\n');
     case 'show': {
-      const entityId = entityIdOf(positionals, 'brands show', usage);
+      const entityId = entityIdArgument(positionals[0], 'brands show', usage);
       const offered = await showOfferedBrands(store, entityId, environment);
       if (!offered) throw usage(`no entity ${entityId}`);
       return describeOffered(entityId, offered);
     }
     case 'set': {
-      const entityId = entityIdOf(positionals, 'brands set', usage);
+      const entityId = entityIdArgument(positionals[0], 'brands set', usage);
       try {
         return describeOffered(entityId, await saveOfferedBrands(store, entityId, positionals.slice(1), now()));
       } catch (error) {
@@ -55,7 +49,7 @@ export async function brandsCommand(
       }
     }
     case 'reset': {
-      const entityId = entityIdOf(positionals, 'brands reset', usage);
+      const entityId = entityIdArgument(positionals[0], 'brands reset', usage);
       if (!(await removeOfferedBrands(store, entityId)).entityExists) throw usage(`no entity ${entityId}`);
       return describeOffered(entityId, (await showOfferedBrands(store, entityId, environment)) as OfferedBrands);
     }

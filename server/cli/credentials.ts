@@ -1,9 +1,10 @@
-import { ENTITY_ID } from '../domain/ids.ts';
+import { ENTITY_ID, LEGACY_USER_ID } from '../domain/ids.ts';
+import { issueLegacyCredentials, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from '../merchants/legacyCredentials.ts';
+import { entityExists } from '../merchants/repository.ts';
 import type { Store } from '../store/index.ts';
-import { issueLegacyCredentials, LEGACY_USER_ID, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from './legacyCredentials.ts';
-import { entityExists } from './repository.ts';
+import type { Usage } from './command.ts';
 
-/** `npm run gateway -- credentials ...`: legacy credentials (COMPAT §1, legacyCredentials.ts), registered by cli.ts. */
+/** `npm run gateway -- credentials ...`: legacy credentials (COMPAT §1, merchants/legacyCredentials.ts). */
 
 export const CREDENTIALS_USAGE = `  credentials create --entity ID [--entity ID ...] [--label LABEL]
                                              issue legacy credentials (authentication.userId and
@@ -20,18 +21,18 @@ export interface CredentialsOptionValues {
   readonly label?: string | undefined;
 }
 
-export function describeCredentials(credentials: LegacyCredentialsSummary): string {
+function describeCredentials(credentials: LegacyCredentialsSummary): string {
   const state = credentials.revokedAt ? `revoked ${credentials.revokedAt.toISOString()}` : 'active';
   return `${credentials.userId}  ${state}  entities ${credentials.entityIds.join(',') || '(none)'}  ${credentials.label}${credentials.demo ? ' (demo)' : ''}  created ${credentials.createdAt.toISOString()}`;
 }
 
-/** Runs `credentials <action>`; `usage` makes the error that prints the usage text (cli.ts). */
+/** Runs `credentials <action>`. */
 export async function credentialsCommand(
   action: string | undefined,
   values: CredentialsOptionValues,
   positionals: readonly string[],
   store: Store,
-  usage: (message: string) => Error,
+  usage: Usage,
 ): Promise<string> {
   switch (action) {
     case 'create': {

@@ -1,10 +1,11 @@
 import { RESOURCE_ID } from '../domain/ids.ts';
 import { scheduleJob } from '../jobs/repository.ts';
+import { REDIRECT_SETTLEMENT_JOB } from '../payments/pending.ts';
+import { findRedirect } from '../payments/redirects.ts';
 import type { Store } from '../store/index.ts';
-import { REDIRECT_SETTLEMENT_JOB } from './pending.ts';
-import { findRedirect } from './redirects.ts';
+import type { Usage } from './command.ts';
 
-/** `npm run gateway -- payments settle ...`: the operator speaking for a simulated provider, registered by cli.ts. */
+/** `npm run gateway -- payments settle ...`: the operator speaking for a simulated provider. */
 
 export const PAYMENTS_USAGE = `  payments settle PAYMENT_ID approved|declined
                                              in test, the simulated provider's word on a waiting
@@ -23,7 +24,7 @@ export async function paymentsCommand(
   store: Store,
   environment: 'test' | 'live',
   now: () => Date,
-  usage: (message: string) => Error,
+  usage: Usage,
 ): Promise<string> {
   if (action !== 'settle') throw usage(`unknown command: payments ${action ?? ''}`.trim());
   const [paymentId, outcome] = positionals;

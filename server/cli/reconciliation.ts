@@ -3,17 +3,17 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig, type GatewayConfig } from '../config.ts';
-import { ENTITY_ID } from '../domain/ids.ts';
 import { entityExists } from '../merchants/repository.ts';
+import { dayFile } from '../reconciliation/dayFile.ts';
+import { dateProblem, fileJson, resendFile, ResendRefused } from '../reconciliation/files.ts';
+import { filesOfDay, filesOfEntity, findFile, type FileRecord, type FileStatus } from '../reconciliation/repository.ts';
+import { FtpSettingsError, ftpSettingsJson, removeFtpSettings, saveFtpSettings, showFtpSettings, type FtpSettingsInput } from '../reconciliation/settings.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { createCardVault, type CardVault } from '../vault/cardVault.ts';
 import { loadCardDataKeys } from '../vault/key.ts';
-import { dayFile } from './dayFile.ts';
-import { dateProblem, fileJson, resendFile, ResendRefused } from './files.ts';
-import { filesOfDay, filesOfEntity, findFile, type FileRecord, type FileStatus } from './repository.ts';
-import { FtpSettingsError, ftpSettingsJson, removeFtpSettings, saveFtpSettings, showFtpSettings, type FtpSettingsInput } from './settings.ts';
+import { booleanOption, entityIdArgument, type CliIO, type Usage } from './command.ts';
 
-/** `npm run gateway -- reconciliation ...`: the reconciliation file's FTP settings and files (COMPAT §14), registered by cli.ts. */
+/** `npm run gateway -- reconciliation ...`: the reconciliation file's FTP settings and files (COMPAT §14). It parses options of its own. */
 
 export const RECONCILIATION_USAGE = `  reconciliation ftp show ENTITY_ID          the entity's FTP settings for its reconciliation file (never
                                              the password)
@@ -38,27 +38,9 @@ export const RECONCILIATION_USAGE = `  reconciliation ftp show ENTITY_ID        
 const DAY_LIST_LIMIT = 10_000;
 const DAY_MS = 86_400_000;
 
-export interface ReconciliationIO {
-  readonly env: NodeJS.ProcessEnv;
-  readonly now?: () => Date;
-}
-
-type Usage = (message: string) => Error;
-
-function entityIdOf(value: string | undefined, command: string, usage: Usage): string {
-  if (!value || !ENTITY_ID.test(value)) throw usage(`${command} needs the ENTITY_ID (32 lowercase hexadecimal characters)`);
-  return value;
-}
-
 function dateOf(value: string | undefined, what: string, usage: Usage): string {
   if (value === undefined || dateProblem(value)) throw usage(`${what} must be a date yyyy-MM-dd`);
   return value;
-}
-
-function booleanOf(value: string | undefined, option: string, usage: Usage): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value !== 'true' && value !== 'false') throw usage(`${option} must be true or false`);
-  return value === 'true';
 }
 
 /** A secret read from a file (not the command line, where ps and the shell's history would keep it): one final line break dropped. */
@@ -84,7 +66,7 @@ function describeFile(file: FileRecord): string {
 function settingsInput(values: Record<string, string | undefined>, usage: Usage): FtpSettingsInput {
   const port = values.port === undefined ? undefined : Number(values.port);
   if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) throw usage('--port must be an integer between 1 and 65535');
-  const explicitTls = booleanOf(values.tls, '--tls', usage);
+  const explicitTls = booleanOption(values.tls, '--tls', usage);
   return {
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(port !== undefined ? { port } : {}),
@@ -128,8 +110,8 @@ async function ftpCommand(
   }
 }
 
-/** Runs `reconciliation <args>`; `usage` makes the error that prints the usage text (cli.ts). */
-export async function reconciliationCommand(args: readonly string[], io: ReconciliationIO, usage: Usage): Promise<string> {
+/** Runs `reconciliation <args>` (the arguments after `reconciliation`). */
+export async function reconciliationCommand(args: readonly string[], io: Pick<CliIO, 'env' | 'now'>, usage: Usage): Promise<string> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -158,7 +140,7 @@ export async function reconciliationCommand(args: readonly string[], io: Reconci
   const config = loadConfig(io.env);
   const now = io.now ?? (() => new Date());
   // Checked before the store opens: a mistyped command touches nothing.
-  const entityId = command === 'day' ? '' : entityIdOf(command === 'ftp' ? rest[1] : rest[0], `reconciliation ${command}`, usage);
+  const entityId = command === 'day' ? '' : entityIdArgument(command === 'ftp' ? rest[1] : rest[0], `reconciliation ${command}`, usage);
   const date = command === 'day' ? dateOf(rest[0], 'DATE', usage) : ['show', 'resend', 'download'].includes(command as string) ? dateOf(rest[1], 'DATE', usage) : '';
   const to = values.to === undefined ? now().toISOString().slice(0, 10) : dateOf(values.to, '--to', usage);
   const from = values.from === undefined ? new Date(Date.parse(to) - 30 * DAY_MS).toISOString().slice(0, 10) : dateOf(values.from, '--from', usage);

@@ -1,9 +1,8 @@
 import type { GatewayConfig } from '../config.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
-import type { Store } from '../store/index.ts';
-import { formatSignedAmount } from './settlementMoney.ts';
-import { findSettlementBatchesOfDay, type SettlementBatch } from './settlementRecords.ts';
-import { isSettlementDay, runSettlement, settlementDateProblem, type SettledBatch } from './settlementRun.ts';
+import { formatSignedAmount } from '../reports/settlementMoney.ts';
+import { findSettlementBatchesOfDay, type SettlementBatch } from '../reports/settlementRecords.ts';
+import { isSettlementDay, runSettlement, settlementDateProblem, type SettledBatch } from '../reports/settlementRun.ts';
 import {
   checkSettlementSettings,
   removeSettlementSettings,
@@ -11,9 +10,11 @@ import {
   SettlementSettingsError,
   showSettlementSettings,
   type SettlementSettings,
-} from './settlementSettings.ts';
+} from '../reports/settlementSettings.ts';
+import type { Store } from '../store/index.ts';
+import { entityIdArgument, type Usage } from './command.ts';
 
-/** `npm run gateway -- settlement ...`: the simulated acquirers' settlements (issue 21), registered by cli.ts. */
+/** `npm run gateway -- settlement ...`: the simulated acquirers' settlements (issue 21). */
 
 export const SETTLEMENT_USAGE = `  settlement run DATE                        in test, run the simulated acquirers' settlement of DATE
                                              (yyyy-MM-dd) now: what was made up to its cut-off
@@ -27,7 +28,7 @@ export const SETTLEMENT_USAGE = `  settlement run DATE                        in
   settlement reset ENTITY_ID                 back to the defaults (each transaction's own currency)
 `;
 
-export function describeSettlement(batch: SettlementBatch | SettledBatch): string {
+function describeSettlement(batch: SettlementBatch | SettledBatch): string {
   return `${batch.id}  entity ${batch.entityId}  ${batch.clearingInstitute}  ${batch.settlementCurrency} ${formatSignedAmount(batch.settlementAmountMinor)}  ${batch.transactionCount} records${batch.test ? '  (test)' : ''}`;
 }
 
@@ -41,7 +42,7 @@ const SETTING_NAMES: Readonly<Record<string, 'currency' | 'unmatchedRecords' | '
   duplicates: 'duplicateRecords',
 };
 
-/** Runs `settlement <action>`; `usage` makes the error that prints the usage text (cli.ts). */
+/** Runs `settlement <action>`. */
 export async function settlementCommand(
   action: string | undefined,
   values: { readonly entity?: string[] | undefined },
@@ -49,13 +50,8 @@ export async function settlementCommand(
   store: Store,
   config: Pick<GatewayConfig, 'environment' | 'acquirers' | 'settlement'>,
   now: () => Date,
-  usage: (message: string) => Error,
+  usage: Usage,
 ): Promise<string> {
-  const entityIdOf = (command: string) => {
-    const entityId = positionals[0];
-    if (!entityId || !ENTITY_ID.test(entityId)) throw usage(`${command} needs the ENTITY_ID (32 lowercase hexadecimal characters)`);
-    return entityId;
-  };
   switch (action) {
     case 'run': {
       const date = positionals[0] ?? '';
@@ -75,13 +71,13 @@ export async function settlementCommand(
       return (await findSettlementBatchesOfDay(store, date, entityId)).map(describeSettlement).join('\n') || `(no settlements on ${date})`;
     }
     case 'show': {
-      const entityId = entityIdOf('settlement show');
+      const entityId = entityIdArgument(positionals[0], 'settlement show', usage);
       const settings = await showSettlementSettings(store, entityId);
       if (!settings) throw usage(`no entity ${entityId}`);
       return describeSettings(entityId, settings);
     }
     case 'set': {
-      const entityId = entityIdOf('settlement set');
+      const entityId = entityIdArgument(positionals[0], 'settlement set', usage);
       const input: Record<string, unknown> = {};
       for (const pair of positionals.slice(1)) {
         const [name = '', value = ''] = pair.split('=', 2);
@@ -100,7 +96,7 @@ export async function settlementCommand(
       return describeSettings(entityId, settings);
     }
     case 'reset': {
-      const entityId = entityIdOf('settlement reset');
+      const entityId = entityIdArgument(positionals[0], 'settlement reset', usage);
       if (!(await removeSettlementSettings(store, entityId))) throw usage(`no entity ${entityId}`);
       return describeSettings(entityId, checkSettlementSettings({}));
     }

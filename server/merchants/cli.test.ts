@@ -12,7 +12,7 @@ const { dataDir } = location;
 /** Runs `npm run gateway -- <args>` the way an operator does (through tsx, as the npm script does). */
 async function gateway(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli/index.ts', ...args], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
     });
     return { code: 0, stdout, stderr };

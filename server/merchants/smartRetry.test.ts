@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.ts';
+import { runCli } from '../cli/index.ts';
 import { DEFAULT_SOFT_DECLINE_CODES } from '../domain/smartRetry.ts';
 import {
   freshStoreLocation,

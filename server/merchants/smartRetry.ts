@@ -12,7 +12,7 @@ import { createReadCache } from '../store/readCache.ts';
 
 /**
  * A merchant entity's smart retry settings (COMPAT §15): stored, read by payments (through a short cache), and
- * changed by the operator (admin API: smartRetryRoutes.ts; command line: cli.ts). The rules are in
+ * changed by the operator (admin API: smartRetryRoutes.ts; command line: cli/smartRetry.ts). The rules are in
  * domain/smartRetry.ts.
  */
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASYNC_BRANDS } from '../../widget/shared/asyncBrands.ts';
 import { loadConfig } from '../config.ts';
 import { eventsOf } from '../events/outbox.ts';
-import { runCli } from '../cli.ts';
+import { runCli } from '../cli/index.ts';
 import { saveOfferedBrands } from '../merchants/brands.ts';
-import { paymentsCommand } from './settleCli.ts';
+import { paymentsCommand } from '../cli/payments.ts';
 import {
   createTestClock,
   freshStoreLocation,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.ts';
+import { runCli } from '../cli/index.ts';
 import { startGateway } from '../gateway.ts';
 import { insertSettlementBatch, type NewSettlementRecord } from '../reports/settlementRecords.ts';
 import { openStore } from '../store/index.ts';

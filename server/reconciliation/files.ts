@@ -6,7 +6,7 @@ import { reconciliationFileName } from './format.ts';
 import { findFile, findFtpSettings, RECONCILIATION_UPLOAD_JOB, scheduledJobKey, startSend, type FileRecord } from './repository.ts';
 
 /**
- * What an operator does with reconciliation files (admin API: routes.ts; command line: cli.ts): see a file's status,
+ * What an operator does with reconciliation files (admin API: routes.ts; command line: cli/reconciliation.ts): see a file's status,
  * send it again, check a date. Downloading is dayFile.ts (the file built from the records, as uploads build it).
  */
 

@@ -11,7 +11,7 @@ import { deleteFtpSettings, findFtpSettings, upsertFtpSettings, type FtpSettings
 
 /**
  * Where an entity's reconciliation file goes (COMPAT §14): its FTP server, set by the operator (admin API: routes.ts;
- * command line: cli.ts). The password is sealed in the vault like card data and never shown, logged or echoed: a
+ * command line: cli/reconciliation.ts). The password is sealed in the vault like card data and never shown, logged or echoed: a
  * refused one is named, not quoted. Passive mode only (the FTP client, basic-ftp, has no active mode, which rarely
  * gets through a firewall anyway); explicit FTPS (AUTH TLS) unless switched off.
  */

@@ -6,7 +6,7 @@ import type { Queryable } from '../store/index.ts';
  * An entity's settlement settings (migration 0023): the currency its acquirers pay out in, and the test records the
  * simulated acquirer adds to each of the entity's batches — records naming no payment (NOT_MATCHED) and
  * transactions listed again by the merchant's reference only (MULTIPLE_MATCHES when that reference fits several
- * payments). Read by the daily run; changed by the operator (admin API: adminRoutes.ts; command line: settlementCli.ts).
+ * payments). Read by the daily run; changed by the operator (admin API: adminRoutes.ts; command line: cli/settlement.ts).
  */
 
 export interface SettlementSettings {

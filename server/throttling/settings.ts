@@ -8,7 +8,7 @@ import { checkLimitOverrides, type EntityLimits, type LimitName } from './limits
 /**
  * A merchant entity's throttling settings (COMPAT §17): its own request limits (apart from the gateway's THROTTLE_*
  * defaults) and its risk velocity rules. Stored in throttling_settings (0016), read by requests through a short
- * cache, changed by the operator (admin API: routes.ts; command line: cli.ts).
+ * cache, changed by the operator (admin API: routes.ts; command line: cli/throttling.ts).
  */
 
 export interface ThrottlingSettings {

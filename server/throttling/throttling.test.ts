@@ -23,7 +23,7 @@ import {
   type TestGateway,
 } from '../testing/harness.ts';
 import { randomBytes } from 'node:crypto';
-import { runCli } from '../cli.ts';
+import { runCli } from '../cli/index.ts';
 import { createAuthFailureGuard } from './authFailures.ts';
 import { QUERY_LIMITS } from './service.ts';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../cli.ts';
+import { runCli, type CliResult } from '../cli/index.ts';
 import type { GatewayConfig } from '../config.ts';
 import { newResourceId } from '../domain/ids.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
@@ -355,7 +355,7 @@ describe.runIf(TEST_DATABASE_URL)('rotating on PostgreSQL while gateways serve',
     }
   });
 
-  it('re-seals everything as a child process (`npx tsx server/cli.ts keys rotate`) while a gateway takes payments: none fails, no row is lost', async () => {
+  it('re-seals everything as a child process (`npx tsx server/cli/index.ts keys rotate`) while a gateway takes payments: none fails, no row is lost', async () => {
     const [keyA, keyB] = [randomBytes(32), randomBytes(32)];
     const t = await startTestGateway('PostgreSQL', { cardDataKey: keyA });
     let running: RunningGateway = t.gateway;
@@ -377,7 +377,7 @@ describe.runIf(TEST_DATABASE_URL)('rotating on PostgreSQL while gateways serve',
       await t.gateway.close();
       running = await startGateway({ ...t.gateway.config, cardDataKey: keyB, cardDataPreviousKeys: [keyA] }, { jobPollMs: 0, logSink: () => undefined });
 
-      const child = spawn('npx', ['tsx', 'server/cli.ts', 'keys', 'rotate', '--batch', '25'], {
+      const child = spawn('npx', ['tsx', 'server/cli/index.ts', 'keys', 'rotate', '--batch', '25'], {
         env: { ...process.env, ...operatorEnv(t.location, keyB, [keyA]) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -1,6 +1,6 @@
 import { createDecipheriv } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.ts';
+import { runCli } from '../cli/index.ts';
 import { startGateway } from '../gateway.ts';
 import {
   cardPayment,
