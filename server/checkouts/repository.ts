@@ -2,7 +2,8 @@ import type { PaymentStatus } from '../domain/payment.ts';
 import { storedCardView } from '../registrations/service.ts';
 import type { Queryable } from '../store/index.ts';
 import type { BootstrapSnapshot } from '../widget/bootstrap.ts';
-import { isCheckoutId, type Attempt } from './state.ts';
+import { isCheckoutId } from '../domain/ids.ts';
+import type { Attempt } from './state.ts';
 
 /** SQL for checkouts, their payment attempts and their status reads. */
 

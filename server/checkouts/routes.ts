@@ -1,10 +1,13 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
+import type { PaymentServices } from '../payments/services.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
-import { checkoutEntityLookup, throttledAnswer } from '../throttling/service.ts';
+import { throttledAnswer } from '../domain/errors.ts';
+import { checkoutEntityLookup } from '../throttling/service.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
@@ -16,7 +19,8 @@ import { paymentBody, paymentHttpStatus, redirectView, resultOf } from '../payme
 import { noSession, notRegistrationOnly, CHECKOUT_RESULTS } from './results.ts';
 import { createCheckout, deleteCheckout, integrityOf, readCheckoutResult, updateCheckout, type CheckoutContext } from './service.ts';
 import { findCheckout, type CheckoutRecord } from './repository.ts';
-import { isCheckoutId, newCheckoutId, type CheckoutKind } from './state.ts';
+import { isCheckoutId } from '../domain/ids.ts';
+import { newCheckoutId, type CheckoutKind } from './state.ts';
 import { submitCheckout } from './submit.ts';
 import { registrationCheckoutAnswer } from './verification.ts';
 
@@ -61,7 +65,11 @@ function shopperAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
 }
 
 /** /v1/checkouts: hosted checkouts, for the merchant's server and (the submit) for the shopper's browser. */
-export function checkoutRoutes(deps: AppDependencies): Hono<AppEnv> {
+/** The edge's ports, the payment core, request limits and where the widget is served. */
+type RouteDependencies = HttpDependencies & { readonly payments: PaymentServices; readonly throttling?: Throttling; readonly staticBaseUrl: string };
+
+
+export function checkoutRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const context: CheckoutContext = {
     store: deps.store,
     payments: deps.payments,

@@ -21,13 +21,6 @@ export const SHOPPER_RESULT_CALL_AFTER_MS = 29 * 60_000;
  */
 export const ATTEMPT_LEASE_MS = 2 * 60_000;
 
-/** 32 uppercase hex, a dot, a cluster suffix (COMPAT §1); 32 to 48 characters (doc 1 §2.1). */
-const CHECKOUT_ID = /^[0-9A-F]{32}\.[a-z0-9-]+$/;
-
-export function isCheckoutId(id: string): boolean {
-  return id.length >= 32 && id.length <= 48 && CHECKOUT_ID.test(id);
-}
-
 /** The suffix names the cluster, as the platform's ids do; merchants match only the overall shape. */
 export function newCheckoutId(environment: GatewayEnvironment): string {
   const suffix = environment === 'live' ? 'prod01-gw01' : 'sbx01-gw01';

@@ -82,3 +82,9 @@ export function withReason(result: Result, reason: string): Result {
 export function throttledResult(reason?: string): Result {
   return reason ? { code: RESULTS.throttled.code, description: `Rejected by Throttling. ${reason}; please try again later.` } : RESULTS.throttled;
 }
+
+/** The answer to a request over a limit: 400 800.120.100, and when to try again (Retry-After, in whole seconds). */
+export function throttledAnswer(retryAt: Date, now: Date, reason?: string): GatewayError {
+  const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
+  return new GatewayError(throttledResult(reason), 400, undefined, { 'Retry-After': String(seconds) });
+}

@@ -1,12 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import { guardAuthentication, type HttpDependencies } from './access.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { shownText } from '../domain/sensitive.ts';
 import type { ParameterError } from '../params/types.ts';
 import { readBody } from './body.ts';
-import { guardAuthentication } from '../throttling/authFailures.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import type { AppEnv } from './context.ts';
 
@@ -23,7 +22,7 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
-export function requireAdminToken(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'now'>, adminToken: string): MiddlewareHandler<AppEnv> {
+export function requireAdminToken(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'now'>, adminToken: string): MiddlewareHandler<AppEnv> {
   const expected = digest(adminToken);
   return async (c, next) => {
     const address = clientAddressOf(c, deps.config.clientAddressHeader);

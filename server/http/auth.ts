@@ -2,11 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { clientAddressOf } from './clientAddress.ts';
-import type { AppDependencies } from '../deps.ts';
+import { guardAuthentication, type HttpDependencies, type RequestLimiter } from './access.ts';
 import type { AppEnv } from './context.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { guardAuthentication } from '../throttling/authFailures.ts';
-import type { LimitUse } from '../throttling/service.ts';
 import type { Context } from 'hono';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
@@ -23,7 +21,7 @@ function unauthorized(result: Result): GatewayError {
 const USER_ID = 'authentication.userId';
 const PASSWORD = 'authentication.password';
 
-type Credentials = Pick<AppDependencies, 'tokenAccess' | 'legacyAccess'>;
+type Credentials = Pick<HttpDependencies, 'tokenAccess' | 'legacyAccess'>;
 
 /**
  * The entities the request's credentials may act for, and what to call those credentials in a refusal; throws the
@@ -66,13 +64,13 @@ async function entitiesOf(
  * logs) can show or keep it.
  * `authentication.entityId` is accepted as an alias of `entityId` (legacy servers, COMPAT §1).
  * Every such failure counts against the client's address; an address over its limit is refused with 800.120.100
- * before its credentials are looked at (throttling/authFailures.ts).
+ * before its credentials are looked at (access.ts, throttling/authFailures.ts).
  * An authenticated request then counts against its entity's request limits (COMPAT §17, throttling/service.ts):
  * requestsPerMinute, and `limit`, the route's own (payment creations, a payment's reads, ...), in one count.
  */
-export function requireMerchant(
-  deps: Pick<AppDependencies, 'tokenAccess' | 'legacyAccess' | 'authFailures' | 'config' | 'throttling' | 'now'>,
-  limit?: LimitUse | ((c: Context<AppEnv>) => LimitUse | undefined),
+export function requireMerchant<Use extends object>(
+  deps: Pick<HttpDependencies, 'tokenAccess' | 'legacyAccess' | 'authFailures' | 'config' | 'now'> & { readonly throttling?: RequestLimiter<Use> },
+  limit?: Use | ((c: Context<AppEnv>) => Use | undefined),
 ): MiddlewareHandler<AppEnv> {
   const { authFailures, throttling } = deps;
   return async (c, next) => {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from './access.ts';
 import { GatewayError, invalidParameters, stillBeingMade } from '../domain/errors.ts';
 import {
   claimKey,
@@ -25,6 +25,13 @@ import { jsonResponse } from './respond.ts';
 
 export type Answer = StoredAnswer;
 
+/** Keyed hashes of a request's parameters (the card vault's: they may hold a card number), to tell a reused key. */
+export interface RequestFingerprints {
+  fingerprint(text: string): string;
+  /** Whether `fingerprint` is the text's under the current key or a previous one (a rotation since). */
+  matchesFingerprint(text: string, fingerprint: string): boolean;
+}
+
 export interface IdempotentWork {
   /** Does the work, creating the resource under `resourceId`. */
   run(resourceId: string): Promise<Answer>;
@@ -44,7 +51,7 @@ function keyError(key: string, message: string): GatewayError {
 
 export async function idempotently(
   c: Context<AppEnv>,
-  deps: Pick<AppDependencies, 'store' | 'payments' | 'now'>,
+  deps: Pick<HttpDependencies, 'store' | 'now'> & { readonly payments: { readonly vault: RequestFingerprints } },
   scope: string,
   newResourceId: () => string,
   work: IdempotentWork,

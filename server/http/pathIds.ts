@@ -1,8 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { isCheckoutId } from '../checkouts/state.ts';
 import type { GatewayError } from '../domain/errors.ts';
-import { ENTITY_ID, RESOURCE_ID } from '../domain/ids.ts';
-import { LEGACY_USER_ID } from '../merchants/legacyCredentials.ts';
+import { ENTITY_ID, isCheckoutId, LEGACY_USER_ID, RESOURCE_ID } from '../domain/ids.ts';
 import type { AppEnv } from './context.ts';
 
 /**
@@ -20,7 +18,7 @@ const PATH_ID_SHAPES = {
   schedule: RESOURCE_ID,
   /** A pending payment's redirect page. */
   redirect: RESOURCE_ID,
-  /** 32 uppercase hex, a dot and a cluster suffix (checkouts/state.ts). */
+  /** 32 uppercase hex, a dot and a cluster suffix (domain/ids.ts). */
   checkout: { test: isCheckoutId },
   /** What the query API looks up (COMPAT §14): a transaction's id, or a checkout's (its payment). */
   transaction: { test: (id: string) => RESOURCE_ID.test(id) || isCheckoutId(id) },

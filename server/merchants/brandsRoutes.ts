@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
@@ -8,7 +8,7 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { BrandsConfigError, removeOfferedBrands, saveOfferedBrands, showOfferedBrands, type OfferedBrands } from './brands.ts';
+import { BrandsConfigError, removeOfferedBrands, saveOfferedBrands, showOfferedBrands, type BrandOffers, type OfferedBrands } from './brands.ts';
 
 /**
  * The admin API of the brands an entity offers (COMPAT §7): `/admin/v1/entities/{entityId}/brands`, JSON in and out,
@@ -23,7 +23,7 @@ function brandsJson(entityId: string, offered: OfferedBrands): Record<string, un
   return { entityId, brands: offered.brands, default: offered.isDefault, updatedAt: offered.updatedAt?.toISOString() ?? null };
 }
 
-export function brandsAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'payments' | 'now'>, adminToken: string): Hono<AppEnv> {
+export function brandsAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: { readonly brandOffers: BrandOffers } }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const { store, config } = deps;
   const ok = (c: Context<AppEnv>, entityId: string, offered: OfferedBrands) =>

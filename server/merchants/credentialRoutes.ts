@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -10,7 +10,8 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { ParameterError } from '../params/types.ts';
-import { issueLegacyCredentials, LEGACY_USER_ID, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from './legacyCredentials.ts';
+import { LEGACY_USER_ID } from '../domain/ids.ts';
+import { issueLegacyCredentials, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from './legacyCredentials.ts';
 import { entityExists } from './repository.ts';
 
 /**
@@ -44,7 +45,7 @@ function entityProblem(entityId: string): ParameterError {
   return { name: 'entityIds', value: entityId, message: 'must be 32 lowercase hexadecimal characters' };
 }
 
-export function credentialAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
+export function credentialAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const { store } = deps;
   routes.use('*', requireAdminToken(deps, adminToken));

@@ -1,13 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Queryable } from '../store/index.ts';
-import { findLegacyCredentials, LEGACY_USER_ID, MAX_LEGACY_PASSWORD_LENGTH } from './legacyCredentials.ts';
+import { LEGACY_USER_ID } from '../domain/ids.ts';
+import { findLegacyCredentials, MAX_LEGACY_PASSWORD_LENGTH } from './legacyCredentials.ts';
 import { verifyPassword } from './passwordHash.ts';
 import { createReadCache } from '../store/readCache.ts';
 
 export type LegacyAccess = { readonly known: false } | { readonly known: true; readonly userId: string; readonly entityIds: ReadonlySet<string> };
-
-/** Which entities a legacy pair may act for; `known: false` for a malformed, unknown, revoked or wrong pair. */
-export type LegacyAccessLookup = (userId: string, password: string) => Promise<LegacyAccess>;
 
 /** Pairs remembered at most, per map; the oldest entry goes first when full. */
 const MAX_ENTRIES = 10_000;
@@ -39,7 +37,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): v
  * Entries are keyed by an HMAC of userId and password under a key made at start and never stored: neither the cache
  * nor a memory dump of it holds a password, nor a fast hash someone could test guesses against.
  */
-export function cachedLegacyAccess(db: Queryable, ttlMs: number, now: () => Date, options: LegacyAccessOptions = {}): LegacyAccessLookup {
+export function cachedLegacyAccess(db: Queryable, ttlMs: number, now: () => Date, options: LegacyAccessOptions = {}): (userId: string, password: string) => Promise<LegacyAccess> {
   const verify = options.verify ?? verifyPassword;
   const cacheKey = randomBytes(32);
   const access = createReadCache<LegacyAccess>(ttlMs, now);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ENTITY_ID, newResourceId } from '../domain/ids.ts';
+import { newResourceId } from '../domain/ids.ts';
 import type { Queryable } from '../store/index.ts';
 import { hashPassword } from './passwordHash.ts';
 
@@ -10,8 +10,6 @@ import { hashPassword } from './passwordHash.ts';
  * kept only as a salted scrypt hash (passwordHash.ts). The userId is the credentials' id.
  */
 
-/** A userId: 32 lowercase hexadecimal characters, as the platform's. */
-export const LEGACY_USER_ID = ENTITY_ID;
 /** The longest password a request may carry (the catalogue's authentication.password); longer ones match nothing. */
 export const MAX_LEGACY_PASSWORD_LENGTH = 255;
 

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { DEFAULT_SOFT_DECLINE_CODES, notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetry.ts';
@@ -9,7 +9,7 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { removeSmartRetry, saveSmartRetry, showSmartRetry, SmartRetryConfigError } from './smartRetry.ts';
+import { removeSmartRetry, saveSmartRetry, showSmartRetry, SmartRetryConfigError, type SmartRetryLookup } from './smartRetry.ts';
 
 /**
  * The admin API of smart retry (COMPAT §15): `/admin/v1/entities/{entityId}/smart-retry`, JSON in and out, with
@@ -53,7 +53,7 @@ function inputOf(body: Record<string, unknown>): SmartRetryInput {
   };
 }
 
-export function smartRetryAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'payments' | 'now'>, adminToken: string): Hono<AppEnv> {
+export function smartRetryAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: { readonly smartRetry: SmartRetryLookup } }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const { store, config } = deps;
   const names: AcquirerNames = { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer };

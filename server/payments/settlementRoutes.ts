@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { PaymentServices } from './services.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
@@ -22,7 +23,7 @@ import { paymentBody, resultOf } from './view.ts';
 const OUTCOMES: readonly SettlementOutcome[] = ['approved', 'declined'];
 const noPayment = (id: string) => adminNotFound('waiting payment', id);
 
-export function settlementAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'payments' | 'now'>, adminToken: string): Hono<AppEnv> {
+export function settlementAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: PaymentServices }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.use('*', requireAdminToken(deps, adminToken));
   const paymentPathId = pathId('payment', (_c, id) => noPayment(id), 'paymentId');

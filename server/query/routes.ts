@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import { newNdc } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -54,7 +55,10 @@ function listBody(entityId: string, page: RecordPage): Record<string, unknown> {
   };
 }
 
-export function queryRoutes(deps: AppDependencies): Hono<AppEnv> {
+type RouteDependencies = HttpDependencies & { readonly throttling?: Throttling };
+
+
+export function queryRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { store } = deps;
   const router = new Hono<AppEnv>();
   // Only ids of a queryable shape are counted per id: any other is unknown without a look at the store.

@@ -1,4 +1,4 @@
-import { isCheckoutId } from '../checkouts/state.ts';
+import { isCheckoutId } from '../domain/ids.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { CardVault } from '../vault/cardVault.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
@@ -27,7 +28,7 @@ import { FtpSettingsError, ftpSettingsJson, removeFtpSettings, saveFtpSettings, 
  * Refusals are 400 200.300.404 with parameterErrors (nothing written), an unknown entity or file 404.
  */
 
-type Deps = Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'payments' | 'now'>;
+type Deps = Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: { readonly vault: CardVault } };
 
 const DEFAULT_RANGE_DAYS = 31;
 const MAX_RANGE_DAYS = 366;

@@ -1,5 +1,7 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
+import type { PaymentServices } from '../payments/services.ts';
 import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
@@ -58,7 +60,10 @@ function answeredMessage(redirect: RedirectRecord): string {
   }
 }
 
-export function redirectRoutes(deps: AppDependencies): Hono<AppEnv> {
+type RouteDependencies = HttpDependencies & { readonly payments: PaymentServices; readonly throttling?: Throttling };
+
+
+export function redirectRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const router = new Hono<AppEnv>();
   const textsOf = (c: Context<AppEnv>) => pageTexts(languageFromHeader(c.req.header('accept-language')));

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -49,7 +49,7 @@ export function settlementSettingsJson(entityId: string, settings: SettlementSet
   return { entityId, currency: settings.settlementCurrency, unmatchedRecords: settings.unmatchedRecords, duplicateRecords: settings.duplicateRecords };
 }
 
-type Deps = Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'now'>;
+type Deps = Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>;
 
 /** Mounted at /admin/v1/settlements. */
 export function settlementRunAdminRoutes(deps: Deps, adminToken: string): Hono<AppEnv> {

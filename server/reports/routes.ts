@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
 import { newNdc } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
@@ -28,7 +29,7 @@ const COLLECTIONS = ['reconciliations/aggregations', 'reconiliations/aggregratio
 /** Records read from the store at a time while the v1 detail streams. */
 const STREAM_PAGE = 200;
 
-async function contextOf(deps: Pick<AppDependencies, 'store' | 'config'>, entityId: string): Promise<RecordContext> {
+async function contextOf(deps: Pick<HttpDependencies, 'store' | 'config'>, entityId: string): Promise<RecordContext> {
   return { entityName: (await findEntityName(deps.store, entityId)) ?? '', pspEntityId: deps.config.pspEntityId };
 }
 
@@ -37,7 +38,7 @@ async function contextOf(deps: Pick<AppDependencies, 'store' | 'config'>, entity
  * read: a batch of a million records never sits in memory. A failure once the answer has started ends the connection
  * (the client sees a truncated body, never a complete-looking one), and is logged.
  */
-function streamedDetail(c: Context<AppEnv>, deps: Pick<AppDependencies, 'store'>, batch: SettlementBatch, context: RecordContext, descending: boolean, ndc: string): Response {
+function streamedDetail(c: Context<AppEnv>, deps: Pick<HttpDependencies, 'store'>, batch: SettlementBatch, context: RecordContext, descending: boolean, ndc: string): Response {
   const encoder = new TextEncoder();
   const tail = JSON.stringify(envelope(RESULTS.successfulRequest, ndc));
   let after: number | undefined;
@@ -72,7 +73,10 @@ function streamedDetail(c: Context<AppEnv>, deps: Pick<AppDependencies, 'store'>
   });
 }
 
-export function reportRoutes(deps: AppDependencies): Hono<AppEnv> {
+type RouteDependencies = HttpDependencies & { readonly throttling?: Throttling };
+
+
+export function reportRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { environment } = deps.config;
   const report = [requestParams, requireMerchant(deps, QUERY_LIMITS.settlementReport)] as const;

@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
+import type { PaymentServices } from '../payments/services.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
@@ -22,7 +24,10 @@ function scheduleAnswer(schedule: ScheduleRecord): Answer {
 }
 
 /** /scheduling/v1/schedules: subscription payments on stored cards (COMPAT §12). */
-export function scheduleRoutes(deps: AppDependencies): Hono<AppEnv> {
+type RouteDependencies = HttpDependencies & { readonly payments: PaymentServices; readonly throttling?: Throttling };
+
+
+export function scheduleRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();

@@ -1,7 +1,6 @@
-import type { GatewayError } from '../domain/errors.ts';
+import type { AuthFailureGuard } from '../http/access.ts';
 import type { Store } from '../store/index.ts';
 import { storeCounters, type Counters } from './counters.ts';
-import { throttledAnswer } from './service.ts';
 
 /**
  * Failed authentications per client address: a missing, malformed or unknown token, or one not allowed for the
@@ -9,28 +8,6 @@ import { throttledAnswer } from './service.ts';
  * count); an address over the limit is refused for the rest of its window without another count, however many
  * tokens it tries.
  */
-
-export interface AuthFailureGuard {
-  /** Until when the address is refused, if it is now (a local decision, no count). */
-  blockedUntil(address: string): Date | undefined;
-  /** Counts a failure; until when the address is refused, when it is now over its limit. */
-  recordFailure(address: string): Promise<Date | undefined>;
-}
-
-/**
- * What every authentication (merchant tokens, the admin token) does with the guard: throws the throttling answer
- * (400 800.120.100, Retry-After) at once when the address is refused; else returns what a failure is answered
- * with — the failure itself, counted, or the throttling answer when it was one too many.
- */
-export function guardAuthentication(guard: AuthFailureGuard, address: string, now: () => Date): (failure: GatewayError) => Promise<GatewayError> {
-  const refusal = (until: Date) => throttledAnswer(until, now(), 'Too many failed authentications from this address');
-  const blocked = guard.blockedUntil(address);
-  if (blocked) throw refusal(blocked);
-  return async (failure) => {
-    const until = await guard.recordFailure(address);
-    return until ? refusal(until) : failure;
-  };
-}
 
 /** Addresses remembered as blocked at most; the oldest goes first when full. */
 const MAX_BLOCKED = 10_000;

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
@@ -10,6 +10,7 @@ import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { defaultLimits, type EntityLimits } from './limits.ts';
 import { effectiveLimits, removeThrottling, saveThrottling, showThrottling, ThrottlingConfigError, type ThrottlingSettings } from './settings.ts';
+import type { Throttling } from './service.ts';
 
 /**
  * The admin API of throttling (COMPAT §17): `/admin/v1/entities/{entityId}/throttling`, JSON in and out, with
@@ -33,7 +34,7 @@ export function throttlingJson(entityId: string, defaults: EntityLimits, setting
 
 const noEntity = (id: string) => adminNotFound('entity', id);
 
-export function throttlingAdminRoutes(deps: Pick<AppDependencies, 'authFailures' | 'config' | 'store' | 'throttling' | 'now'>, adminToken: string): Hono<AppEnv> {
+export function throttlingAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly throttling?: Throttling }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const { store } = deps;
   const defaults = defaultLimits(deps.config.limits);

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { GatewayError, throttledResult } from '../domain/errors.ts';
+import { throttledAnswer } from '../domain/errors.ts';
 import type { AppEnv } from '../http/context.ts';
 import type { Queryable } from '../store/index.ts';
 import type { Counters, Take, TakeResult } from './counters.ts';
@@ -46,12 +46,6 @@ export interface Throttling {
    */
   count(entityId: string, uses: readonly LimitUse[], options?: { readonly general?: boolean; readonly within?: Queryable }): Promise<TakeResult>;
   close(): Promise<void>;
-}
-
-/** The answer to a request over a limit: 400 800.120.100, and when to try again. */
-export function throttledAnswer(retryAt: Date, now: Date, reason?: string): GatewayError {
-  const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000));
-  return new GatewayError(throttledResult(reason), 400, undefined, { 'Retry-After': String(seconds) });
 }
 
 export function bucketOf(entityId: string, use: LimitUse): string {

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
 import { GatewayError, invalidParameters } from '../domain/errors.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -18,6 +18,7 @@ import {
   WebhookConfigError,
   type ActivationOutcome,
   type WebhookChanges,
+  type WebhookServices,
 } from './service.ts';
 
 /**
@@ -94,7 +95,7 @@ const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) =>
 const activationJson = (activation: ActivationOutcome | undefined) => activation ?? null;
 
 export function webhookAdminRoutes(
-  deps: Pick<AppDependencies, 'authFailures' | 'config' | 'webhooks' | 'now'>,
+  deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'now'> & { readonly webhooks: WebhookServices },
   adminToken: string,
 ): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
