@@ -8,7 +8,7 @@ import { envelope } from './http/envelope.ts';
 import { GatewayError, MadeByAnotherRunError, stillBeingMade, withReason } from './domain/errors.ts';
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
-import { paymentRoutes } from './payments/routes.ts';
+import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
 import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
@@ -57,6 +57,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/payments', paymentRoutes(deps));
   app.route('/v1/checkouts', checkoutRoutes(deps));
   app.route('/v1/registrations', registrationRoutes(deps));
+  app.route('/v1/registrations', registrationPaymentRoutes(deps));
   app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
   // COMPAT §14: the settlement reports (summary, detail, paged detail), under the platform's spellings too.

@@ -38,6 +38,7 @@ import { cachedThrottling } from './throttling/settings.ts';
 import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
+import { cancelSchedulesOfDeletedRegistrations } from './schedules/cancellation.ts';
 import { scheduleJobHandlers } from './schedules/execution.ts';
 import { startScheduler, type Scheduler } from './schedules/firing.ts';
 import { webhookJobHandlers } from './webhooks/delivery.ts';
@@ -137,7 +138,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const payments = createPaymentServices({
     risk: createRiskCheck({ store, settings: throttlingSettings, fingerprint: (text) => vault.fingerprint(text), acquirer: config.defaultAcquirer, now }),
     store,
-    outbox: createOutbox([checkoutNotifications]),
+    // Subscribers run in the transaction that appends the events: a checkout's notificationUrl call scheduled, a
+    // deleted registration's schedules cancelled.
+    outbox: createOutbox([checkoutNotifications, cancelSchedulesOfDeletedRegistrations]),
     acquirers: createAcquirerRegistry(store, config, options.wrapAcquirer),
     // The simulated directory server is a test fixture: a live gateway authenticates nothing itself.
     directory: config.environment === 'test' ? simulatedDirectory : undefined,

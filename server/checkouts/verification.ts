@@ -3,7 +3,8 @@ import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import type { Result } from '../domain/resultCodes.ts';
-import { cardView, paymentHttpStatus, resultOf } from '../payments/view.ts';
+import { cardView } from '../domain/cards.ts';
+import { paymentHttpStatus, resultOf } from '../payments/view.ts';
 import type { RegistrationRecord } from '../registrations/repository.ts';
 import { registrationBody, registrationResult } from '../registrations/service.ts';
 

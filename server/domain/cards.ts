@@ -78,3 +78,14 @@ export function summaryOf(card: CardData): CardSummary {
     expiryYear: String(card.expiryYear),
   };
 }
+
+/** The card as responses show it, fields in their documented order (jsonb does not keep key order). */
+export function cardView(card: CardSummary): CardSummary {
+  return {
+    bin: card.bin,
+    last4Digits: card.last4Digits,
+    ...(card.holder !== undefined ? { holder: card.holder } : {}),
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+  };
+}

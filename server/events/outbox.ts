@@ -27,8 +27,13 @@ export interface DomainEvent {
   readonly payment?: PaymentRecord;
 }
 
-/** Reacts to events inside the transaction that appends them: schedules the jobs they cause. */
-export type EventSubscriber = (tx: Queryable, events: readonly DomainEvent[]) => Promise<void>;
+/**
+ * Reacts to events inside the transaction that appends them: schedules the jobs they cause, or makes the changes
+ * they cause in other features (a deleted registration's schedules cancelled), appending those changes' events
+ * through `outbox`. A subscriber that throws rolls the whole transaction back: the change that announced the event
+ * is not committed without what it causes.
+ */
+export type EventSubscriber = (tx: Queryable, events: readonly DomainEvent[], outbox: Outbox) => Promise<void>;
 
 export interface Outbox {
   append(tx: Queryable, events: readonly DomainEvent[]): Promise<void>;
@@ -62,8 +67,9 @@ const INSERT_EVENTS = withWebhookDeliveries(`INSERT INTO events (type, action, e
         created_at timestamptz)
     RETURNING id, type, entity_id, created_at`);
 
+/** The outbox, with the subscribers the composition (gateway.ts) gives it, each run in the appending transaction. */
 export function createOutbox(subscribers: readonly EventSubscriber[]): Outbox {
-  return {
+  const outbox: Outbox = {
     async append(tx, events) {
       if (events.length === 0) return;
       const rows = events.map((event) => ({
@@ -75,9 +81,10 @@ export function createOutbox(subscribers: readonly EventSubscriber[]): Outbox {
         created_at: event.createdAt.toISOString(),
       }));
       await tx.query(INSERT_EVENTS, [JSON.stringify(rows)], { preparedAs: 'insert-events' });
-      for (const subscriber of subscribers) await subscriber(tx, events);
+      for (const subscriber of subscribers) await subscriber(tx, events, outbox);
     },
   };
+  return outbox;
 }
 
 /** An event as stored: in the order appended (`id`), without the record subscribers were handed. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { GatewayEnvironment } from '../config.ts';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -115,6 +115,46 @@ export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
   });
   router.all('/:id', () => {
     throw methodNotAllowed(['GET', 'POST']);
+  });
+  return router;
+}
+
+/** Only payments are made with a registration: operations on payments reference the payment, not the registration. */
+const PAYMENT_TYPES_WITH_REGISTRATION = ['PA', 'DB', 'CD', 'PA.CP'];
+
+/**
+ * POST /v1/registrations/{id}/payments (COMPAT §10): a payment with a stored card, mounted under /v1/registrations
+ * (app.ts) beside the registration routes. It counts as a payment made (COMPAT §17).
+ */
+export function registrationPaymentRoutes(deps: AppDependencies): Hono<AppEnv> {
+  const { payments } = deps;
+  const { environment } = deps.config;
+  const router = new Hono<AppEnv>();
+  const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
+  // COMPAT §10: an id that is not 32 characters is 100.150.101, before any look at the registrations.
+  const registrationId = pathId('registration', () => new GatewayError(RESULTS.invalidRegistrationId, 400));
+
+  router.post('/:id/payments', ...paymentCreation, registrationId, async (c) => {
+    const entityId = c.get('entityId');
+    const id = c.req.param('id');
+    const params = c.get('params');
+    const paymentType = params.get('paymentType');
+    if (paymentType !== undefined && !PAYMENT_TYPES_WITH_REGISTRATION.includes(paymentType)) {
+      throw new GatewayError(withReason(RESULTS.registrationNotApplicable, `${paymentType} references a payment: send it to /v1/payments/{id}`), 400);
+    }
+    const named = ['card.number', 'card.expiryMonth', 'card.expiryYear', 'registrationId'].filter((name) => params.has(name));
+    if (named.length > 0) {
+      throw invalidParameters(named.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be sent with a payment on a registration: the registration is the card' })));
+    }
+    const withRegistration = new Map([...params, ['registrationId', id]]);
+    return idempotently(c, deps, `POST /v1/registrations/${id}/payments`, newResourceId, {
+      run: async (paymentId) =>
+        paymentAnswer(await createPayment(payments, createPaymentCommand(withRegistration, { entityId, environment, source: 'API', paymentId }))),
+      resume: resumePayment(payments, entityId),
+    });
+  });
+  router.all('/:id/payments', () => {
+    throw methodNotAllowed(['POST']);
   });
   return router;
 }

@@ -1,5 +1,6 @@
+import { cardView } from '../domain/cards.ts';
 import { formatAmount } from '../domain/money.ts';
-import type { CardSummary, PaymentRecord, PaymentRedirect } from '../domain/payment.ts';
+import type { PaymentRecord, PaymentRedirect } from '../domain/payment.ts';
 import { isWalletBrand, SEPA_BRAND, VIRTUAL_ACCOUNT_BRANDS } from '../domain/instruments.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { asyncBrand } from '../../widget/shared/asyncBrands.ts';
@@ -11,17 +12,6 @@ import { asyncBrand } from '../../widget/shared/asyncBrands.ts';
 export function shortIdOf(paymentId: string): string {
   const digits = (BigInt(`0x${paymentId}`) % 10n ** 12n).toString().padStart(12, '0');
   return `${digits.slice(0, 4)}.${digits.slice(4, 8)}.${digits.slice(8)}`;
-}
-
-/** The card as responses show it, fields in their documented order (jsonb does not keep key order). */
-export function cardView(card: CardSummary): CardSummary {
-  return {
-    bin: card.bin,
-    last4Digits: card.last4Digits,
-    ...(card.holder !== undefined ? { holder: card.holder } : {}),
-    expiryMonth: card.expiryMonth,
-    expiryYear: card.expiryYear,
-  };
 }
 
 /**

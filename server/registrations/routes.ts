@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppDependencies } from '../deps.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { GatewayError } from '../domain/errors.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS, successResultOf } from '../domain/resultCodes.ts';
 import { requireMerchant } from '../http/auth.ts';
@@ -11,9 +11,6 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { answerResponse, idempotently, type Answer } from '../http/idempotency.ts';
 import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
-import { createPayment } from '../payments/initial.ts';
-import { paymentAnswer, resumePayment } from '../payments/routes.ts';
-import { createPaymentCommand } from '../payments/request.ts';
 import { resolveTestMode } from '../params/testMode.ts';
 import { findRegistration, type RegistrationRecord } from './repository.ts';
 import { registrationCommand, registrationUpdateOf } from './request.ts';
@@ -47,17 +44,14 @@ function operationAnswer(operation: RegistrationOperation, testMode: string | nu
   return { status: 200, body: envelope(successResultOf(testMode), newNdc(operation.registration.entityId), body) };
 }
 
-/** Only payments are made with a registration: operations on payments reference the payment, not the registration. */
-const PAYMENT_TYPES_WITH_REGISTRATION = ['PA', 'DB', 'CD', 'PA.CP'];
-
 /** /v1/registrations: stored cards, server to server (COMPAT §10). */
 export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
-  // COMPAT §17: registrations share the payment limits: creating one, or a payment with one, is a payment made;
-  // reading one is a payment's read; updating, deleting or extending one is a back-office call.
+  // COMPAT §17: registrations share the payment limits: creating one is a payment made (as is a payment with one:
+  // payments/routes.ts); reading one is a payment's read; updating, deleting or extending one is a back-office call.
   const paymentCreation = [requestParams, requireMerchant(deps, { limit: 'paymentCreationsPerMinute' })] as const;
   const registrationRead = [requestParams, requireMerchant(deps, perResource('paymentReadsPerMinute', RESOURCE_ID))] as const;
   const backOffice = [requestParams, requireMerchant(deps, { limit: 'backOfficePerMinute' })] as const;
@@ -76,29 +70,6 @@ export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
     });
   });
   router.all('/', () => {
-    throw methodNotAllowed(['POST']);
-  });
-
-  router.post('/:id/payments', ...paymentCreation, registrationId, async (c) => {
-    const entityId = c.get('entityId');
-    const id = c.req.param('id');
-    const params = c.get('params');
-    const paymentType = params.get('paymentType');
-    if (paymentType !== undefined && !PAYMENT_TYPES_WITH_REGISTRATION.includes(paymentType)) {
-      throw new GatewayError(withReason(RESULTS.registrationNotApplicable, `${paymentType} references a payment: send it to /v1/payments/{id}`), 400);
-    }
-    const named = ['card.number', 'card.expiryMonth', 'card.expiryYear', 'registrationId'].filter((name) => params.has(name));
-    if (named.length > 0) {
-      throw invalidParameters(named.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be sent with a payment on a registration: the registration is the card' })));
-    }
-    const withRegistration = new Map([...params, ['registrationId', id]]);
-    return idempotently(c, deps, `POST /v1/registrations/${id}/payments`, newResourceId, {
-      run: async (paymentId) =>
-        paymentAnswer(await createPayment(payments, createPaymentCommand(withRegistration, { entityId, environment, source: 'API', paymentId }))),
-      resume: resumePayment(payments, entityId),
-    });
-  });
-  router.all('/:id/payments', () => {
     throw methodNotAllowed(['POST']);
   });
 

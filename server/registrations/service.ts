@@ -1,4 +1,4 @@
-import { checkCard, summaryOf } from '../domain/cards.ts';
+import { cardView, checkCard, summaryOf } from '../domain/cards.ts';
 import { bankAccountEcho, mandatedAccount, SEPA_BRAND, type MandatedBankAccount } from '../domain/instruments.ts';
 import { newResourceId, newSchemeReference, RESOURCE_ID } from '../domain/ids.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
@@ -6,11 +6,9 @@ import type { BankAccountInstrument, CardInstrument } from '../domain/commands.t
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
 import { RESULTS, successResultOf, type Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
-import { cardView } from '../payments/view.ts';
 import type { ParameterError } from '../params/types.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
-import { cancelSchedulesOfRegistration } from '../schedules/cancellation.ts';
 import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
 import {
   extendRegistration,
@@ -384,8 +382,9 @@ export interface RegistrationOperation {
 
 /**
  * DELETE /v1/registrations/{id}: under the registration's lock, marked deleted and its card erased from the vault,
- * with the REGISTRATION DELETED event, and its schedules cancelled. A second delete finds it deleted (100.150.202). An expired registration can
- * still be deleted: its card goes too.
+ * with the REGISTRATION DELETED event, whose outbox subscriber cancels its schedules in the same transaction
+ * (schedules/cancellation.ts). A second delete finds it deleted (100.150.202). An expired registration can still be
+ * deleted: its card goes too.
  */
 export async function deleteRegistration(services: RegistrationServices, entityId: string, id: string, operationId: string = newResourceId()): Promise<RegistrationOperation> {
   checkRegistrationId(id);
@@ -397,9 +396,8 @@ export async function deleteRegistration(services: RegistrationServices, entityI
     await markRegistrationDeleted(tx, id, operationId, now);
     if (registration.sealedCardId !== null) await eraseSealed(tx, registration.sealedCardId, now);
     const deleted: RegistrationRecord = { ...registration, deletedAt: now, updatedAt: now, sealedCardId: null, deregistrationId: operationId };
+    // COMPAT §10: the event's subscribers cancel the registration's active schedules (DS) in this transaction.
     await services.outbox.append(tx, [registrationEvent(deleted, 'DELETED', now)]);
-    // COMPAT §10: deleting a registration cancels its active schedules (DS).
-    await cancelSchedulesOfRegistration(tx, services.outbox, id, 'registration deleted', now);
     return { id: operationId, paymentType: 'DR', registration: deleted };
   });
 }

@@ -1,12 +1,11 @@
-import type { Outbox } from '../events/outbox.ts';
+import type { EventSubscriber, Outbox } from '../events/outbox.ts';
 import type { Queryable } from '../store/index.ts';
 import { lockActiveSchedulesOf, markScheduleCancelled, type ScheduleCancelReason, type ScheduleRecord } from './repository.ts';
 import { scheduleEvent } from './view.ts';
 
 /**
  * Cancelling a schedule (DS) in the caller's transaction, with its SCHEDULE DELETED event: the merchant's DELETE, or
- * the registration it pays with deleted or expired (COMPAT §10, §12). Kept apart from the use-cases so the
- * registrations code can cancel a deleted registration's schedules in its own transaction.
+ * the registration it pays with deleted or expired (COMPAT §10, §12).
  */
 
 export async function cancelLockedSchedule(tx: Queryable, outbox: Outbox, schedule: ScheduleRecord, reason: ScheduleCancelReason, now: Date): Promise<ScheduleRecord> {
@@ -16,15 +15,15 @@ export async function cancelLockedSchedule(tx: Queryable, outbox: Outbox, schedu
   return cancelled;
 }
 
-/** Cancels every active schedule of a registration that was deleted or expired; returns how many. */
-export async function cancelSchedulesOfRegistration(
-  tx: Queryable,
-  outbox: Outbox,
-  registrationId: string,
-  reason: Extract<ScheduleCancelReason, 'registration deleted' | 'registration expired'>,
-  now: Date,
-): Promise<number> {
-  const schedules = await lockActiveSchedulesOf(tx, registrationId);
-  for (const schedule of schedules) await cancelLockedSchedule(tx, outbox, schedule, reason, now);
-  return schedules.length;
-}
+/**
+ * The outbox subscriber (registered by gateway.ts) that cancels a deleted registration's active schedules (COMPAT
+ * §10) in the transaction that deletes it, on its REGISTRATION DELETED event: registrations announce the deletion and
+ * know nothing of schedules. A cancellation that fails rolls the deletion back with it.
+ */
+export const cancelSchedulesOfDeletedRegistrations: EventSubscriber = async (tx, events, outbox) => {
+  for (const event of events) {
+    if (event.type !== 'REGISTRATION' || event.action !== 'DELETED') continue;
+    const schedules = await lockActiveSchedulesOf(tx, event.resourceId);
+    for (const schedule of schedules) await cancelLockedSchedule(tx, outbox, schedule, 'registration deleted', event.createdAt);
+  }
+};

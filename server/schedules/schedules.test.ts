@@ -204,6 +204,32 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
 
   });
 
+  it('leaves its registration undeleted when its cancellation fails: the deletion and the cancellations commit together', async () => {
+    const registrationId = await storedCard();
+    const hourly = await scheduled(registrationId, { 'job.expression': '0 0 * * * ?' });
+    // The store refuses to cancel this one schedule, in the middle of the deletion's transaction.
+    await t.gateway.store.query("CREATE FUNCTION refuse_cancellation() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'cancellation refused'; END $$");
+    await t.gateway.store.query(
+      `CREATE TRIGGER refuse_cancellation BEFORE UPDATE ON schedules FOR EACH ROW WHEN (OLD.id = '${hourly.id}' AND NEW.status = 'cancelled') EXECUTE FUNCTION refuse_cancellation()`,
+    );
+    try {
+      expect((await t.delete(`/v1/registrations/${registrationId}`, { entityId: t.entityId })).status).toBe(500);
+    } finally {
+      await t.gateway.store.query('DROP TRIGGER refuse_cancellation ON schedules');
+      await t.gateway.store.query('DROP FUNCTION refuse_cancellation()');
+    }
+    expect((await eventsOf(t.gateway.store, registrationId)).map((event) => event.action)).not.toContain('DELETED');
+    expect((await t.get(`/v1/registrations/${registrationId}`, { entityId: t.entityId })).status).toBe(200);
+    expect((await eventsOf(t.gateway.store, hourly.id)).map((event) => event.action)).toEqual(['CREATED']);
+    // The schedule still pays with the card, which was not erased.
+    await runAt(hourly.job.startDate);
+    expect((await paymentsOf(registrationId)).map((payment) => payment.status)).toEqual(['approved']);
+
+    // Once the cancellation succeeds, the deletion commits with it.
+    expect((await t.delete(`/v1/registrations/${registrationId}`, { entityId: t.entityId })).status).toBe(200);
+    expect((await eventsOf(t.gateway.store, hourly.id)).map((event) => event.action)).toEqual(['CREATED', 'DELETED']);
+  });
+
   it('runs the fire times missed while no gateway ran once, within the catch-up window, and skips older ones', async () => {
     const registrationId = await storedCard();
     const hourly = await scheduled(registrationId, { 'job.expression': '0 15 * * * ?' });

@@ -12,6 +12,7 @@ import type { Hono } from 'hono';
 import { createAcquirerRegistry } from '../acquirers/registry.ts';
 import { createOutbox } from '../events/outbox.ts';
 import { createPaymentServices } from '../payments/services.ts';
+import { cancelSchedulesOfDeletedRegistrations } from '../schedules/cancellation.ts';
 import { createApp } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
@@ -309,7 +310,7 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
     logger,
     payments: createPaymentServices({
       store: t.gateway.store,
-      outbox: createOutbox([]),
+      outbox: createOutbox([cancelSchedulesOfDeletedRegistrations]),
       acquirers: createAcquirerRegistry(t.gateway.store, config),
       directory: undefined,
       vault: createCardVault(randomBytes(32)),
