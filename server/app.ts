@@ -6,6 +6,7 @@ import type { AppDependencies } from './deps.ts';
 import type { AppEnv } from './http/context.ts';
 import { envelope } from './http/envelope.ts';
 import { GatewayError, MadeByAnotherRunError, stillBeingMade, withReason } from './domain/errors.ts';
+import { maskedParameterError } from './params/validate.ts';
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
@@ -104,7 +105,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     // Another run is making the same resource (a payment whose earlier request or job is still under way).
     if (error instanceof MadeByAnotherRunError) error = stillBeingMade();
     if (error instanceof GatewayError) {
-      const result = error.parameterErrors ? { ...error.result, parameterErrors: error.parameterErrors } : error.result;
+      // The one way a refusal leaves: what its parameterErrors quote is masked here (the catalogue knows what is secret).
+      const result = error.parameterErrors ? { ...error.result, parameterErrors: error.parameterErrors.map(maskedParameterError) } : error.result;
       return jsonResponse(c, envelope(result, ndc), error.status, error.headers);
     }
     (c.get('log') ?? logger).error('unexpected error', { error, method: c.req.method, path: c.req.path });

@@ -4,7 +4,7 @@ import type { Throttling } from '../throttling/service.ts';
 import { formatAmount, parseAmount } from '../domain/money.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';

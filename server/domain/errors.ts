@@ -1,15 +1,21 @@
-import { maskedParameterError } from '../params/validate.ts';
-import type { ParameterError } from '../params/types.ts';
 import { RESULTS, type Result } from './resultCodes.ts';
 import { MESSAGE_LIMIT, shownText } from './sensitive.ts';
+
+/** A parameter at fault: its name, the value sent (masked on the way out, see GatewayError) and what is wrong. */
+export interface ParameterError {
+  readonly name: string;
+  readonly value: string;
+  readonly message: string;
+}
 
 /**
  * The errors use-cases throw: a result code and the HTTP status the answer takes (COMPAT §1), never a bare string.
  * The app's error handler (app.ts) turns them into the JSON envelope; nothing here knows about HTTP libraries.
  *
- * Whatever a refusal quotes of the request (a value in parameterErrors, an id or a parameter in its description) is
- * shown here as shownText shows a caller's text: card numbers masked, secrets hidden, long text cut. Done once, in
- * the constructor, so no refusal built anywhere can send back what it quotes unmasked.
+ * Whatever a refusal's description quotes of the request (an id, a parameter) is shown as shownText shows a caller's
+ * text: card numbers masked, long text cut — done once, in the constructor. Its parameterErrors are kept as found and
+ * masked on the one way out, the app's error handler (app.ts, params/validate.ts maskedParameterError: the catalogue
+ * knows which parameters are secret), so no refusal built anywhere can send back what it quotes unmasked.
  */
 export class GatewayError extends Error {
   readonly result: Result;
@@ -26,7 +32,7 @@ export class GatewayError extends Error {
     super(`${shown.code} ${shown.description}`);
     this.name = 'GatewayError';
     this.result = shown;
-    this.parameterErrors = parameterErrors?.map(maskedParameterError);
+    this.parameterErrors = parameterErrors;
   }
 }
 
@@ -65,7 +71,7 @@ export function stillBeingMade(): GatewayError {
   );
 }
 
-/** 400 with 200.300.404 (GatewayError masks what the errors quote, whoever found the problem). */
+/** 400 with 200.300.404 (the app's error handler masks what the errors quote, whoever found the problem). */
 export function invalidParameters(parameterErrors: readonly ParameterError[]): GatewayError {
   return new GatewayError(RESULTS.invalidParameter, 400, parameterErrors);
 }

@@ -1,5 +1,5 @@
 import { ibanCountry, isValidIban } from '../../widget/shared/iban.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from './errors.ts';
 import type { BankAccountInstrument } from './commands.ts';
 import { invalidParameters } from './errors.ts';
 import { maskAccountNumber } from './sensitive.ts';

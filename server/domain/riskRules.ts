@@ -1,4 +1,4 @@
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from './errors.ts';
 import { RESULTS, type Result } from './resultCodes.ts';
 
 /**

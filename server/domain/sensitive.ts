@@ -1,4 +1,4 @@
-import { passesLuhn } from './cards.ts';
+import { passesLuhn } from '../../widget/shared/luhn.ts';
 
 /**
  * What counts as secret wherever it turns up, whatever name it was sent under: the logger redacts it, and

@@ -1,4 +1,4 @@
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from './errors.ts';
 import { statusOfResult } from './paymentState.ts';
 import { RESULT_CODE_FORMAT, RESULTS } from './resultCodes.ts';
 

@@ -4,7 +4,7 @@ import { guardAuthentication, type HttpDependencies } from './access.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { shownText } from '../domain/sensitive.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { readBody } from './body.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import type { AppEnv } from './context.ts';

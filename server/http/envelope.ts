@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Result } from '../domain/resultCodes.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 
 /**
  * The JSON envelope every response carries (COMPAT §1): result, buildNumber, timestamp, ndc.

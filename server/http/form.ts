@@ -1,5 +1,5 @@
 import { hasForbiddenSegment } from '../params/names.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 
 /**
  * Form bodies and query strings: `card.number=...&cart.items[0].name=...`. Parsed with URLSearchParams

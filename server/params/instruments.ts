@@ -13,7 +13,7 @@ import {
   WALLETS,
 } from '../domain/instruments.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import type { ParameterError } from './types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { maskedParameterError } from './validate.ts';
 import { anyWithPrefix } from './values.ts';
 import { ASYNC_BRANDS, isAsyncBrand } from '../../widget/shared/asyncBrands.ts';

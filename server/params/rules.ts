@@ -9,7 +9,8 @@ import { cvvAsked } from '../domain/cards.ts';
 import { isWalletBrand, WALLET_TOKEN_PARAMETERS } from '../domain/instrumentBrands.ts';
 import { checkHttpUrl } from '../domain/urls.ts';
 import { anyWithPrefix, brandCode, isTrue } from './values.ts';
-import type { CrossFieldRule, Operation, ParameterError } from './types.ts';
+import type { CrossFieldRule, Operation } from './types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 
 type Params = ReadonlyMap<string, string>;
 

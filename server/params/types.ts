@@ -1,3 +1,5 @@
+import type { ParameterError } from '../domain/errors.ts';
+
 /**
  * The vocabulary of the parameter catalogue. Every request parameter of the spec is one `ParamSpec`;
  * the validator (validate.ts) is the only code that interprets them.
@@ -47,12 +49,6 @@ export interface ParamSpec {
   /** The message used when `pattern` does not match, e.g. "must be a date yyyy-MM-dd". */
   readonly formatMessage?: string;
   readonly sensitive?: Sensitivity;
-}
-
-export interface ParameterError {
-  readonly name: string;
-  readonly value: string;
-  readonly message: string;
 }
 
 /** A cross-field rule: looks at the whole request, reports the parameters it finds at fault. */

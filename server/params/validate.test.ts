@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cardPayment } from '../testing/harness.ts';
 import { CATALOGUE } from './catalogue.ts';
-import type { Operation, ParameterError } from './types.ts';
+import type { Operation } from './types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { maskAccountNumber } from '../domain/sensitive.ts';
 import { displayValue, echoedValue, findSpec, isKnownParameter, maskedParameterError, validateParameters } from './validate.ts';
 

@@ -1,7 +1,8 @@
 import { isSecretName, maskAccountNumber, MESSAGE_LIMIT, shownText } from '../domain/sensitive.ts';
 import { CATALOGUE } from './catalogue.ts';
 import { CROSS_FIELD_RULES } from './rules.ts';
-import type { Operation, ParameterError, ParamSpec } from './types.ts';
+import type { Operation, ParamSpec } from './types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 
 /** Lists (`[n]`) hold at most this many entries unless the spec says otherwise (cart items: 1000). */
 const DEFAULT_MAX_INDEX = 999;

@@ -8,7 +8,7 @@ import type { PaymentRecord } from '../domain/payment.ts';
 import { withResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { withQuery } from '../domain/urls.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { openStored, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/service.ts';
 import { cardAccountKey } from '../risk/accountKey.ts';
 import type { HeldCard } from '../vault/cardVault.ts';

@@ -1,6 +1,6 @@
 import { invalidParameters } from '../domain/errors.ts';
 import { isCalendarDate } from '../domain/instruments.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import { isTrue } from '../params/values.ts';
 

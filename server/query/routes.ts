@@ -12,7 +12,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { isPathId, pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { QUERY_LIMITS } from '../throttling/service.ts';
 import { byIdQueryOf, listQueryOf } from './request.ts';
 import { nothingFound, queryLinked, queryList, queryRecord, type RecordPage } from './service.ts';

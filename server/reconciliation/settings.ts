@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { SettingsRefusedError } from '../domain/errors.ts';
 import { entityExists } from '../merchants/repository.ts';
 import { isPublicAddress } from '../outbound/addresses.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
 import { eraseSealed, keepSealed } from '../vault/repository.ts';

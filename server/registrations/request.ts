@@ -4,7 +4,7 @@ import { invalidParameters } from '../domain/errors.ts';
 import { requestEcho } from '../params/echo.ts';
 import { bankAccountOf, cardOf, namesBankAccount } from '../params/instruments.ts';
 import { resolveTestMode } from '../params/testMode.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import { brandCode } from '../params/values.ts';
 import type { CreateRegistrationCommand, RegistrationUpdate } from './service.ts';

@@ -9,7 +9,7 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { formatSignedAmount } from './settlementMoney.ts';
 import { findSettlementBatchesOfDay, type SettlementBatch } from './settlementRecords.ts';
 import { isSettlementDay, runSettlement, settlementDateProblem, type SettledBatch } from './settlementRun.ts';

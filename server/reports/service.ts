@@ -2,7 +2,7 @@ import { GatewayError, invalidParameters } from '../domain/errors.ts';
 import { isCalendarDate } from '../domain/instruments.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { GatewayEnvironment } from '../config.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { resolveTestMode } from '../params/testMode.ts';
 import type { Queryable } from '../store/index.ts';
 import { findSettlementBatch, findSettlementBatches, type RecordType, type SettlementBatch } from './settlementRecords.ts';

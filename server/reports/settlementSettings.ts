@@ -1,5 +1,5 @@
 import { SettingsRefusedError } from '../domain/errors.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import type { Queryable } from '../store/index.ts';
 
 /**

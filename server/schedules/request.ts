@@ -12,7 +12,7 @@ import { GatewayError, invalidParameters } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { TestMode } from '../domain/payment.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import { requestEcho } from '../params/echo.ts';
 import { resolveTestMode } from '../params/testMode.ts';

@@ -1,5 +1,5 @@
 import type { RequestLimits } from '../config.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 
 /**
  * The request limits of COMPAT §17 that an entity may have set apart from the gateway's defaults (THROTTLE_*), by the
