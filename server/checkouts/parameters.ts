@@ -1,6 +1,6 @@
 import { formatAmount, parseAmount } from '../domain/money.ts';
 import { findSpec } from '../params/validate.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import { DIRECT_DEBIT_FIELDS, isDirectDebitBrand } from '../../widget/shared/directDebit.ts';
 import { isAsyncBrand } from '../../widget/shared/asyncBrands.ts';
 
