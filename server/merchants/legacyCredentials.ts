@@ -6,7 +6,7 @@ import { hashPassword } from './passwordHash.ts';
 /**
  * Legacy credentials (COMPAT §1): the `authentication.userId` / `authentication.password` pair that clients written
  * for the platform's older API send in the body or query string instead of an `Authorization` header. An operator
- * issues them per entity (CLI: credentialsCli.ts, admin API: credentialRoutes.ts); the password is shown once and
+ * issues them per entity (CLI: cli/credentials.ts, admin API: credentialRoutes.ts); the password is shown once and
  * kept only as a salted scrypt hash (passwordHash.ts). The userId is the credentials' id.
  */
 
