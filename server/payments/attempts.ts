@@ -9,7 +9,8 @@ import { paymentOfRow, paymentRow } from './repository.ts';
 /**
  * Acquirer attempts (DESIGN principle 11): before the gateway calls an acquirer, it commits a row saying what it is
  * about to ask and what it will record with the answer (the plan). The call itself runs outside any row lock; the
- * answer is recorded (ledger.ts) in the transaction that finishes the attempt. An attempt left open by a crash
+ * answer is recorded in the transaction that finishes the attempt. The ledger (ledger.ts) is the only writer of these
+ * rows: it opens attempts and finishes them; the rest only reads them. An attempt left open by a crash
  * between the call and the record is finished by the recovery job (recovery.ts), which asks the acquirer what
  * became of it: money never moves without a row, and nothing is recorded twice (the attempt's id is the acquirer's
  * idempotency reference, and the payment's id is the row's key).

@@ -7,7 +7,6 @@ import { withResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import type { AcquirerAnswer } from '../acquirers/types.ts';
 import type { GatewayEnvironment } from '../config.ts';
-import { insertAttempts } from './attempts.ts';
 import { childTotals, lockPayment } from './repository.ts';
 import type { PaymentServices } from './services.ts';
 
@@ -110,17 +109,14 @@ export async function processBackOffice(services: PaymentServices, command: Back
       createdAt: services.now(),
     };
     const refusal = checkBackOffice(paymentType, amountMinor, parent, totals);
-    if (refusal) {
-      const refused = { ...withResult(child, withReason(refusal.result, refusal.reason)), acquirer: 'gateway' };
-      return { kind: 'recorded', payment: (await services.ledger.recordIn(tx, { payments: [refused] }))[0] as PaymentRecord };
-    }
+    if (refusal) return { kind: 'recorded', payment: await services.ledger.refuseIn(tx, child, withReason(refusal.result, refusal.reason)) };
     if (!services.acquirers.get(parent.acquirer)) {
-      const unavailable = { ...withResult(child, withReason(RESULTS.systemError, `the acquirer ${parent.acquirer} of this payment is not configured`)), acquirer: 'gateway' };
-      return { kind: 'recorded', payment: (await services.ledger.recordIn(tx, { payments: [unavailable] }))[0] as PaymentRecord };
+      const unavailable = withReason(RESULTS.systemError, `the acquirer ${parent.acquirer} of this payment is not configured`);
+      return { kind: 'recorded', payment: await services.ledger.refuseIn(tx, child, unavailable) };
     }
     // The attempt holds the amount against the parent's totals until the acquirer's answer is recorded.
     const attemptId = newResourceId();
-    await insertAttempts(tx, [{ id: attemptId, acquirer: parent.acquirer, plan: { kind: 'backOffice', payment: child }, instanceId: services.store.instanceId, createdAt: child.createdAt }]);
+    await services.ledger.openIn(tx, { id: attemptId, acquirer: parent.acquirer, plan: { kind: 'backOffice', payment: child }, createdAt: child.createdAt });
     return { kind: 'ask', child, attemptId, referencedReference: parent.acquirerReference };
   });
 

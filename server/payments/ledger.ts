@@ -4,15 +4,16 @@ import type { Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, Outbox } from '../events/outbox.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
-import { finishAttempts } from './attempts.ts';
+import { createAttemptOpener, finishAttempts, insertAttempts, lockAttempt, type AttemptOutcome, type AttemptToOpen, type NewAttempt } from './attempts.ts';
 import { findPaymentsById, insertPayments, updatePendingPayment } from './repository.ts';
 import { paymentSnapshot } from './view.ts';
 
 /**
- * The ledger: the only writer of payment rows (DESIGN principle 9). New payments (initial ones, the gateway's
- * refusals, back-office children) and a pending payment's one transition to its final state are written here, each
- * with its PAYMENT event in the same transaction (the outbox: whatever the event causes is scheduled with it), and
- * with the acquirer attempt it answers finished there too.
+ * The ledger: the only writer of payment rows (DESIGN principle 9) and of acquirer attempts (attempts.ts). New
+ * payments (initial ones, the gateway's refusals, back-office children) and a pending payment's one transition to its
+ * final state are written here, each with its PAYMENT event in the same transaction (the outbox: whatever the event
+ * causes is scheduled with it), and with the acquirer attempt it answers finished there too. The attempt itself is
+ * opened here before the acquirer is asked, and closed here when nothing is to be recorded for it.
  *
  * New payments are group-committed: payments that arrive while writes are in flight are committed together (one
  * multi-row INSERT for the payments, one for their events), so a burst costs one transaction instead of one each;
@@ -27,13 +28,39 @@ export interface LedgerWrite {
   readonly alongside?: (tx: Queryable) => Promise<void>;
 }
 
+/** An acquirer attempt to open, by this gateway instance. */
+export type AttemptToStart = Omit<NewAttempt, 'instanceId'>;
+
 export interface Ledger {
+  /**
+   * Opens an acquirer attempt before its call, group-committed with concurrent ones, with the card to seal alongside
+   * (named by its plan). Rejects with PaymentBeingMadeError when its payment has an open attempt or is written already.
+   */
+  open(attempt: AttemptToStart, sealedCard?: AttemptToOpen['sealedCard']): Promise<void>;
+  /**
+   * Opens an attempt in a transaction the caller holds, whose lock makes it its payment's only one (a back-office
+   * operation under its parent's lock, a redirect's success under the redirect's, a smart retry's second attempt under
+   * its first's).
+   */
+  openIn(tx: Queryable, attempt: AttemptToStart): Promise<void>;
+  /**
+   * Locks the attempt until the transaction ends; true when it is finished already (its recovery recorded it), so its
+   * caller must leave what was recorded as it is.
+   */
+  attemptFinished(tx: Queryable, attemptId: string): Promise<boolean>;
+  /**
+   * Closes an attempt with nothing to write for it: its payment was recorded meanwhile ('recorded'), or the acquirer
+   * never received it ('unknown': no money moved).
+   */
+  close(tx: Queryable, attemptId: string, outcome: AttemptOutcome, now: Date): Promise<void>;
   /** Writes new payments, group-committed; resolves with the payments as stored. */
   record(write: LedgerWrite): Promise<PaymentRecord[]>;
   /** The same, in a transaction the caller holds (a back-office refusal under its parent's lock, a recovery). */
   recordIn(tx: Queryable, write: LedgerWrite): Promise<PaymentRecord[]>;
   /** A new payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
   refuse(payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
+  /** The same, in a transaction the caller holds (a back-office operation refused under its parent's lock). */
+  refuseIn(tx: Queryable, payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
   /**
    * A pending payment becomes final (the caller holds its row lock), with its PAYMENT UPDATED event. Undefined when it
    * was not pending any more: a second answer changes nothing.
@@ -44,6 +71,11 @@ export interface Ledger {
 /** What a PAYMENT event carries: the payment as the API shows it. */
 function paymentEvent(payment: PaymentRecord, action: PaymentEventAction, at: Date): DomainEvent {
   return { type: 'PAYMENT', action, entityId: payment.entityId, resourceId: payment.id, payload: paymentSnapshot(payment, at), createdAt: at, payment };
+}
+
+/** A payment no acquirer was asked about: the gateway's own result. */
+function refused(payment: PaymentRecord, result: Result): PaymentRecord {
+  return { ...withResult(payment, result), acquirer: 'gateway' };
 }
 
 export function createLedger(store: Store, outbox: Outbox): Ledger {
@@ -76,10 +108,22 @@ export function createLedger(store: Store, outbox: Outbox): Ledger {
   }
 
   const group = createGroupCommit(store, writeBatch);
+  const opener = createAttemptOpener(store);
+  const started = (attempt: AttemptToStart): NewAttempt => ({ ...attempt, instanceId: store.instanceId });
 
   return {
+    open: (attempt, sealedCard) => opener.submit({ attempt: started(attempt), ...(sealedCard ? { sealedCard } : {}) }),
+    openIn: (tx, attempt) => insertAttempts(tx, [started(attempt)]),
+    async attemptFinished(tx, attemptId) {
+      const locked = await lockAttempt(tx, attemptId);
+      return locked !== undefined && locked.finishedAt !== null;
+    },
+    async close(tx, attemptId, outcome, now) {
+      await finishAttempts(tx, [attemptId], outcome, now);
+    },
     record: (write) => group.submit(write),
-    refuse: async (payment, result) => (await group.submit({ payments: [withResult(payment, result)] }))[0] as PaymentRecord,
+    refuse: async (payment, result) => (await group.submit({ payments: [refused(payment, result)] }))[0] as PaymentRecord,
+    refuseIn: async (tx, payment, result) => (await writeBatch(tx, [{ payments: [refused(payment, result)] }]))[0]?.[0] as PaymentRecord,
     recordIn: async (tx, write) => (await writeBatch(tx, [write]))[0] as PaymentRecord[],
     async finish(tx, payment, result, now, attemptId) {
       const status = statusOfResult(result.resultCode);

@@ -4,7 +4,7 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import type { JobHandler } from '../jobs/registry.ts';
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
-import { findOpenAttempts, finishAttempts, lockAttempt, openAttemptsOfPayments, type Attempt } from './attempts.ts';
+import { findOpenAttempts, lockAttempt, openAttemptsOfPayments, type Attempt } from './attempts.ts';
 import { withAnswer } from './backOffice.ts';
 import { settleInitial } from './initial.ts';
 import { settleAfterRedirect } from './pending.ts';
@@ -43,7 +43,7 @@ export async function recoverAttempt(services: PaymentServices, attempt: Attempt
     const { plan } = locked;
     if (!answer) {
       // The acquirer never saw it: nothing moved. What waited on it is released.
-      await finishAttempts(tx, [locked.id], 'unknown', now);
+      await services.ledger.close(tx, locked.id, 'unknown', now);
       if (plan.kind === 'initial' && plan.registerSealedCardId !== null) await eraseSealed(tx, plan.registerSealedCardId, now);
       if (plan.kind === 'afterRedirect') await endUnanswered(services, tx, plan, now);
       services.logger.warn('acquirer attempt closed: the acquirer never received it', { attemptId: locked.id, paymentId: plan.payment.id });

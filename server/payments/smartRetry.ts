@@ -6,7 +6,7 @@ import type { PaymentRecord } from '../domain/payment.ts';
 import { withResult } from '../domain/paymentState.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { mayBeRetried } from '../domain/smartRetry.ts';
-import { insertAttempts, lockAttempt, type AttemptPlan } from './attempts.ts';
+import type { AttemptPlan } from './attempts.ts';
 import { withAnswer } from './backOffice.ts';
 import { cardOnFileOf } from './cardOnFile.ts';
 import type { PaymentServices } from './services.ts';
@@ -103,11 +103,10 @@ export async function smartRetryAfter<P extends RetryablePlan>(
   const retried: PaymentRecord = { ...payment, acquirer: fallback.name, createdAt: first.plan.kind === 'initial' ? now : payment.createdAt };
   const attempt: RetryableAttempt<P> = { id: newResourceId(), plan: { ...first.plan, payment: retried, softDeclineOf: rejection.id } };
   const switched = await services.store.transaction(async (tx): Promise<SmartRetry<P>> => {
-    const locked = await lockAttempt(tx, first.id);
-    if (locked && locked.finishedAt !== null) return { kind: 'finishedMeanwhile' };
+    if (await services.ledger.attemptFinished(tx, first.id)) return { kind: 'finishedMeanwhile' };
     await services.ledger.recordIn(tx, { payments: [rejection], attemptId: first.id });
     // Once the first attempt is finished: a payment has one open attempt at a time (attempts.ts).
-    await insertAttempts(tx, [{ id: attempt.id, acquirer: fallback.name, plan: attempt.plan, instanceId: services.store.instanceId, createdAt: now }]);
+    await services.ledger.openIn(tx, { id: attempt.id, acquirer: fallback.name, plan: attempt.plan, createdAt: now });
     return { kind: 'retry', fallback, attempt, retryOf: { acquirer: rejectedBy.name, code, reference: rejection.acquirerReference } };
   });
   if (switched.kind === 'retry') {
