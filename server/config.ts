@@ -4,7 +4,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { parseSettlementConfig, SettlementConfigError, type SettlementConfig } from './reports/settlementConfig.ts';
+import { parseSettlementConfig, SettlementConfigError, type SettlementConfig } from './settlementConfig.ts';
 
 export type GatewayEnvironment = 'test' | 'live';
 

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { renderBootstrap } from '../server/widget/bootstrap.ts';
+import { renderBootstrap } from '../server/checkouts/bootstrap.ts';
 import type { WidgetBuild } from '../server/widget/build.ts';
 
 /**

@@ -14,7 +14,7 @@ import {
   liveApp,
 } from '../testing/harness.ts';
 import { setShopperResultUrlBase } from '../merchants/repository.ts';
-import { renderBootstrap } from '../widget/bootstrap.ts';
+import { renderBootstrap } from './bootstrap.ts';
 import { findBootstrapSnapshot } from './repository.ts';
 
 warnIfPostgresSkipped('checkouts.test.ts');

@@ -1,4 +1,4 @@
-import type { AcquirerRecord } from '../acquirers/settlementFeed.ts';
+import type { AcquirerRecord } from './acquirerFeed.ts';
 import type { Queryable } from '../store/index.ts';
 import type { MatchingStatus, NewSettlementRecord } from './settlementRecords.ts';
 

@@ -1,4 +1,4 @@
-import type { SettlementConfig } from './settlementConfig.ts';
+import type { SettlementConfig } from '../settlementConfig.ts';
 
 /**
  * The settlement's arithmetic, exact: amounts in minor units, rates and percentages as decimal text turned into

@@ -1,10 +1,10 @@
-import { simulatedSettlementFeed, type SettleableOperation } from '../acquirers/settlementFeed.ts';
+import { simulatedSettlementFeed, type SettleableOperation } from './acquirerFeed.ts';
 import { isCalendarDate } from '../domain/instruments.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { findPaymentsById } from '../payments/repository.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { matchRecords } from './matching.ts';
-import type { SettlementConfig } from './settlementConfig.ts';
+import type { SettlementConfig } from '../settlementConfig.ts';
 import { insertSettlementBatch, type NewSettlementRecord } from './settlementRecords.ts';
 import { findSettlementSettings } from './settlementSettings.ts';
 

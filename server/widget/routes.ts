@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { pathId } from '../http/pathIds.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
-import { renderBootstrap, type BootstrapSnapshot } from './bootstrap.ts';
+import { renderBootstrap, type BootstrapSnapshot } from '../checkouts/bootstrap.ts';
 import { acceptsGzip, gzipIfSmaller, type WidgetBuild } from './build.ts';
 
 /**

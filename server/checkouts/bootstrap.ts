@@ -1,4 +1,4 @@
-import type { StoredCardView } from '../registrations/service.ts';
+import type { StoredCardView } from '../registrations/storedCards.ts';
 
 /**
  * paymentWidgets.js: the small per-checkout script a merchant page loads with a script tag (COMPAT §3).

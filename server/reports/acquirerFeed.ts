@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { shortIdOf } from '../payments/view.ts';
-import { chargebackRecordOf } from '../reconciliation/chargebacks.ts';
-import type { SettlementConfig } from '../reports/settlementConfig.ts';
-import { convertedAmount, feeOf, settlementRateOf } from '../reports/settlementMoney.ts';
-import type { NewSettlementRecord } from '../reports/settlementRecords.ts';
-import type { SettlementSettings } from '../reports/settlementSettings.ts';
+import { chargebackRecordOf } from './chargebacks.ts';
+import type { SettlementConfig } from '../settlementConfig.ts';
+import { convertedAmount, feeOf, settlementRateOf } from './settlementMoney.ts';
+import type { NewSettlementRecord } from './settlementRecords.ts';
+import type { SettlementSettings } from './settlementSettings.ts';
 
 /**
  * What a simulated acquirer reports it settled for a merchant entity on a day (issue 21, COMPAT §14, §15): one list
