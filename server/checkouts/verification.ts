@@ -6,7 +6,7 @@ import type { Result } from '../domain/resultCodes.ts';
 import { cardView } from '../domain/cards.ts';
 import { paymentHttpStatus, resultOf } from '../payments/view.ts';
 import type { RegistrationRecord } from '../registrations/repository.ts';
-import { registrationBody, registrationResult } from '../registrations/service.ts';
+import { registrationBody, registrationResult } from '../registrations/storedCards.ts';
 
 /**
  * A registration-only checkout (COMPAT §10: created with createRegistration=true and no paymentType) registers

@@ -6,7 +6,7 @@ import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
 import { cardOnFileEcho } from './cardOnFile.ts';
 import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from './initial.ts';
-import type { StoredBankAccount } from '../registrations/service.ts';
+import type { StoredBankAccount } from '../registrations/storedCards.ts';
 import { accountKeyOf } from '../risk/accountKey.ts';
 import type { PaymentServices } from './services.ts';
 

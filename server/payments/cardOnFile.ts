@@ -3,7 +3,7 @@ import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { schemeReferenceOf } from '../registrations/service.ts';
+import { schemeReferenceOf } from '../registrations/storedCards.ts';
 import type { RegistrationRecord } from '../registrations/repository.ts';
 import { findPayment } from './repository.ts';
 import type { PaymentServices } from './services.ts';

@@ -9,7 +9,7 @@ import { withResult } from '../domain/paymentState.ts';
 import { RESULTS, type Result } from '../domain/resultCodes.ts';
 import { withQuery } from '../domain/urls.ts';
 import type { ParameterError } from '../domain/errors.ts';
-import { openStored, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/service.ts';
+import { openStored, recordRegistration, registrationOfPayment, registrationUsed, type StoredCard } from '../registrations/storedCards.ts';
 import { cardAccountKey } from '../risk/accountKey.ts';
 import type { HeldCard } from '../vault/cardVault.ts';
 import { eraseSealed } from '../vault/repository.ts';
@@ -309,10 +309,10 @@ export async function authorizeAndRecord(
     registerSealedCardId: sealedCardId,
     captureAtOnce: command.captureAtOnce,
   };
-  await services.ledger.open(
-    { id: attemptId, acquirer: acquirer.name, plan, createdAt: payment.createdAt },
-    cardToStore && sealedCardId ? { id: sealedCardId, value: services.vault.seal(cardToStore) } : undefined,
-  );
+  await services.attempts.submit({
+    attempt: { id: attemptId, acquirer: acquirer.name, plan, instanceId: services.store.instanceId, createdAt: payment.createdAt },
+    ...(cardToStore && sealedCardId ? { sealedCard: { id: sealedCardId, value: services.vault.seal(cardToStore) } } : {}),
+  });
   const request: AuthorizationRequest = {
     attemptId,
     paymentId: payment.id,

@@ -3,7 +3,7 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { paymentSnapshot, shortIdOf } from '../payments/view.ts';
 import type { RegistrationRecord } from '../registrations/repository.ts';
-import { registrationBody, registrationResult } from '../registrations/service.ts';
+import { registrationBody, registrationResult } from '../registrations/storedCards.ts';
 import type { ScheduleRecord } from '../schedules/repository.ts';
 import { scheduleBody } from '../schedules/view.ts';
 

@@ -7,7 +7,7 @@ import { resolveTestMode } from '../params/testMode.ts';
 import type { ParameterError } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import { brandCode } from '../params/values.ts';
-import type { CreateRegistrationCommand, RegistrationUpdate } from './service.ts';
+import type { CreateRegistrationCommand, RegistrationUpdate } from './api.ts';
 
 /** The edge of the registration use-cases: the wire's parameters validated once and turned into commands. */
 

@@ -19,12 +19,11 @@ import {
   deleteRegistration,
   extendRegistrationLife,
   readRegistration,
-  registrationBody,
-  registrationResult,
   updateRegistration,
   type RegistrationOperation,
   type RegistrationOutcome,
-} from './service.ts';
+} from './api.ts';
+import { registrationBody, registrationResult } from './storedCards.ts';
 
 /** The registration answer (COMPAT §10): the registration in the envelope. */
 export function registrationAnswer(registration: RegistrationRecord, ndc: string = newNdc(registration.entityId)): Answer {

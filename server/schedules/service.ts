@@ -3,7 +3,7 @@ import { newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import { findRegistration } from '../registrations/repository.ts';
-import { requireUsable } from '../registrations/service.ts';
+import { requireUsable } from '../registrations/storedCards.ts';
 import { cancelLockedSchedule } from './cancellation.ts';
 import { findSchedule, insertSchedule, type ScheduleRecord } from './repository.ts';
 import type { CreateScheduleCommand } from './request.ts';

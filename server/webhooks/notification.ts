@@ -3,7 +3,7 @@ import type { WebhookFields } from './repository.ts';
 
 /**
  * What a webhook notification says (COMPAT §13), before it is encrypted: `{type, action, payload}`, the payload the
- * resource as its event recorded it (payments/view.ts paymentSnapshot, registrations/service.ts), with the fields
+ * resource as its event recorded it (payments/view.ts paymentSnapshot, registrations/storedCards.ts), with the fields
  * notifications add, and without customer data for a webhook that asked for NON_CUSTOMER_DATA.
  */
 

@@ -1,27 +1,14 @@
-import { cardView, checkCard, summaryOf } from '../domain/cards.ts';
-import { bankAccountEcho, mandatedAccount, SEPA_BRAND, type MandatedBankAccount } from '../domain/instruments.ts';
-import { newResourceId, newSchemeReference, RESOURCE_ID } from '../domain/ids.ts';
+import { cardView } from '../domain/cards.ts';
+import { SEPA_BRAND, type MandatedBankAccount } from '../domain/instruments.ts';
+import { newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import type { BankAccountInstrument, CardInstrument } from '../domain/commands.ts';
 import type { CardSummary, PaymentRecord } from '../domain/payment.ts';
 import { RESULTS, successResultOf, type Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
-import type { ParameterError } from '../params/types.ts';
+import type { ParameterError } from '../domain/errors.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
-import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
-import {
-  extendRegistration,
-  findLiveRegistrations,
-  findRegistration,
-  findRegistrationWithCard,
-  insertRegistration,
-  markRegistrationDeleted,
-  registrationPaidWith,
-  updateRegistrationCard,
-  LAST_USE_RESOLUTION_MS,
-  type RegistrationRecord,
-} from './repository.ts';
+import { findLiveRegistrations, findRegistrationWithCard, insertRegistration, registrationPaidWith, LAST_USE_RESOLUTION_MS, type RegistrationRecord } from './repository.ts';
 
 /**
  * Registrations (COMPAT §10, doc 3 §2.5): stored cards, made on their own (POST /v1/registrations, a
@@ -33,6 +20,10 @@ import {
  *                                                    then starts the clock again)
  *
  * Every creation, update and deletion appends its REGISTRATION event in the transaction that makes it.
+ *
+ * This file is the stored-card model the features share: a registration's record and how answers and events show it,
+ * its expiry, a stored card or account opened for a payment, the cards a checkout offers, the clock a payment moves.
+ * The API's use-cases (create, read, update, delete, extend) are in api.ts.
  */
 
 /** What a registration service needs: the store's writers and the registration lifetime. */
@@ -140,7 +131,8 @@ export function registrationResult(registration: RegistrationRecord): Result {
   return successResultOf(registration.testMode);
 }
 
-function registrationEvent(registration: RegistrationRecord, action: EventAction, at: Date): DomainEvent {
+/** The REGISTRATION event of a change: the registration as answers show it, with its result. */
+export function registrationEvent(registration: RegistrationRecord, action: EventAction, at: Date): DomainEvent {
   const result = registrationResult(registration);
   return {
     type: 'REGISTRATION',
@@ -176,7 +168,7 @@ export function checkRegistrationId(id: string): void {
 }
 
 /** Why a registration cannot be used: the §10 answer, naming the parameter that named it when there is one. */
-function unusable(result: Result, parameter: string | undefined, id: string, reason?: string): GatewayError {
+export function unusableRegistration(result: Result, parameter: string | undefined, id: string, reason?: string): GatewayError {
   const errors: ParameterError[] | undefined = parameter ? [{ name: parameter, value: id, message: result.description }] : undefined;
   return new GatewayError(reason ? withReason(result, reason) : result, 400, errors);
 }
@@ -192,11 +184,11 @@ export function requireUsable(
   now: Date,
   parameter?: string,
 ): RegistrationRecord {
-  if (!registration) throw unusable(RESULTS.registrationNotFound, parameter, id);
-  if (registration.deletedAt !== null) throw unusable(RESULTS.registrationDeleted, parameter, id);
+  if (!registration) throw unusableRegistration(RESULTS.registrationNotFound, parameter, id);
+  if (registration.deletedAt !== null) throw unusableRegistration(RESULTS.registrationDeleted, parameter, id);
   const expiry = expiryOf(registration, lifetimeMonths);
   if (now.getTime() >= expiry.getTime()) {
-    throw unusable(RESULTS.registrationNotValid, parameter, id, `the registration expired on ${expiry.toISOString().slice(0, 10)}`);
+    throw unusableRegistration(RESULTS.registrationNotValid, parameter, id, `the registration expired on ${expiry.toISOString().slice(0, 10)}`);
   }
   return registration;
 }
@@ -218,7 +210,7 @@ export interface StoredBankAccount {
  * refused with the §10 codes when the registration cannot be used.
  */
 export async function openStored(services: RegistrationServices, entityId: string, registrationId: string, parameter: string): Promise<StoredCard | StoredBankAccount> {
-  if (!RESOURCE_ID.test(registrationId)) throw unusable(RESULTS.invalidRegistrationId, parameter, registrationId);
+  if (!RESOURCE_ID.test(registrationId)) throw unusableRegistration(RESULTS.invalidRegistrationId, parameter, registrationId);
   const found = await findRegistrationWithCard(services.store, entityId, registrationId);
   const registration = requireUsable(found?.registration, registrationId, services.registrationLifetimeMonths, services.now(), parameter);
   noteLastUse(services.lastUses, registration.id, registration.lastUsedAt.getTime());
@@ -228,7 +220,7 @@ export async function openStored(services: RegistrationServices, entityId: strin
   try {
     opened = services.vault.open<unknown>(found.sealed);
   } catch {
-    throw unusable(RESULTS.registrationNotValid, parameter, registrationId, 'its card was sealed with a card-data key this gateway does not have');
+    throw unusableRegistration(RESULTS.registrationNotValid, parameter, registrationId, 'its card was sealed with a card-data key this gateway does not have');
   }
   return registration.bankAccount !== null ? { registration, bankAccount: opened as MandatedBankAccount } : { registration, card: opened as HeldCard };
 }
@@ -282,181 +274,6 @@ export function storedCardView(card: StoredCardView): StoredCardView {
     expiryYear: card.expiryYear,
     ...(card.holder !== undefined ? { holder: card.holder } : {}),
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The registrations API (COMPAT §10)
-
-export interface CreateRegistrationCommand {
-  readonly entityId: string;
-  /** The id chosen before the registration exists (an idempotency key). */
-  readonly registrationId: string | undefined;
-  readonly instrument: CardInstrument | BankAccountInstrument;
-  readonly paymentBrand: string | undefined;
-  readonly testMode: string | null;
-  /** customer, billing, customParameters, standingInstruction, ... as the answer echoes them. */
-  readonly echo: Record<string, unknown>;
-  /**
-   * Who started the card-on-file agreement the registration stands for (COMPAT §11): the shopper, here (a scheme
-   * reference is made for it), or a payment elsewhere, migrated (recurringMigration.*), whose reference
-   * (connectorTxId1) later MIT payments name, if the merchant sent it.
-   */
-  readonly agreement: { readonly kind: 'shopper' } | { readonly kind: 'migrated'; readonly initialTransactionId: string | undefined };
-  readonly checkoutId?: string;
-}
-
-/** A registration refused by the gateway's card checks: answered with its would-be id and the card, and not stored. */
-export interface RefusedRegistration {
-  readonly id: string;
-  readonly paymentBrand: string | undefined;
-  readonly card: CardSummary;
-  readonly result: Result;
-}
-
-export type RegistrationOutcome =
-  | { readonly kind: 'created'; readonly registration: RegistrationRecord }
-  | { readonly kind: 'refused'; readonly refused: RefusedRegistration };
-
-/** POST /v1/registrations: the gateway's card checks, then the card sealed and the registration written with its event. */
-export async function createRegistration(services: RegistrationServices, command: CreateRegistrationCommand): Promise<RegistrationOutcome> {
-  const now = services.now();
-  const id = command.registrationId ?? newResourceId();
-  const { instrument } = command;
-  if (instrument.kind === 'bankAccount') {
-    const account = mandatedAccount(instrument, id, now);
-    return storeRegistration(services, command, id, now, account, { card: null, bankAccount: bankAccountEcho(account, command.echo.bankAccount, instrument.bankName), paymentBrand: instrument.brand });
-  }
-  const held: HeldCard = {
-    number: instrument.number,
-    expiryMonth: instrument.expiryMonth,
-    expiryYear: instrument.expiryYear,
-    holder: instrument.holder,
-    brand: '',
-  };
-  const check = checkCard(held, instrument.cvv, command.paymentBrand, now);
-  const card = summaryOf(held);
-  if (check.refusal) return { kind: 'refused', refused: { id, paymentBrand: check.brand, card, result: check.refusal } };
-  const brand = check.brand as string;
-  return storeRegistration(services, command, id, now, { ...held, brand }, { card, bankAccount: null, paymentBrand: brand });
-}
-
-/** Seals what a registration keeps and writes the registration with its event, in one transaction. */
-function storeRegistration(
-  services: RegistrationServices,
-  command: CreateRegistrationCommand,
-  id: string,
-  now: Date,
-  sealed: HeldCard | MandatedBankAccount,
-  shown: { readonly card: CardSummary | null; readonly bankAccount: Record<string, unknown> | null; readonly paymentBrand: string },
-): Promise<RegistrationOutcome> {
-  return services.store.transaction(async (tx) => {
-    const sealedCardId = await keepSealed(tx, services.vault.seal(sealed), now);
-    const registration = newRegistration({
-      id,
-      entityId: command.entityId,
-      ...shown,
-      sealedCardId,
-      now,
-      testMode: command.testMode,
-      requestEcho: command.echo,
-      checkoutId: command.checkoutId ?? null,
-      initialTransactionId: command.agreement.kind === 'shopper' ? newSchemeReference() : (command.agreement.initialTransactionId ?? null),
-    });
-    await recordRegistration(tx, services.outbox, registration);
-    return { kind: 'created', registration };
-  });
-}
-
-/** GET /v1/registrations/{id}: the entity's usable registration. */
-export async function readRegistration(services: RegistrationServices, entityId: string, id: string): Promise<RegistrationRecord> {
-  checkRegistrationId(id);
-  return requireUsable(await findRegistration(services.store, entityId, id), id, services.registrationLifetimeMonths, services.now());
-}
-
-/** The deregistration (DR) or life extension (TE) a registration answered a request with. */
-export interface RegistrationOperation {
-  readonly id: string;
-  readonly paymentType: 'DR' | 'TE';
-  readonly registration: RegistrationRecord;
-}
-
-/**
- * DELETE /v1/registrations/{id}: under the registration's lock, marked deleted and its card erased from the vault,
- * with the REGISTRATION DELETED event, whose outbox subscriber cancels its schedules in the same transaction
- * (schedules/cancellation.ts). A second delete finds it deleted (100.150.202). An expired registration can still be
- * deleted: its card goes too.
- */
-export async function deleteRegistration(services: RegistrationServices, entityId: string, id: string, operationId: string = newResourceId()): Promise<RegistrationOperation> {
-  checkRegistrationId(id);
-  return services.store.transaction(async (tx) => {
-    const registration = await findRegistration(tx, entityId, id, { forUpdate: true });
-    if (!registration) throw unusable(RESULTS.registrationNotFound, undefined, id);
-    if (registration.deletedAt !== null) throw unusable(RESULTS.registrationDeleted, undefined, id);
-    const now = services.now();
-    await markRegistrationDeleted(tx, id, operationId, now);
-    if (registration.sealedCardId !== null) await eraseSealed(tx, registration.sealedCardId, now);
-    const deleted: RegistrationRecord = { ...registration, deletedAt: now, updatedAt: now, sealedCardId: null, deregistrationId: operationId };
-    // COMPAT §10: the event's subscribers cancel the registration's active schedules (DS) in this transaction.
-    await services.outbox.append(tx, [registrationEvent(deleted, 'DELETED', now)]);
-    return { id: operationId, paymentType: 'DR', registration: deleted };
-  });
-}
-
-/** New card details of POST /v1/registrations/{id}: the holder and the expiry; the number never changes. */
-export interface RegistrationUpdate {
-  readonly holder: string | undefined;
-  readonly expiryMonth: number | undefined;
-  readonly expiryYear: number | undefined;
-}
-
-/**
- * POST /v1/registrations/{id}: a new holder or expiry (a reissued card). The card is sealed again with them (the old
- * sealed value is erased), with the REGISTRATION UPDATED event.
- */
-export async function updateRegistration(services: RegistrationServices, entityId: string, id: string, update: RegistrationUpdate): Promise<RegistrationRecord> {
-  checkRegistrationId(id);
-  return services.store.transaction(async (tx) => {
-    const now = services.now();
-    const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
-    if (registration.card === null) {
-      throw invalidParameters([{ name: 'card.holder', value: '', message: 'cannot be changed: the registration stores a bank account (register it anew)' }]);
-    }
-    // A live registration's card is in the vault (the row is locked: no delete can take it meanwhile).
-    const sealed = registration.sealedCardId === null ? undefined : await findSealed(tx, registration.sealedCardId);
-    if (!sealed || registration.sealedCardId === null) throw new Error(`the card of registration ${id} is not in the vault`);
-    let card: HeldCard;
-    try {
-      card = services.vault.open<HeldCard>(sealed);
-    } catch {
-      throw unusable(RESULTS.registrationNotValid, undefined, id, 'its card was sealed with a card-data key this gateway does not have');
-    }
-    const updated: HeldCard = {
-      ...card,
-      holder: update.holder ?? card.holder,
-      expiryMonth: update.expiryMonth ?? card.expiryMonth,
-      expiryYear: update.expiryYear ?? card.expiryYear,
-    };
-    const sealedCardId = await keepSealed(tx, services.vault.seal(updated), now);
-    const summary = summaryOf(updated);
-    await updateRegistrationCard(tx, id, summary, sealedCardId, now);
-    await eraseSealed(tx, registration.sealedCardId, now);
-    const changed: RegistrationRecord = { ...registration, card: summary, sealedCardId, updatedAt: now };
-    await services.outbox.append(tx, [registrationEvent(changed, 'UPDATED', now)]);
-    return changed;
-  });
-}
-
-/** POST /v1/registrations/{id}/extendlife (TE): the expiry clock starts again now. */
-export async function extendRegistrationLife(services: RegistrationServices, entityId: string, id: string, operationId: string = newResourceId()): Promise<RegistrationOperation> {
-  checkRegistrationId(id);
-  return services.store.transaction(async (tx) => {
-    const now = services.now();
-    const registration = requireUsable(await findRegistration(tx, entityId, id, { forUpdate: true }), id, services.registrationLifetimeMonths, now);
-    await extendRegistration(tx, id, now);
-    const extended: RegistrationRecord = { ...registration, lastUsedAt: now, updatedAt: now };
-    await services.outbox.append(tx, [registrationEvent(extended, 'UPDATED', now)]);
-    return { id: operationId, paymentType: 'TE', registration: extended };
-  });
 }
 
 /**
