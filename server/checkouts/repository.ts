@@ -1,7 +1,7 @@
 import type { PaymentStatus } from '../domain/payment.ts';
 import { storedCardView } from '../registrations/storedCards.ts';
 import type { Queryable } from '../store/index.ts';
-import type { BootstrapSnapshot } from '../widget/bootstrap.ts';
+import type { BootstrapSnapshot } from './bootstrap.ts';
 import { isCheckoutId } from '../domain/ids.ts';
 import type { Attempt } from './state.ts';
 

@@ -13,7 +13,7 @@ import { findPayment } from '../payments/repository.ts';
 import { resolveTestMode } from '../params/testMode.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import type { Queryable, Store } from '../store/index.ts';
-import { renderBootstrap, type BootstrapSnapshot } from '../widget/bootstrap.ts';
+import { renderBootstrap, type BootstrapSnapshot } from './bootstrap.ts';
 import { findRegistration, type RegistrationRecord } from '../registrations/repository.ts';
 import { storedCardsFor, type StoredCardView } from '../registrations/storedCards.ts';
 import { offeredRegistrationsOf, shopperOnlyErrors, storedParameters } from './parameters.ts';

@@ -309,10 +309,10 @@ export async function authorizeAndRecord(
     registerSealedCardId: sealedCardId,
     captureAtOnce: command.captureAtOnce,
   };
-  await services.attempts.submit({
-    attempt: { id: attemptId, acquirer: acquirer.name, plan, instanceId: services.store.instanceId, createdAt: payment.createdAt },
-    ...(cardToStore && sealedCardId ? { sealedCard: { id: sealedCardId, value: services.vault.seal(cardToStore) } } : {}),
-  });
+  await services.ledger.open(
+    { id: attemptId, acquirer: acquirer.name, plan, createdAt: payment.createdAt },
+    cardToStore && sealedCardId ? { id: sealedCardId, value: services.vault.seal(cardToStore) } : undefined,
+  );
   const request: AuthorizationRequest = {
     attemptId,
     paymentId: payment.id,

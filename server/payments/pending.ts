@@ -17,7 +17,7 @@ import type { HeldCard } from '../vault/cardVault.ts';
 import { asyncBrand } from '../../widget/shared/asyncBrands.ts';
 import { PROVIDER_CONFIRMATION_MS } from '../acquirers/simulatedProviders.ts';
 import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
-import { finishAttempts, insertAttempts, type Attempt, type AttemptPlan } from './attempts.ts';
+import type { Attempt, AttemptPlan } from './attempts.ts';
 import { scheduleCaptureAtOnce } from './captureAtOnce.ts';
 import { cardOnFileOf } from './cardOnFile.ts';
 import { lockPayment } from './repository.ts';
@@ -191,7 +191,7 @@ export async function settleAfterRedirect(
   const now = services.now();
   if (payment.status !== 'pending') {
     // Finished already (by this attempt's recovery): only the attempt is left to close.
-    await finishAttempts(tx, [attempt.id], 'recorded', now);
+    await services.ledger.close(tx, attempt.id, 'recorded', now);
     return redirect;
   }
   const approved = statusOfResult(answer.code) === 'approved';
@@ -265,7 +265,7 @@ export async function decideSuccess(services: PaymentServices, tx: Queryable, re
     captureAtOnce: redirect.captureAtOnce,
   };
   const attemptId = newResourceId();
-  await insertAttempts(tx, [{ id: attemptId, acquirer: payment.acquirer, plan, instanceId: services.store.instanceId, createdAt: services.now() }]);
+  await services.ledger.openIn(tx, { id: attemptId, acquirer: payment.acquirer, plan, createdAt: services.now() });
   await decideRedirect(tx, redirect.id, 'success');
   return { attemptId, plan, card };
 }

@@ -5,28 +5,24 @@ import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetry.ts';
 import { cachedBrandOffers, type BrandOffers } from '../merchants/brands.ts';
-import type { GroupCommit } from '../store/groupCommit.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
 import type { RiskCheck } from '../risk/velocity.ts';
 import { createLastUses } from '../registrations/storedCards.ts';
-import { createAttemptOpener, type AttemptToOpen } from './attempts.ts';
 import { createLedger, type Ledger } from './ledger.ts';
 
 /**
- * What the payment use-cases run with: built once per gateway process (the ledger and the attempt opener
- * group-commit across every request and job of the process) and shared by the routes and the jobs.
+ * What the payment use-cases run with: built once per gateway process (the ledger group-commits payments and
+ * attempts across every request and job of the process) and shared by the routes and the jobs.
  */
 export interface PaymentServices {
   readonly store: Store;
-  /** The only writer of payment rows. */
+  /** The only writer of payment rows and acquirer attempts. */
   readonly ledger: Ledger;
   readonly outbox: Outbox;
   readonly acquirers: AcquirerRegistry;
   /** The 3-D Secure directory server: the simulated one in test, none in live (external authentication only). */
   readonly directory: ThreeDSecureDirectory | undefined;
-  /** Opens acquirer attempts (before every acquirer call), group-committed. */
-  readonly attempts: GroupCommit<AttemptToOpen, void>;
   /** Seals the cards the gateway keeps (a challenge's, a registration's). */
   readonly vault: CardVault;
   readonly environment: GatewayEnvironment;
@@ -52,7 +48,7 @@ export interface PaymentServices {
 }
 
 export function createPaymentServices(
-  parts: Omit<PaymentServices, 'ledger' | 'attempts' | 'lastUses' | 'smartRetry' | 'brandOffers' | 'simulatedSettlementMs'> & {
+  parts: Omit<PaymentServices, 'ledger' | 'lastUses' | 'smartRetry' | 'brandOffers' | 'simulatedSettlementMs'> & {
     readonly simulatedSettlementMs?: number;
   },
 ): PaymentServices {
@@ -61,7 +57,6 @@ export function createPaymentServices(
     ...parts,
     brandOffers: cachedBrandOffers(parts.store, parts.environment, parts.now),
     ledger: createLedger(parts.store, parts.outbox),
-    attempts: createAttemptOpener(parts.store),
     lastUses: createLastUses(),
     smartRetry: cachedSmartRetry(parts.store, parts.now),
   };
