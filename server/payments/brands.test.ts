@@ -35,9 +35,9 @@ describe('the catalogue', () => {
     for (const code of CARD_BRAND_CODES) expect(CARD_TEST_NUMBERS[code].length, code).toBeGreaterThan(0);
   });
 
-  it('is documented: README.md ("Card brands") lists every brand with its test numbers', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('#### Card brands'), readme.indexOf('### Testing 3-D Secure'));
+  it('is documented: docs/widget.md ("Card brands") lists every brand with its test numbers', () => {
+    const page = readFileSync(new URL('../../docs/widget.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Card brands'), page.indexOf('## Testing 3-D Secure'));
     for (const [code, numbers] of Object.entries(CARD_TEST_NUMBERS)) {
       expect(section, code).toContain(`\`${code}\``);
       for (const number of numbers) expect(section, `${code} ${number}`).toContain(`\`${number}\``);
