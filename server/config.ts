@@ -1,6 +1,6 @@
 /**
  * The gateway's configuration: every environment variable the server reads is read here, and only here.
- * The README documents each one.
+ * docs/operating.md documents each one (docs/examples.test.ts checks it).
  */
 
 import { createHash } from 'node:crypto';

@@ -123,7 +123,7 @@ export async function startMerchantSite(): Promise<MerchantSite> {
       .replaceAll('{{RESULT_URL}}', `${merchantUrl}/result`);
     response.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      // Pages named csp-* run under the strictest policy the README tells merchants they can use.
+      // Pages named csp-* run under the strictest policy docs/widget.md tells merchants they can use.
       ...(page.startsWith('csp') ? { 'content-security-policy': strictMerchantCsp(gatewayUrl, merchantUrl, nonce) } : {}),
     });
     response.end(html);

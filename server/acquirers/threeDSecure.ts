@@ -107,5 +107,5 @@ export function notEnrolledResult(): Record<string, string> {
   return { version: THREE_D_SECURE_VERSION, enrollmentStatus: 'N' };
 }
 
-/** The one-time code the simulated issuer accepts in a challenge (README, "Testing 3-D Secure"). */
+/** The one-time code the simulated issuer accepts in a challenge (docs/widget.md, "Testing 3-D Secure"). */
 export const TEST_CHALLENGE_CODE = '1234';

@@ -5,7 +5,7 @@ import { cardPayment, startTestGateway, type TestGateway } from '../testing/harn
 
 /**
  * Slow, idle and flooding clients are cut, and real payments keep being served. The gateway runs with short
- * limits (the defaults are 10 s, 30 s and 5 s; README), so what is awaited here are the server's own timers.
+ * limits (the defaults are 10 s, 30 s and 5 s; docs/operating.md), so what is awaited here are the server's own timers.
  */
 
 const LIMITS = {

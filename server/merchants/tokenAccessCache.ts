@@ -4,7 +4,7 @@ import { findTokenAccess, type TokenAccess } from './repository.ts';
 
 /**
  * The edge's TokenAccessLookup (http/access.ts). Remembers which entities a token may act for, for `ttlMs`, so a busy merchant does not cost a database
- * read per request. Consequence, documented in the README: a token revoked (or granted a new entity) in the
+ * read per request. Consequence, documented in docs/operating.md: a token revoked (or granted a new entity) in the
  * database takes effect within `ttlMs` on every gateway instance. Unknown tokens are never remembered, so a
  * newly created token works at once. The cache lives in process memory only, next to the request
  * headers that carry the same tokens; the database keeps nothing but hashes.

@@ -35,7 +35,7 @@ const CRON_PARAMETERS: Readonly<Record<QuartzField, string>> = {
   year: 'job.year',
 };
 const CRON_FIELDS = Object.keys(CRON_PARAMETERS) as QuartzField[];
-/** The job's fields other than the cron fields and the dates: kept and shown as sent (see README "Schedules"). */
+/** The job's fields other than the cron fields and the dates: kept and shown as sent (see docs/api.md, "Schedules"). */
 const JOB_EXTRA = ['job.name', 'job.noticeUnit', 'job.noticeNumber', 'job.noticeCallable', 'job.durationUnit', 'job.durationNumber'];
 /** What a schedule keeps of the request for its executions' payments and its answers. */
 const KEPT_ECHO = ['standingInstruction', 'descriptor', 'merchantTransactionId', 'customParameters'];

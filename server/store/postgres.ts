@@ -107,7 +107,7 @@ export async function openPostgresStore(connectionString: string, options: Postg
         await pool.query(`VACUUM FULL ${table}`);
       }
       // Writes the rewritten tables out now. The server's WAL segments are its own: PostgreSQL overwrites them as
-      // the WAL moves on (README, "Card data at rest"). A user without the right to checkpoint leaves it to the server.
+      // the WAL moves on (docs/operating.md, "Card data at rest"). A user without the right to checkpoint leaves it to the server.
       await pool.query('CHECKPOINT').catch(() => undefined);
     },
     // The server's autovacuum does this.

@@ -24,7 +24,7 @@ export interface LimitDefinition {
   readonly windowMs: number;
   /** Counted per entity, or per resource of the entity (the request names it). */
   readonly per: 'entity' | 'resource';
-  /** What it limits, for people (README, CLI). */
+  /** What it limits, for people (docs/operating.md, CLI). */
   readonly what: string;
 }
 

@@ -15,8 +15,8 @@ import { ConfigError, type GatewayConfig } from '../config.ts';
  *   (mode 0600), so `npm start` works without any setting.
  *
  * Besides that current key, CARD_DATA_PREVIOUS_KEYS (comma-separated) and CARD_DATA_PREVIOUS_KEYS_FILE (one per line)
- * list keys that still open card data sealed before a rotation but never seal anything (README, "Rotating the
- * card-data key"). Their file obeys the same rule as the key's: in live, not inside DATA_DIR.
+ * list keys that still open card data sealed before a rotation but never seal anything (docs/operating.md,
+ * "Rotating the card-data key"). Their file obeys the same rule as the key's: in live, not inside DATA_DIR.
  */
 
 export type KeySettings = Pick<GatewayConfig, 'cardDataKey' | 'cardDataKeyFile' | 'databaseUrl' | 'dataDir' | 'environment'>;

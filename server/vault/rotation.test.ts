@@ -28,7 +28,7 @@ import { VAULT_COMPACTION_JOB } from './repository.ts';
 import { rotateSealedValues, VAULT_ROTATION_JOB } from './rotation.ts';
 
 /**
- * Rotating the card-data key (README, "Rotating the card-data key"): data sealed under key A keeps working on
+ * Rotating the card-data key (docs/operating.md, "Rotating the card-data key"): data sealed under key A keeps working on
  * gateways that seal with B and still hold A; `keys rotate` re-seals it under B while gateways serve; afterwards a
  * gateway holding only B pays with it, and after the vault's compaction no ciphertext sealed under A is left in the
  * data files. Key material never shows in answers, logs or the command's output.
@@ -168,7 +168,7 @@ describe.each(STORE_KINDS)('rotating the card-data key on %s', (kind) => {
       expect((await payWithRegistration()).body.result.code).toBe('000.100.110');
       expect((await answerRedirect(afterRotation)).status).toBeLessThan(500);
       expect((await getFrom(running, t.token, `/v1/payments/${afterRotation.body.id}`, t.entityId)).body.result.code).toBe('000.100.110');
-      // The 24 hours README speaks of: with A dropped, a key used under A no longer matches (a clean refusal).
+      // The 24 hours docs/operating.md speaks of: with A dropped, a key used under A no longer matches (a clean refusal).
       const afterDrop = await postTo(running, t.token, '/v1/payments', idempotent, { 'Idempotency-Key': 'order-77' });
       expect(afterDrop.status).toBe(400);
       expect(afterDrop.body.result.parameterErrors).toEqual([expect.objectContaining({ name: 'Idempotency-Key' })]);

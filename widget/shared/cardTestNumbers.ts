@@ -2,8 +2,8 @@ import type { CardBrandCode } from './cardBrandCodes.ts';
 
 /**
  * Card numbers the simulator approves under each brand of cards.ts (COMPAT §7), the platform's own first. Kept apart
- * from the brand table so the widget, which never needs them, does not ship them; the gateway's tests and README.md
- * ("Test cards") list them. Sources, as in the research for issue 20 (card-brands.md), every number Luhn-checked:
+ * from the brand table so the widget, which never needs them, does not ship them; the gateway's tests and docs/widget.md
+ * ("Card brands") list them. Sources, as in the research for issue 20 (card-brands.md), every number Luhn-checked:
  *   [OPP]  the platform's vendor: PAY.ON's Python SDK (OpenPaymentPlatform/python tests/test_data_utils.py, the
  *          numbers its "sync" brand tests send) and its server-to-server samples (PAYON-AG/servertoserver-*); COMPAT §7
  *   [REF]  a scheme's or another processor's published test card (named per line)
