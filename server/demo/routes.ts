@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { DemoMerchant } from '../config.ts';
 import type { AppEnv } from '../http/context.ts';
+import { escapeHtml } from '../http/html.ts';
 import { isPendingCode, isSuccessfulCode } from '../domain/resultCodes.ts';
 import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
 
@@ -10,10 +11,6 @@ import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
  * Its server part is a merchant integration like any other: it creates the checkout and reads the result
  * through the public API with the demo merchant's token, over HTTP.
  */
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 /**
  * The demo shop is a merchant page and locks itself down the way the README tells merchants to: a nonce for its

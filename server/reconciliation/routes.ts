@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { HttpDependencies } from '../http/access.ts';
 import type { CardVault } from '../vault/cardVault.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -185,7 +186,7 @@ export function reconciliationDayRoutes(deps: Deps, adminToken: string): Hono<Ap
     const status = c.req.query('status');
     if (status !== undefined && !STATUSES.includes(status as FileStatus)) throw invalidParameters([{ name: 'status', value: status, message: `must be one of ${STATUSES.join(', ')}` }]);
     const after = c.req.query('after');
-    if (after !== undefined && !/^[0-9a-f]{32}$/.test(after)) throw invalidParameters([{ name: 'after', value: after, message: 'must be an entity id (32 lowercase hexadecimal characters)' }]);
+    if (after !== undefined && !ENTITY_ID.test(after)) throw invalidParameters([{ name: 'after', value: after, message: 'must be an entity id (32 lowercase hexadecimal characters)' }]);
     const rawLimit = c.req.query('limit');
     const limit = rawLimit === undefined ? DEFAULT_DAY_LIMIT : Number(rawLimit);
     if (rawLimit !== undefined && (!/^\d{1,7}$/.test(rawLimit) || limit < 1 || limit > MAX_DAY_LIMIT)) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_CHALLENGE_CODE } from '../acquirers/threeDSecure.ts';
 import { formatAmount } from '../domain/money.ts';
+import { escapeHtml } from '../http/html.ts';
 import { asyncBrand, type AsyncFamily } from '../../widget/shared/asyncBrands.ts';
 import { REDIRECT_COMPLETE } from '../../widget/shared/protocol.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
@@ -18,11 +19,6 @@ export interface Page {
   readonly status: 200 | 400 | 404 | 409 | 410;
   readonly html: string;
   readonly headers: Readonly<Record<string, string>>;
-}
-
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 const STYLE = `
