@@ -4,6 +4,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { ENTITY_ID } from './domain/ids.ts';
 import { parseSettlementConfig, SettlementConfigError, type SettlementConfig } from './settlementConfig.ts';
 
 export type GatewayEnvironment = 'test' | 'live';
@@ -156,8 +157,6 @@ export const DEFAULT_DEMO_MERCHANT: DemoMerchant = {
 };
 
 export class ConfigError extends Error {}
-
-const ENTITY_ID = /^[0-9a-f]{32}$/;
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 8080;
