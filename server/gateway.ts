@@ -217,7 +217,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     batchSize: WEBHOOK_DELIVERY_BATCH,
   });
   const pollMs = options.jobPollMs ?? DEFAULT_JOB_POLL_MS;
-  const scheduler = startScheduler({ store, logger, now, catchUpMs: config.scheduleCatchUpHours * 3_600_000, pollMs });
+  const scheduler = startScheduler({ store, outbox: payments.outbox, logger, now, catchUpMs: config.scheduleCatchUpHours * 3_600_000, pollMs });
   // A burst of executions (many schedules firing in the same second) never holds up the jobs that finish payments.
   const scheduleExecutions = startJobWorker({
     store,

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { compileQuartz, fieldsOfExpression, isQuartzProblem, type QuartzSchedule } from '../domain/cron.ts';
+import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
-import { earliestFireAt, executionKey, lockDueSchedules, recordTakenFires, type DueSchedule, type TakenFire } from './repository.ts';
+import { earliestFireAt, executionKey, findSchedulesById, lockDueSchedules, recordTakenFires, type DueSchedule, type TakenFire } from './repository.ts';
+import { scheduleEvent } from './view.ts';
 
 /**
  * Taking fire times (DESIGN principle 4; research §3.4): every schedule row holds its next fire time; each instance
@@ -10,7 +12,8 @@ import { earliestFireAt, executionKey, lockDueSchedules, recordTakenFires, type 
  * other), writes one execution row per fire time (its primary key (schedule, fire time) makes a fire time run once,
  * whichever instances are up), queues the execution's payment job (execution.ts) and moves the schedule to its next
  * fire time, all in one transaction of a few statements per batch. No timer per schedule is held in memory: a
- * hundred thousand schedules cost rows, not memory.
+ * hundred thousand schedules cost rows, not memory. A schedule left without a fire time before its end has ended
+ * (active ──▶ ended), with its SCHEDULE UPDATED event in the same transaction.
  *
  * A fire time found late by more than MISFIRE_THRESHOLD_MS (no gateway ran at the time) is a misfire, handled as
  * Quartz's "fire once now": the missed fire times within the catch-up window are run as one execution (for the latest
@@ -89,6 +92,8 @@ export function takeFire(schedule: DueSchedule, quartz: QuartzSchedule, now: Dat
 
 export interface SchedulerOptions {
   readonly store: Store;
+  /** Where the ended schedules' events are appended. */
+  readonly outbox: Outbox;
   readonly logger: Logger;
   readonly now: () => Date;
   /** How long after a missed fire time it is still run when a gateway comes back (README "Schedules"). */
@@ -120,6 +125,8 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       if (due.length === 0) return 0;
       const fires = due.map((schedule) => takeFire(schedule, quartzOf(schedule.expression), at, options.catchUpMs));
       await recordTakenFires(tx, fires, SCHEDULE_EXECUTION_JOB, { at, by: store.instanceId });
+      const ended = fires.filter((fire) => fire.nextFireAt === null).map((fire) => fire.scheduleId);
+      if (ended.length > 0) await options.outbox.append(tx, (await findSchedulesById(tx, ended)).map((schedule) => scheduleEvent(schedule, 'UPDATED', at)));
       for (const fire of fires) {
         if (fire.fireAt === null) logger.warn('schedule fire times missed beyond the catch-up window were skipped', { scheduleId: fire.scheduleId });
         else if (fire.missed > 0) logger.warn('missed schedule fire times run as one execution', { scheduleId: fire.scheduleId, fireAt: fire.fireAt.toISOString(), missed: fire.missed });

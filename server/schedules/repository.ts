@@ -125,6 +125,13 @@ export async function findSchedulesOf(db: Queryable, entityId: string, ids: read
   return found.rows.map(toRecord);
 }
 
+/** The schedules among `ids`, whichever entity's (the firing loop's ended schedules, for their events). */
+export async function findSchedulesById(db: Queryable, ids: readonly string[]): Promise<ScheduleRecord[]> {
+  if (ids.length === 0) return [];
+  const found = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE id = ANY($1::char(32)[]) ORDER BY id`, [ids]);
+  return found.rows.map(toRecord);
+}
+
 export async function findScheduleById(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<ScheduleRecord | undefined> {
   const found = await db.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
   const row = found.rows[0];

@@ -277,6 +277,30 @@ describe.each(STORE_KINDS)('schedules on %s', (kind) => {
     expect(threeDays.job).toMatchObject({ durationUnit: 'DAY', durationNumber: '3', endDate: clock.now().getTime() + 3 * DAY_MS });
   });
 
+  it('announces its end (active → ended) at its last fire time with one SCHEDULE UPDATED event', async () => {
+    const registrationId = await storedCard();
+    const now = clock.now();
+    const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const endDate = start + DAY_MS + 8 * HOUR_MS;
+    const format = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+    const twice = await scheduled(registrationId, { 'job.expression': '0 0 7 * * ?', 'job.startDate': format(start), 'job.endDate': format(endDate) });
+    const events = () => eventsOf(t.gateway.store, twice.id);
+    await runAt(start + 7 * HOUR_MS);
+    expect((await events()).map((event) => event.action)).toEqual(['CREATED']);
+
+    // The last fire time before the end is taken: the schedule ends with it.
+    const lastFire = start + DAY_MS + 7 * HOUR_MS;
+    await runAt(lastFire);
+    const [created, ended, ...more] = await events();
+    expect(more).toEqual([]);
+    expect(created?.action).toBe('CREATED');
+    expect(ended).toMatchObject({ type: 'SCHEDULE', action: 'UPDATED', entityId: t.entityId, createdAt: new Date(lastFire) });
+    expect(ended?.payload).toMatchObject({ id: twice.id, registrationId, paymentType: 'DB', job: { endDate }, result: { code: '000.000.000' } });
+    expect(ended?.payload.job).not.toHaveProperty('startDate');
+    await runAt(start + 2 * DAY_MS + 7 * HOUR_MS);
+    expect((await events()).map((event) => event.action)).toEqual(['CREATED', 'UPDATED']);
+  });
+
   it('answers the §12 codes for refused requests, naming the parameter, and stores nothing', async () => {
     const registrationId = await storedCard();
     const count = async () => (await t.gateway.store.query<{ n: number }>('SELECT count(*)::int AS n FROM schedules')).rows[0]?.n;

@@ -33,11 +33,16 @@ export function scheduleBody(schedule: ScheduleRecord): Record<string, unknown> 
   };
 }
 
+/** The records a creation and a cancellation make (COMPAT §12); an end makes none. */
+const RECORD_TYPES: Partial<Record<EventAction, 'SD' | 'DS'>> = { CREATED: 'SD', DELETED: 'DS' };
+
 /**
- * The SCHEDULE event of a creation (SD) or a cancellation (DS): the schedule object with the record's type, the
- * result every schedule answer carries (000.000.000 in every mode: executions carry the test-mode codes).
+ * The SCHEDULE event of a state change: CREATED (SD), DELETED (a cancellation, DS), or UPDATED when the schedule ends
+ * after its last fire time (no record of its own: the schedule's own paymentType, and no job.startDate). The payload
+ * is the schedule object with the result every schedule answer carries (000.000.000 in every mode: executions carry
+ * the test-mode codes).
  */
-export function scheduleEvent(schedule: ScheduleRecord, action: Extract<EventAction, 'CREATED' | 'DELETED'>, at: Date): DomainEvent {
+export function scheduleEvent(schedule: ScheduleRecord, action: EventAction, at: Date): DomainEvent {
   const { code, description } = RESULTS.succeeded;
   return {
     type: 'SCHEDULE',
@@ -46,7 +51,7 @@ export function scheduleEvent(schedule: ScheduleRecord, action: Extract<EventAct
     resourceId: schedule.id,
     payload: {
       ...scheduleBody(schedule),
-      paymentType: action === 'CREATED' ? 'SD' : 'DS',
+      paymentType: RECORD_TYPES[action] ?? schedule.paymentType,
       authentication: { entityId: schedule.entityId },
       result: { code, description },
     },
