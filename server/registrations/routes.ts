@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
 import { GatewayError } from '../domain/errors.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS, successResultOf } from '../domain/resultCodes.ts';
@@ -23,7 +24,10 @@ import {
   type RegistrationOperation,
   type RegistrationOutcome,
 } from './api.ts';
-import { registrationBody, registrationResult } from './storedCards.ts';
+import { registrationBody, registrationResult, type RegistrationServices } from './storedCards.ts';
+
+/** The gateway's payment services are what a registration's use-cases need (RegistrationServices), by that name. */
+type RouteDependencies = HttpDependencies & { readonly payments: RegistrationServices; readonly throttling?: Throttling };
 
 /** The registration answer (COMPAT §10): the registration in the envelope. */
 export function registrationAnswer(registration: RegistrationRecord, ndc: string = newNdc(registration.entityId)): Answer {
@@ -44,7 +48,7 @@ function operationAnswer(operation: RegistrationOperation, testMode: string | nu
 }
 
 /** /v1/registrations: stored cards, server to server (COMPAT §10). */
-export function registrationRoutes(deps: AppDependencies): Hono<AppEnv> {
+export function registrationRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();
