@@ -12,7 +12,7 @@ import { createApp } from './app.ts';
 import type { AppEnv } from './http/context.ts';
 import { checkoutJobHandlers, checkoutNotifications } from './checkouts/callbacks.ts';
 import { createOutbox } from './events/outbox.ts';
-import { captureAtOnceJobHandlers } from './payments/captureAtOnce.ts';
+import { captureAtOnceJobHandlers } from './payments/flows/captureAtOnce.ts';
 import { recoveryJobHandlers } from './payments/recovery.ts';
 import { createPaymentServices, type PaymentServices } from './payments/services.ts';
 import type { GatewayConfig } from './config.ts';

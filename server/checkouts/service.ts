@@ -8,8 +8,8 @@ import type { ParameterError } from '../domain/errors.ts';
 import { validateParameters } from '../params/validate.ts';
 import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { openAttemptsOfPayments, type Attempt as AcquirerAttempt } from '../payments/attempts.ts';
-import { findPayment } from '../payments/repository.ts';
+import { paymentsInFlight, type PaymentInFlight } from '../payments/inFlight.ts';
+import { findPayment } from '../payments/store/payments.ts';
 import { resolveTestMode } from '../params/testMode.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import type { Queryable, Store } from '../store/index.ts';
@@ -118,8 +118,8 @@ export async function createCheckout(
 export interface LockedAttempts {
   /** Newest first, without those released (below). */
   readonly current: Attempt[];
-  /** The open acquirer attempts of its payments not recorded yet: the acquirer was asked, its answer is awaited. */
-  readonly asked: AcquirerAttempt[];
+  /** Its payments not recorded yet whose acquirer was asked: their answers are awaited. */
+  readonly asked: PaymentInFlight[];
 }
 
 /**
@@ -131,8 +131,8 @@ export interface LockedAttempts {
 export async function lockedAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<LockedAttempts> {
   const attempts = await listAttempts(tx, checkoutId);
   const unrecorded = attempts.filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
-  const asked = await openAttemptsOfPayments(tx, unrecorded);
-  const askedPayments = new Set(asked.map((attempt) => attempt.plan.payment.id));
+  const asked = await paymentsInFlight(tx, unrecorded);
+  const askedPayments = new Set(asked.map((payment) => payment.paymentId));
   const current: Attempt[] = [];
   for (const attempt of attempts) {
     const orphaned = !attempt.recorded && !askedPayments.has(attempt.paymentId) && attempt.instanceId !== null;

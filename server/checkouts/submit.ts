@@ -2,9 +2,8 @@ import { newResourceId } from '../domain/ids.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { openAttemptsOfPayments, type Attempt as AcquirerAttempt } from '../payments/attempts.ts';
-import { createPayment } from '../payments/initial.ts';
-import { recoverAttempt } from '../payments/recovery.ts';
+import { createPayment } from '../payments/createPayment.ts';
+import { orphansAmong, paymentsInFlight, recoverInFlight, type PaymentInFlight } from '../payments/inFlight.ts';
 import { createPaymentCommand } from '../payments/request.ts';
 import { findEntity } from '../merchants/repository.ts';
 import { scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
@@ -36,7 +35,7 @@ interface PaymentClaim {
 }
 
 /** What the submit decided under the checkout's lock: the payment to make, or orphaned payments to recover first. */
-type Claim = PaymentClaim | { readonly orphaned: readonly AcquirerAttempt[] };
+type Claim = PaymentClaim | { readonly orphaned: readonly PaymentInFlight[] };
 
 /**
  * Where the shopper lands after a 3-D Secure challenge or a provider page: the same result URL the widget
@@ -63,7 +62,7 @@ export async function submitCheckout(
   if ('orphaned' in first) {
     // A gateway that died while it paid this checkout left its acquirer's answer unrecorded: recorded now, outside the
     // checkout's lock; the checkout then shows that payment (paid, or declined and payable again).
-    for (const attempt of first.orphaned) await recoverAttempt(context.payments, attempt);
+    await recoverInFlight(context.payments, first.orphaned);
     ({ command } = await claimCheckout(context, submit, false));
   } else {
     ({ command } = first);
@@ -102,8 +101,7 @@ async function claimCheckout(context: CheckoutContext, submit: Submit, recover: 
     const now = context.now();
     const { current: attempts, asked } = await lockedAttempts(context, tx, id);
     if (recover) {
-      const orphaned: AcquirerAttempt[] = [];
-      for (const attempt of asked) if (!(await context.store.isInstanceAlive(attempt.instanceId))) orphaned.push(attempt);
+      const orphaned = await orphansAmong(context.payments, asked);
       if (orphaned.length > 0) return { orphaned };
     }
     const state = checkoutState(checkout, attempts, now);
@@ -152,7 +150,7 @@ async function claimCheckout(context: CheckoutContext, submit: Submit, recover: 
 async function releaseUnlessAsked(context: CheckoutContext, checkoutId: string, paymentId: string): Promise<void> {
   let asked: boolean;
   try {
-    asked = (await openAttemptsOfPayments(context.store, [paymentId])).length > 0;
+    asked = (await paymentsInFlight(context.payments.store, [paymentId])).length > 0;
   } catch (error) {
     context.logger.error('checkout attempt kept: whether its acquirer was asked could not be read', { checkoutId, paymentId, error });
     return;

@@ -1,7 +1,7 @@
 import { RESOURCE_ID } from '../domain/ids.ts';
 import { scheduleJob } from '../jobs/repository.ts';
-import { REDIRECT_SETTLEMENT_JOB } from '../payments/pending.ts';
-import { findRedirect } from '../payments/redirects.ts';
+import { REDIRECT_SETTLEMENT_JOB } from '../payments/flows/pending.ts';
+import { findRedirect } from '../payments/store/paymentRedirects.ts';
 import type { Store } from '../store/index.ts';
 import type { Usage } from './command.ts';
 

@@ -18,7 +18,7 @@ import {
   type TestGateway,
 } from '../testing/harness.ts';
 import { startReceiver, type Receiver } from '../testing/receiver.ts';
-import { settleWaiting } from './asynchronous.ts';
+import { settleWaiting } from './flows/asynchronous.ts';
 import { shortIdOf } from './view.ts';
 
 warnIfPostgresSkipped('payments/asynchronous.test.ts');

@@ -3,8 +3,8 @@ import type { Acquirer } from '../acquirers/types.ts';
 import { newResourceId } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../testing/harness.ts';
-import { PaymentBeingMadeError } from './attempts.ts';
-import { createPayment } from './initial.ts';
+import { PaymentBeingMadeError } from './store/attempts.ts';
+import { createPayment } from './createPayment.ts';
 import { createPaymentCommand } from './request.ts';
 
 warnIfPostgresSkipped('payments/attemptOpening.test.ts');

@@ -10,7 +10,7 @@ import {
   type TestClock,
   type TestGateway,
 } from '../testing/harness.ts';
-import { CAPTURE_SAFETY_NET_MS } from './captureAtOnce.ts';
+import { CAPTURE_SAFETY_NET_MS } from './authorize.ts';
 
 warnIfPostgresSkipped('captureAtOnce.test.ts');
 

@@ -4,12 +4,12 @@ import type { Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, Outbox } from '../events/outbox.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
-import { createAttemptOpener, finishAttempts, insertAttempts, lockAttempt, type AttemptOutcome, type AttemptToOpen, type NewAttempt } from './attempts.ts';
-import { findPaymentsById, insertPayments, updatePendingPayment } from './repository.ts';
+import { createAttemptOpener, finishAttempts, insertAttempts, lockAttempt, type AttemptOutcome, type AttemptToOpen, type NewAttempt } from './store/attempts.ts';
+import { findPaymentsById, insertPayments, updatePendingPayment } from './store/payments.ts';
 import { paymentSnapshot } from './view.ts';
 
 /**
- * The ledger: the only writer of payment rows (DESIGN principle 9) and of acquirer attempts (attempts.ts). New
+ * The ledger: the only writer of payment rows (DESIGN principle 9) and of acquirer attempts (store/attempts.ts). New
  * payments (initial ones, the gateway's refusals, back-office children) and a pending payment's one transition to its
  * final state are written here, each with its PAYMENT event in the same transaction (the outbox: whatever the event
  * causes is scheduled with it), and with the acquirer attempt it answers finished there too. The attempt itself is

@@ -4,17 +4,16 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import type { JobHandler } from '../jobs/registry.ts';
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
-import { findOpenAttempts, lockAttempt, openAttemptsOfPayments, type Attempt } from './attempts.ts';
-import { withAnswer } from './backOffice.ts';
-import { settleInitial } from './initial.ts';
-import { settleAfterRedirect } from './pending.ts';
-import { findRedirect, finishRedirect } from './redirects.ts';
-import { lockPayment } from './repository.ts';
+import { settleAuthorization, withAnswer } from './authorize.ts';
+import { settleAfterRedirect } from './flows/pending.ts';
 import type { PaymentServices } from './services.ts';
+import { findOpenAttempts, lockAttempt, type AcquirerAttempt } from './store/attempts.ts';
+import { findRedirect, finishRedirect } from './store/paymentRedirects.ts';
+import { lockPayment } from './store/payments.ts';
 
 /**
  * The recovery of acquirer attempts left open: the gateway process that asked the acquirer died before it recorded
- * the answer (attempts.ts). For each, the acquirer is asked what became of the attempt; an answer is recorded exactly
+ * the answer (store/attempts.ts). For each, the acquirer is asked what became of the attempt; an answer is recorded exactly
  * as the dead process would have recorded it, and an attempt the acquirer never received is closed as such (no money
  * moved, so there is nothing to record but that). An attempt is taken over only when its instance is gone, or after
  * ABANDONED_AFTER_MS whatever its instance says (an acquirer call never takes that long).
@@ -28,7 +27,7 @@ const ABANDONED_AFTER_MS = 10 * 60_000;
 const BATCH = 100;
 
 /** Recovers one attempt; true when this call finished it. */
-export async function recoverAttempt(services: PaymentServices, attempt: Attempt): Promise<boolean> {
+export async function recoverAttempt(services: PaymentServices, attempt: Pick<AcquirerAttempt, 'id' | 'acquirer'>): Promise<boolean> {
   const acquirer = services.acquirers.get(attempt.acquirer);
   if (!acquirer) {
     services.logger.error('open acquirer attempt of an acquirer that is not configured', { attemptId: attempt.id, acquirer: attempt.acquirer });
@@ -51,7 +50,7 @@ export async function recoverAttempt(services: PaymentServices, attempt: Attempt
     }
     switch (plan.kind) {
       case 'initial':
-        await services.ledger.recordIn(tx, settleInitial(services, { id: locked.id, plan }, answer));
+        await services.ledger.recordIn(tx, settleAuthorization(services, { id: locked.id, plan }, answer));
         break;
       case 'backOffice':
         await services.ledger.recordIn(tx, { payments: [withAnswer(plan.payment, answer)], attemptId: locked.id });
@@ -69,7 +68,7 @@ export async function recoverAttempt(services: PaymentServices, attempt: Attempt
 async function endUnanswered(
   services: PaymentServices,
   tx: Queryable,
-  plan: Extract<Attempt['plan'], { kind: 'afterRedirect' }>,
+  plan: Extract<AcquirerAttempt['plan'], { kind: 'afterRedirect' }>,
   now: Date,
 ): Promise<void> {
   const payment = await lockPayment(tx, plan.payment.entityId, plan.payment.id);
@@ -86,21 +85,11 @@ async function endUnanswered(
   if (redirect.sealedCardId !== null) await eraseSealed(tx, redirect.sealedCardId, now);
 }
 
-/**
- * Recovers the open attempts whose answers become these payments, now: those of dead instances only, unless the
- * caller knows no other request is making these payments (an idempotency key it took over).
- */
-export async function recoverAttemptsOf(services: PaymentServices, paymentIds: readonly string[], options: { readonly onlyOrphaned: boolean }): Promise<void> {
-  for (const attempt of await openAttemptsOfPayments(services.store, paymentIds)) {
-    if (!options.onlyOrphaned || !(await services.store.isInstanceAlive(attempt.instanceId))) await recoverAttempt(services, attempt);
-  }
-}
-
 /** The attempts to take over now: old enough, and their instance gone (or far too old to be in flight). */
-export async function orphanedAttempts(services: PaymentServices): Promise<Attempt[]> {
+export async function orphanedAttempts(services: PaymentServices): Promise<AcquirerAttempt[]> {
   const now = services.now().getTime();
   const open = await findOpenAttempts(services.store, new Date(now - MIN_AGE_MS), BATCH);
-  const orphaned: Attempt[] = [];
+  const orphaned: AcquirerAttempt[] = [];
   for (const attempt of open) {
     const abandoned = now - attempt.createdAt.getTime() >= ABANDONED_AFTER_MS;
     if (abandoned || !(await services.store.isInstanceAlive(attempt.instanceId))) orphaned.push(attempt);

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { GatewayEnvironment } from '../config.ts';
-import type { AppDependencies } from '../deps.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import type { Throttling } from '../throttling/service.ts';
 import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
@@ -13,13 +14,17 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { pathId, type UnknownIdAnswer } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { perResource } from '../throttling/service.ts';
-import { processBackOffice, refusalBeforeLookup, unknownReference } from './backOffice.ts';
-import { createPayment, unknownOriginal } from './initial.ts';
-import { recoverAttemptsOf } from './recovery.ts';
-import { findPayment } from './repository.ts';
+import { createPayment } from './createPayment.ts';
+import { processBackOffice, refusalBeforeLookup, unknownReference } from './flows/backOffice.ts';
+import { unknownOriginal } from './flows/followUp.ts';
+import { paymentsInFlight, recoverInFlight } from './inFlight.ts';
 import { backOfficeCommand, createPaymentCommand } from './request.ts';
 import type { PaymentServices } from './services.ts';
+import { findPayment } from './store/payments.ts';
 import { paymentBody, paymentHttpStatus, resultOf } from './view.ts';
+
+/** The edge's ports, the payment core and the request limits. */
+type RouteDependencies = HttpDependencies & { readonly payments: PaymentServices; readonly throttling?: Throttling };
 
 /** The payment answer: the payment in the envelope, 200 unless it was declined or refused. */
 export function paymentAnswer(payment: PaymentRecord, ndc: string = payment.ndc): Answer {
@@ -30,7 +35,8 @@ export function paymentAnswer(payment: PaymentRecord, ndc: string = payment.ndc)
 /** What a request with an idempotency key that a crash cut short made: found once its acquirer's answer is recorded. */
 export function resumePayment(payments: PaymentServices, entityId: string) {
   return async (paymentId: string): Promise<Answer | undefined> => {
-    await recoverAttemptsOf(payments, [paymentId], { onlyOrphaned: false });
+    // No other request is making this payment: the key is this request's now, whichever instance made it before.
+    await recoverInFlight(payments, await paymentsInFlight(payments.store, [paymentId]));
     const made = await findPayment(payments.store, entityId, paymentId);
     return made ? paymentAnswer(made) : undefined;
   };
@@ -64,7 +70,7 @@ function unknownReferenced(environment: GatewayEnvironment): UnknownIdAnswer {
 }
 
 /** /v1/payments: server-to-server payments and back-office operations. */
-export function paymentRoutes(deps: AppDependencies): Hono<AppEnv> {
+export function paymentRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const router = new Hono<AppEnv>();
   // Per route, not router-wide, so a wrong method is answered 405 before any authentication.
@@ -126,7 +132,7 @@ const PAYMENT_TYPES_WITH_REGISTRATION = ['PA', 'DB', 'CD', 'PA.CP'];
  * POST /v1/registrations/{id}/payments (COMPAT §10): a payment with a stored card, mounted under /v1/registrations
  * (app.ts) beside the registration routes. It counts as a payment made (COMPAT §17).
  */
-export function registrationPaymentRoutes(deps: AppDependencies): Hono<AppEnv> {
+export function registrationPaymentRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const { environment } = deps.config;
   const router = new Hono<AppEnv>();

@@ -9,8 +9,8 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { settleWaiting, type SettlementOutcome } from './asynchronous.ts';
-import { findPayment } from './repository.ts';
+import { settleWaiting, type SettlementOutcome } from './flows/asynchronous.ts';
+import { findPayment } from './store/payments.ts';
 import { paymentBody, resultOf } from './view.ts';
 
 /**

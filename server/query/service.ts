@@ -2,7 +2,7 @@ import { isCheckoutId } from '../domain/ids.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { RESOURCE_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { findPayment, findPaymentsById } from '../payments/repository.ts';
+import { findPayment, findPaymentsById } from '../payments/store/payments.ts';
 import { findRegistrationsOfRecords } from '../registrations/repository.ts';
 import { findSchedulesOf } from '../schedules/repository.ts';
 import type { Queryable } from '../store/index.ts';

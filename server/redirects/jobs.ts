@@ -1,6 +1,6 @@
 import { PermanentJobError, exponentialBackoff, type JobHandler } from '../jobs/registry.ts';
-import { settleWaiting } from '../payments/asynchronous.ts';
-import { REDIRECT_SETTLEMENT_JOB, REDIRECT_TIMEOUT_JOB, timeOutRedirect } from '../payments/pending.ts';
+import { settleWaiting } from '../payments/flows/asynchronous.ts';
+import { REDIRECT_SETTLEMENT_JOB, REDIRECT_TIMEOUT_JOB, timeOutRedirect } from '../payments/flows/pending.ts';
 import type { PaymentServices } from '../payments/services.ts';
 
 /**

@@ -5,7 +5,7 @@ import { escapeHtml } from '../http/html.ts';
 import { asyncBrand, type AsyncFamily } from '../../widget/shared/asyncBrands.ts';
 import { REDIRECT_COMPLETE } from '../../widget/shared/protocol.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import type { RedirectRecord } from '../payments/redirects.ts';
+import type { RedirectRecord } from '../payments/store/paymentRedirects.ts';
 import type { PageTexts } from './texts.ts';
 
 /**

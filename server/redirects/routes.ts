@@ -8,8 +8,8 @@ import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { challengePage, completionPage, messagePage, providerPage, voucherPage, type Page } from './pages.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import type { RedirectRecord } from '../payments/redirects.ts';
-import { answerRedirect, viewRedirect, type RedirectAnswer } from '../payments/pending.ts';
+import type { RedirectRecord } from '../payments/store/paymentRedirects.ts';
+import { answerRedirect, viewRedirect, type RedirectAnswer } from '../payments/flows/pending.ts';
 import { languageFromHeader, pageTexts, type PageTexts } from './texts.ts';
 
 /**

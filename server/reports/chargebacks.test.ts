@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPayment } from '../payments/repository.ts';
+import { findPayment } from '../payments/store/payments.ts';
 import { cardPayment, startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { chargebackRecordOf } from './chargebacks.ts';
 

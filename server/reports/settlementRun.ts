@@ -1,7 +1,7 @@
 import { simulatedSettlementFeed, type SettleableOperation } from './acquirerFeed.ts';
 import { isCalendarDate } from '../domain/instruments.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { findPaymentsById } from '../payments/repository.ts';
+import { findPaymentsById } from '../payments/store/payments.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { matchRecords } from './matching.ts';
 import type { SettlementConfig } from '../settlementConfig.ts';

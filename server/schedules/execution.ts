@@ -4,11 +4,10 @@ import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { exponentialBackoff, PermanentJobError, type JobHandler } from '../jobs/registry.ts';
 import type { ClaimedJob } from '../jobs/repository.ts';
-import { openAttemptsOfPayments } from '../payments/attempts.ts';
-import { createPayment } from '../payments/initial.ts';
-import { recoverAttemptsOf } from '../payments/recovery.ts';
-import { findPayment } from '../payments/repository.ts';
+import { createPayment } from '../payments/createPayment.ts';
+import { paymentsInFlight, recoverOrphans } from '../payments/inFlight.ts';
 import type { PaymentServices } from '../payments/services.ts';
+import { findPayment } from '../payments/store/payments.ts';
 import { cancelLockedSchedule } from './cancellation.ts';
 import { SCHEDULE_EXECUTION_JOB } from './firing.ts';
 import { findScheduleById, finishExecution, startExecution, type ExecutionOutcome, type ExecutionRecord, type ScheduleRecord } from './repository.ts';
@@ -71,11 +70,11 @@ function outcomeOf(payment: PaymentRecord): ExecutionOutcome {
 async function paymentMadeBefore(payments: PaymentServices, schedule: ScheduleRecord, paymentId: string): Promise<PaymentRecord | undefined> {
   const made = await findPayment(payments.store, schedule.entityId, paymentId);
   if (made) return made;
-  await recoverAttemptsOf(payments, [paymentId], { onlyOrphaned: true });
+  await recoverOrphans(payments, [paymentId]);
   const recovered = await findPayment(payments.store, schedule.entityId, paymentId);
   if (recovered) return recovered;
   // An instance that is alive still holds the acquirer's call: its answer will be recorded; try again later.
-  if ((await openAttemptsOfPayments(payments.store, [paymentId])).length > 0) {
+  if ((await paymentsInFlight(payments.store, [paymentId])).length > 0) {
     throw new Error(`the payment ${paymentId} is still being made by a running instance`);
   }
   return undefined;

@@ -1,15 +1,14 @@
-import { CASH_VOUCHER_VALIDITY_MS, pendingInstructions, PREPAYMENT_DEADLINE_MS } from '../acquirers/simulatedProviders.ts';
-import type { AsynchronousInstrument, CreatePaymentCommand } from '../domain/commands.ts';
-import { GatewayError, withReason } from '../domain/errors.ts';
-import type { PaymentRecord } from '../domain/payment.ts';
-import { withResult } from '../domain/paymentState.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
-import { ASYNC_BRANDS, paysOnProviderPage } from '../../widget/shared/asyncBrands.ts';
-import type { RedirectKind, RedirectRecord } from './redirects.ts';
-import { findRedirect } from './redirects.ts';
+import { CASH_VOUCHER_VALIDITY_MS, pendingInstructions, PREPAYMENT_DEADLINE_MS } from '../../acquirers/simulatedProviders.ts';
+import type { AsynchronousInstrument, CreatePaymentCommand } from '../../domain/commands.ts';
+import { GatewayError, withReason } from '../../domain/errors.ts';
+import type { PaymentRecord } from '../../domain/payment.ts';
+import { withResult } from '../../domain/paymentState.ts';
+import { RESULTS } from '../../domain/resultCodes.ts';
+import { ASYNC_BRANDS, paysOnProviderPage } from '../../../widget/shared/asyncBrands.ts';
+import type { PaymentServices } from '../services.ts';
+import { findRedirect, type RedirectKind, type RedirectRecord } from '../store/paymentRedirects.ts';
+import { shortIdOf } from '../view.ts';
 import { askAcquirer, decideSuccess, endWithoutAcquirer, isExpired, recordPending } from './pending.ts';
-import type { PaymentServices } from './services.ts';
-import { shortIdOf } from './view.ts';
 
 /**
  * Payments with an asynchronous brand (COMPAT §7), by family (widget/shared/asyncBrands.ts). Each starts pending:

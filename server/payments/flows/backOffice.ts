@@ -1,14 +1,13 @@
-import type { BackOfficeCommand } from '../domain/commands.ts';
-import { checkBackOffice } from '../domain/backOffice.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { newNdc, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
-import type { BackOfficeType, PaymentRecord } from '../domain/payment.ts';
-import { withResult } from '../domain/paymentState.ts';
-import { RESULTS, type Result } from '../domain/resultCodes.ts';
-import type { AcquirerAnswer } from '../acquirers/types.ts';
-import type { GatewayEnvironment } from '../config.ts';
-import { childTotals, lockPayment } from './repository.ts';
-import type { PaymentServices } from './services.ts';
+import type { BackOfficeCommand } from '../../domain/commands.ts';
+import { checkBackOffice } from '../../domain/backOffice.ts';
+import { GatewayError, invalidParameters, withReason } from '../../domain/errors.ts';
+import { newResourceId, RESOURCE_ID } from '../../domain/ids.ts';
+import type { BackOfficeType, PaymentRecord } from '../../domain/payment.ts';
+import { RESULTS, type Result } from '../../domain/resultCodes.ts';
+import type { GatewayEnvironment } from '../../config.ts';
+import { newPayment, withAnswer } from '../authorize.ts';
+import type { PaymentServices } from '../services.ts';
+import { childTotals, lockPayment } from '../store/payments.ts';
 
 /**
  * POST /v1/payments/{id}: capture, refund or reverse. Decided under the parent's row lock: the rules of
@@ -39,14 +38,6 @@ export function refusalBeforeLookup(command: Pick<BackOfficeCommand, 'paymentTyp
   const { paymentType } = command;
   if ((paymentType === 'CB' || paymentType === 'CR') && environment === 'live') return new GatewayError(RESULTS.chargebackInternalOnly, 400);
   return RESOURCE_ID.test(command.referencedId) ? undefined : unknownReference(paymentType);
-}
-
-/**
- * A payment with the acquirer's answer. Its resultDetails always carry `ExtendedDescription` (COMPAT §15: the
- * acquirer's own words when it gives some, else the answer's description), next to what the acquirer sent.
- */
-export function withAnswer(payment: PaymentRecord, answer: AcquirerAnswer): PaymentRecord {
-  return { ...withResult(payment, answer), resultDetails: { ExtendedDescription: answer.description, ...answer.details }, acquirerReference: answer.reference };
 }
 
 interface Options {
@@ -80,34 +71,27 @@ export async function processBackOffice(services: PaymentServices, command: Back
     }
     const totals = await childTotals(tx, parent.id);
     if (options.onlyIfUncaptured && totals.captureCount > 0) return { kind: 'skipped' };
-    const child: PaymentRecord = {
-      id: command.paymentId ?? newResourceId(),
-      entityId,
-      parentId: parent.id,
-      paymentType,
-      paymentBrand: parent.paymentBrand,
-      amountMinor,
-      currency,
-      resultCode: '',
-      resultDescription: '',
-      status: 'declined',
-      finalInSequence: command.finalInSequence,
-      maxCaptures: null,
-      acquirer: parent.acquirer,
-      acquirerReference: null,
-      testMode: command.testMode ?? null,
-      merchantTransactionId: command.merchantTransactionId ?? null,
-      card: parent.card,
-      requestEcho: command.echo,
-      resultDetails: null,
-      threeDSecure: null,
-      redirect: null,
-      registrationId: null,
-      source: parent.source === 'SYSTEM' ? 'SYSTEM' : 'API',
-      checkoutId: null,
-      ndc: newNdc(entityId),
-      createdAt: services.now(),
-    };
+    const child = newPayment(
+      {
+        id: command.paymentId,
+        entityId,
+        parentId: parent.id,
+        paymentType,
+        paymentBrand: parent.paymentBrand,
+        amountMinor,
+        currency,
+        finalInSequence: command.finalInSequence,
+        maxCaptures: null,
+        acquirer: parent.acquirer,
+        testMode: command.testMode ?? null,
+        merchantTransactionId: command.merchantTransactionId ?? null,
+        card: parent.card,
+        requestEcho: command.echo,
+        source: parent.source === 'SYSTEM' ? 'SYSTEM' : 'API',
+        checkoutId: null,
+      },
+      services.now(),
+    );
     const refusal = checkBackOffice(paymentType, amountMinor, parent, totals);
     if (refusal) return { kind: 'recorded', payment: await services.ledger.refuseIn(tx, child, withReason(refusal.result, refusal.reason)) };
     if (!services.acquirers.get(parent.acquirer)) {

@@ -1,12 +1,12 @@
-import type { CardOnFileRequest } from '../acquirers/types.ts';
-import type { CreatePaymentCommand } from '../domain/commands.ts';
-import { GatewayError, withReason } from '../domain/errors.ts';
-import { RESOURCE_ID } from '../domain/ids.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
-import { schemeReferenceOf } from '../registrations/storedCards.ts';
-import type { RegistrationRecord } from '../registrations/repository.ts';
-import { findPayment } from './repository.ts';
-import type { PaymentServices } from './services.ts';
+import type { CardOnFileRequest } from '../../acquirers/types.ts';
+import type { CreatePaymentCommand } from '../../domain/commands.ts';
+import { GatewayError, withReason } from '../../domain/errors.ts';
+import { RESOURCE_ID } from '../../domain/ids.ts';
+import { RESULTS } from '../../domain/resultCodes.ts';
+import { schemeReferenceOf } from '../../registrations/storedCards.ts';
+import type { RegistrationRecord } from '../../registrations/repository.ts';
+import type { PaymentServices } from '../services.ts';
+import { findPayment } from '../store/payments.ts';
 
 /**
  * Card on file (doc 3 §2.14, COMPAT §11). A cardholder-initiated INITIAL payment starts an agreement: approved, the

@@ -1,14 +1,14 @@
-import { checkCard, checkNumber, isExpired, summaryOf } from '../domain/cards.ts';
-import type { BankAccountInstrument, CreatePaymentCommand, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../domain/commands.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
-import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../domain/instruments.ts';
-import type { PaymentRecord } from '../domain/payment.ts';
-import { RESULT_CODE_FORMAT, RESULTS } from '../domain/resultCodes.ts';
+import { checkCard, checkNumber, isExpired, summaryOf } from '../../domain/cards.ts';
+import type { BankAccountInstrument, CreatePaymentCommand, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../../domain/commands.ts';
+import { GatewayError, invalidParameters, withReason } from '../../domain/errors.ts';
+import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../../domain/instruments.ts';
+import type { PaymentRecord } from '../../domain/payment.ts';
+import { RESULT_CODE_FORMAT, RESULTS } from '../../domain/resultCodes.ts';
 import { cardOnFileEcho } from './cardOnFile.ts';
-import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from './initial.ts';
-import type { StoredBankAccount } from '../registrations/storedCards.ts';
-import { accountKeyOf } from '../risk/accountKey.ts';
-import type { PaymentServices } from './services.ts';
+import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from '../authorize.ts';
+import type { StoredBankAccount } from '../../registrations/storedCards.ts';
+import { accountKeyOf } from '../../risk/accountKey.ts';
+import type { PaymentServices } from '../services.ts';
 
 /**
  * Payments with the instruments other than cards (COMPAT §16): a SEPA direct debit, a network or external token, a

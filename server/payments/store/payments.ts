@@ -1,9 +1,9 @@
-import type { ChildTotals } from '../domain/backOffice.ts';
-import type { CardSummary, FinalResult, PaymentRecord, PaymentRedirect, PaymentSource, PaymentStatus } from '../domain/payment.ts';
-import type { Queryable } from '../store/index.ts';
+import type { ChildTotals } from '../../domain/backOffice.ts';
+import type { CardSummary, FinalResult, PaymentRecord, PaymentRedirect, PaymentSource, PaymentStatus } from '../../domain/payment.ts';
+import type { Queryable } from '../../store/index.ts';
 
 /**
- * SQL for payment rows. Reads are for anyone; the writes here are called by the ledger (ledger.ts) only, which adds
+ * SQL for payment rows. Reads are for anyone; the writes here are called by the ledger (../ledger.ts) only, which adds
  * each change's event in the same transaction.
  */
 

@@ -1,21 +1,21 @@
-import { MadeByAnotherRunError } from '../domain/errors.ts';
-import type { PaymentRecord } from '../domain/payment.ts';
-import { createGroupCommit, type GroupCommit } from '../store/groupCommit.ts';
-import type { Queryable, Store } from '../store/index.ts';
-import type { SealedValue } from '../vault/cardVault.ts';
-import { keepSealed } from '../vault/repository.ts';
-import { paymentOfRow, paymentRow } from './repository.ts';
+import { MadeByAnotherRunError } from '../../domain/errors.ts';
+import type { PaymentRecord } from '../../domain/payment.ts';
+import { createGroupCommit, type GroupCommit } from '../../store/groupCommit.ts';
+import type { Queryable, Store } from '../../store/index.ts';
+import type { SealedValue } from '../../vault/cardVault.ts';
+import { keepSealed } from '../../vault/repository.ts';
+import { paymentOfRow, paymentRow } from './payments.ts';
 
 /**
  * Acquirer attempts (DESIGN principle 11): before the gateway calls an acquirer, it commits a row saying what it is
  * about to ask and what it will record with the answer (the plan). The call itself runs outside any row lock; the
- * answer is recorded in the transaction that finishes the attempt. The ledger (ledger.ts) is the only writer of these
- * rows: it opens attempts and finishes them; the rest only reads them. An attempt left open by a crash
- * between the call and the record is finished by the recovery job (recovery.ts), which asks the acquirer what
+ * answer is recorded in the transaction that finishes the attempt. The ledger (../ledger.ts) is the only writer of
+ * these rows: it opens attempts and finishes them; the rest only reads them. An attempt left open by a crash
+ * between the call and the record is finished by the recovery job (../recovery.ts), which asks the acquirer what
  * became of it: money never moves without a row, and nothing is recorded twice (the attempt's id is the acquirer's
  * idempotency reference, and the payment's id is the row's key).
  *
- * An open back-office attempt also holds its amount against its parent's totals (repository.ts childTotals), so
+ * An open back-office attempt also holds its amount against its parent's totals (payments.ts childTotals), so
  * two concurrent captures cannot both pass the check while the acquirer is being asked.
  *
  * A payment has at most one open attempt (a unique index, migration 0017): two runs making the same payment (a
@@ -34,7 +34,7 @@ export type AttemptPlan =
       /** PA.CP: capture in full once approved. */
       readonly captureAtOnce: boolean;
       /**
-       * A smart retry at the fallback acquirer (smartRetry.ts): the id of the payment the default acquirer's rejection
+       * A smart retry at the fallback acquirer (../smartRetryFallback.ts): the id of the payment the default acquirer's rejection
        * became, which the answer names (COMPAT §15). Absent on a first attempt.
        */
       readonly softDeclineOf?: string;
@@ -56,7 +56,7 @@ export type AttemptPlan =
 
 export type AttemptOutcome = 'recorded' | 'unknown';
 
-export interface Attempt {
+export interface AcquirerAttempt {
   readonly id: string;
   readonly entityId: string;
   readonly acquirer: string;
@@ -91,7 +91,7 @@ interface AttemptRow {
 
 const COLUMNS = 'id, entity_id, acquirer, plan, instance_id, created_at, finished_at, outcome';
 
-function toAttempt(row: AttemptRow): Attempt {
+function toAttempt(row: AttemptRow): AcquirerAttempt {
   return {
     id: row.id,
     entityId: row.entity_id,
@@ -154,7 +154,7 @@ export async function finishAttempts(db: Queryable, ids: readonly string[], outc
 }
 
 /** Open attempts started before `before`, oldest first: what the recovery job looks at. */
-export async function findOpenAttempts(db: Queryable, before: Date, limit: number): Promise<Attempt[]> {
+export async function findOpenAttempts(db: Queryable, before: Date, limit: number): Promise<AcquirerAttempt[]> {
   const found = await db.query<AttemptRow>(
     `SELECT ${COLUMNS} FROM acquirer_attempts WHERE finished_at IS NULL AND created_at <= $1::timestamptz ORDER BY created_at LIMIT $2`,
     [before.toISOString(), limit],
@@ -163,14 +163,14 @@ export async function findOpenAttempts(db: Queryable, before: Date, limit: numbe
 }
 
 /** The attempt, locked until the transaction ends (its recovery and its normal finish are decided one at a time). */
-export async function lockAttempt(tx: Queryable, id: string): Promise<Attempt | undefined> {
+export async function lockAttempt(tx: Queryable, id: string): Promise<AcquirerAttempt | undefined> {
   const found = await tx.query<AttemptRow>(`SELECT ${COLUMNS} FROM acquirer_attempts WHERE id = $1 FOR UPDATE`, [id]);
   const row = found.rows[0];
   return row ? toAttempt(row) : undefined;
 }
 
 /** The open attempts whose answer becomes one of these payments (a checkout's attempt whose instance died). */
-export async function openAttemptsOfPayments(db: Queryable, paymentIds: readonly string[]): Promise<Attempt[]> {
+export async function openAttemptsOfPayments(db: Queryable, paymentIds: readonly string[]): Promise<AcquirerAttempt[]> {
   if (paymentIds.length === 0) return [];
   const found = await db.query<AttemptRow>(
     `SELECT ${COLUMNS} FROM acquirer_attempts WHERE payment_id = ANY($1::char(32)[]) AND finished_at IS NULL`,

@@ -1,34 +1,17 @@
-import type { PaymentRecord, TestMode } from '../domain/payment.ts';
-import { PermanentJobError, type JobHandler } from '../jobs/registry.ts';
-import { scheduleJob } from '../jobs/repository.ts';
-import type { Queryable } from '../store/index.ts';
+import type { PaymentRecord, TestMode } from '../../domain/payment.ts';
+import { PermanentJobError, type JobHandler } from '../../jobs/registry.ts';
+import { CAPTURE_AT_ONCE_JOB } from '../authorize.ts';
+import type { PaymentServices } from '../services.ts';
+import { findLatestChild, findPayment } from '../store/payments.ts';
 import { processBackOffice } from './backOffice.ts';
-import { findLatestChild, findPayment } from './repository.ts';
-import type { PaymentServices } from './services.ts';
 
 /**
  * `paymentType=PA.CP`: a preauthorization the gateway captures in full once it is approved, as one request. The
  * capture is made by the request itself when the preauthorization is approved at once; a job, scheduled in the
  * transaction that records the approval, makes it when the approval came later (after a 3-D Secure challenge) or
- * when the process died before capturing. Whichever runs second finds a capture and stands down.
+ * when the process died before capturing. Whichever runs second finds a capture and stands down. The job is scheduled
+ * by whatever records the approval (authorize.ts scheduleCaptureAtOnce).
  */
-
-export const CAPTURE_AT_ONCE_JOB = 'payments.captureAtOnce';
-/** The job's margin for the request that captures by itself: only a crash leaves the capture to it. */
-export const CAPTURE_SAFETY_NET_MS = 5 * 60_000;
-
-export async function scheduleCaptureAtOnce(tx: Queryable, preauthorization: PaymentRecord, now: Date, delayMs: number): Promise<void> {
-  await scheduleJob(
-    tx,
-    {
-      kind: CAPTURE_AT_ONCE_JOB,
-      uniqueKey: `${CAPTURE_AT_ONCE_JOB}:${preauthorization.id}`,
-      runAt: new Date(now.getTime() + delayMs),
-      payload: { entityId: preauthorization.entityId, paymentId: preauthorization.id },
-    },
-    now,
-  );
-}
 
 /** Captures an approved preauthorization in full, unless a capture exists already; returns the capture either way. */
 export async function captureAtOnce(services: PaymentServices, preauthorization: PaymentRecord): Promise<PaymentRecord> {

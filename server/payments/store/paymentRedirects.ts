@@ -1,5 +1,5 @@
-import type { AuthenticationIds } from '../acquirers/threeDSecure.ts';
-import type { Queryable } from '../store/index.ts';
+import type { AuthenticationIds } from '../../acquirers/threeDSecure.ts';
+import type { Queryable } from '../../store/index.ts';
 
 /**
  * SQL for payment_redirects: what a pending payment waits for before it can become final — the shopper on a page (the

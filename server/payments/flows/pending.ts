@@ -3,24 +3,27 @@ import {
   TEST_CHALLENGE_CODE,
   type AuthenticationIds,
   type AuthenticationStatus,
-} from '../acquirers/threeDSecure.ts';
-import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type SmartRetryOrigin } from '../acquirers/types.ts';
-import { newResourceId } from '../domain/ids.ts';
-import type { FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../domain/payment.ts';
-import { statusOfResult } from '../domain/paymentState.ts';
-import { RESULTS, type Result } from '../domain/resultCodes.ts';
-import { scheduleJob } from '../jobs/repository.ts';
-import { findEntityName } from '../merchants/repository.ts';
-import { recordRegistration, registrationOfPayment, registrationUsed } from '../registrations/storedCards.ts';
-import type { Queryable } from '../store/index.ts';
-import type { HeldCard } from '../vault/cardVault.ts';
-import { asyncBrand } from '../../widget/shared/asyncBrands.ts';
-import { PROVIDER_CONFIRMATION_MS } from '../acquirers/simulatedProviders.ts';
-import { eraseSealed, findSealed, keepSealed } from '../vault/repository.ts';
-import type { Attempt, AttemptPlan } from './attempts.ts';
-import { scheduleCaptureAtOnce } from './captureAtOnce.ts';
-import { cardOnFileOf } from './cardOnFile.ts';
-import { lockPayment } from './repository.ts';
+} from '../../acquirers/threeDSecure.ts';
+import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type SmartRetryOrigin } from '../../acquirers/types.ts';
+import type { CreatePaymentCommand } from '../../domain/commands.ts';
+import { invalidParameters, type ParameterError } from '../../domain/errors.ts';
+import { newResourceId } from '../../domain/ids.ts';
+import type { FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../../domain/payment.ts';
+import { statusOfResult } from '../../domain/paymentState.ts';
+import { RESULTS, type Result } from '../../domain/resultCodes.ts';
+import { withQuery } from '../../domain/urls.ts';
+import { scheduleJob } from '../../jobs/repository.ts';
+import { findEntityName } from '../../merchants/repository.ts';
+import { recordRegistration, registrationOfPayment, registrationUsed } from '../../registrations/storedCards.ts';
+import type { Queryable } from '../../store/index.ts';
+import type { HeldCard } from '../../vault/cardVault.ts';
+import { asyncBrand } from '../../../widget/shared/asyncBrands.ts';
+import { PROVIDER_CONFIRMATION_MS } from '../../acquirers/simulatedProviders.ts';
+import { eraseSealed, findSealed, keepSealed } from '../../vault/repository.ts';
+import { scheduleCaptureAtOnce, withOutcome } from '../authorize.ts';
+import type { PaymentServices } from '../services.ts';
+import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from '../smartRetryFallback.ts';
+import type { AcquirerAttempt, AttemptPlan } from '../store/attempts.ts';
 import {
   decideRedirect,
   findRedirect,
@@ -30,9 +33,9 @@ import {
   type NewRedirect,
   type RedirectOutcome,
   type RedirectRecord,
-} from './redirects.ts';
-import type { PaymentServices } from './services.ts';
-import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetry.ts';
+} from '../store/paymentRedirects.ts';
+import { lockPayment } from '../store/payments.ts';
+import { cardOnFileOf } from './cardOnFile.ts';
 
 /**
  * Payments that wait (doc 1 §3 rule 1): for the shopper on the simulated issuer's 3-D Secure challenge or on the
@@ -58,6 +61,41 @@ export const REDIRECT_TIMEOUT_JOB = 'redirect.timeout';
 /** The pages live under the gateway's own address: the only redirect URLs it hands out. */
 export function redirectUrl(publicUrl: string, redirectId: string, paymentId: string): PaymentRedirect {
   return { url: `${publicUrl}/v1/redirects/${redirectId}`, parameters: [{ name: 'paymentId', value: paymentId }] };
+}
+
+/** Doc 2 §2.9: the browser data 3-D Secure 2 needs (marked "Mandatory for 3D Secure v2"). */
+const BROWSER_FIELDS = [
+  'customer.browser.acceptHeader',
+  'customer.browser.language',
+  'customer.browser.screenHeight',
+  'customer.browser.screenWidth',
+  'customer.browser.timezone',
+  'customer.browser.userAgent',
+  'customer.browser.javaEnabled',
+];
+
+/**
+ * A payment that sends the shopper to a page needs somewhere to bring them back to (doc 3 §2.8); an issuer
+ * authenticates the shopper's browser, so 3-D Secure also needs the browser fields (doc 2 §2.9). Everything
+ * missing is reported at once. Returns the shopperResultUrl.
+ */
+export function requireRedirectData(command: CreatePaymentCommand, why: string, needsBrowser: boolean): string {
+  const missing: ParameterError[] = needsBrowser
+    ? BROWSER_FIELDS.filter((name) => !command.browserFields.has(name)).map((name) => ({
+        name,
+        value: '',
+        message: 'is required for 3-D Secure when no external threeDSecure data is sent',
+      }))
+    : [];
+  const url = command.shopperResultUrl;
+  if (url === undefined) missing.push({ name: 'shopperResultUrl', value: '', message: `is required ${why}` });
+  if (url === undefined || missing.length > 0) throw invalidParameters(missing);
+  return url;
+}
+
+/** Where the shopper's browser goes after a redirect: a checkout's result URL, or the shopperResultUrl with the payment. */
+export function returnUrlOf(command: CreatePaymentCommand, paymentId: string, shopperResultUrl: string): string {
+  return command.checkout?.returnUrl ?? withQuery(new URL(shopperResultUrl), { id: paymentId, resourcePath: `/v1/payments/${paymentId}` }).href;
 }
 
 export interface PendingStart {
@@ -181,7 +219,7 @@ export async function endWithoutAcquirer(
 export async function settleAfterRedirect(
   services: PaymentServices,
   tx: Queryable,
-  attempt: Pick<Attempt, 'id'> & { readonly plan: Extract<AttemptPlan, { kind: 'afterRedirect' }> },
+  attempt: Pick<AcquirerAttempt, 'id'> & { readonly plan: Extract<AttemptPlan, { kind: 'afterRedirect' }> },
   answer: AcquirerAnswer,
 ): Promise<RedirectRecord> {
   const { plan } = attempt;
@@ -196,7 +234,7 @@ export async function settleAfterRedirect(
   }
   const approved = statusOfResult(answer.code) === 'approved';
   const keepsCard = approved && plan.registerSealedCardId !== null && payment.card !== null;
-  // A smart retry's answer (smartRetry.ts) names the rejection it follows, and the acquirer that now holds the payment.
+  // A smart retry's answer (smartRetryFallback.ts) names the rejection it follows, and the acquirer that now holds the payment.
   // A voucher's or prepayment's instructions (the pending payment's details) stay with the paid payment.
   const answerDetails = { ...payment.resultDetails, ...answer.details };
   const resultDetails = plan.softDeclineOf === undefined ? answerDetails : softDeclineDetails(answerDetails, plan.softDeclineOf);
@@ -273,7 +311,7 @@ export async function decideSuccess(services: PaymentServices, tx: Queryable, re
 /**
  * Asks the payment's acquirer about a decided success, outside any lock, then records the answer. A card payment's
  * authorization the acquirer rejects softly (or that never reaches it) may be made once more at the entity's
- * fallback acquirer (smartRetry.ts), with the same authentication.
+ * fallback acquirer (smartRetryFallback.ts), with the same authentication.
  */
 export async function askAcquirer(services: PaymentServices, success: SuccessToAsk): Promise<RedirectRecord> {
   const { plan, card } = success;
@@ -309,7 +347,7 @@ export async function askAcquirer(services: PaymentServices, success: SuccessToA
   let attempt: RetryableAttempt<SuccessToAsk['plan']> = { id: success.attemptId, plan };
   let answer: AcquirerAnswer;
   // Only a card's authorization is retried: a provider's confirmation has no other acquirer.
-  const retry = card ? await smartRetryAfter(services, attempt, acquirer, first) : undefined;
+  const retry = card ? await smartRetryAfter(services, attempt, acquirer, first, withOutcome(plan.payment, first, acquirer)) : undefined;
   if (retry?.kind === 'finishedMeanwhile') {
     const redirect = await findRedirect(services.store, plan.redirectId);
     if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);

@@ -1,15 +1,12 @@
 import { smartRetryRoute } from '../acquirers/routing.ts';
 import type { Acquirer, AcquirerAnswer, SmartRetryOrigin } from '../acquirers/types.ts';
-import { withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { withResult } from '../domain/paymentState.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { mayBeRetried } from '../domain/smartRetry.ts';
-import type { AttemptPlan } from './attempts.ts';
-import { withAnswer } from './backOffice.ts';
-import { cardOnFileOf } from './cardOnFile.ts';
+import { cardOnFileOf } from './flows/cardOnFile.ts';
 import type { PaymentServices } from './services.ts';
+import type { AttemptPlan } from './store/attempts.ts';
 
 /**
  * Smart retry of an initial payment (COMPAT §15, spec 01 §4 "Smart retry flow"): a DB or PA that the default
@@ -20,8 +17,8 @@ import type { PaymentServices } from './services.ts';
  *
  *   attempt 1 (default, payment id P) ──soft reject / unreachable──▶ one transaction: payment R (the rejection,
  *     new id) + its PAYMENT event, attempt 1 finished, attempt 2 (fallback, payment id P) opened
- *   attempt 2 ──answer──▶ payment P, marked SoftDeclineFallback (initial.ts settleInitial, pending.ts
- *     settleAfterRedirect)
+ *   attempt 2 ──answer──▶ payment P, marked SoftDeclineFallback (authorize.ts settleAuthorization,
+ *     flows/pending.ts settleAfterRedirect)
  *
  * A crash cannot charge twice: until the switch commits, attempt 1 is open, and its recovery records the first
  * acquirer's answer as payment P (the rejection; no retry is made from a job); once it commits, attempt 1 is
@@ -31,8 +28,8 @@ import type { PaymentServices } from './services.ts';
  * took attempt 1 over first wins. An answer lost after the request was sent (a timeout) is never retried.
  *
  * The same holds for a challenged card payment (3-D Secure): the pending redirect is answered as usual, before
- * either acquirer is asked, and the authorization after the challenge is the one retried (pending.ts), with the
- * same authentication; payment P, pending until then, is finished with the fallback's answer.
+ * either acquirer is asked, and the authorization after the challenge is the one retried (flows/pending.ts), with
+ * the same authentication; payment P, pending until then, is finished with the fallback's answer.
  */
 
 /** How the default acquirer's call ended: an answer, or the request never reached it. */
@@ -64,15 +61,17 @@ function isCardOnFile(payment: PaymentRecord): boolean {
 }
 
 /**
- * Decides whether the first attempt's outcome is retried and, if so, commits the switch to the fallback. Undefined
- * when it is not retried: the caller records the outcome as it would without smart retry. Settings are read only
- * for a rejection that could be retried (an approved payment reads nothing), through the entity's cached settings.
+ * Decides whether the first attempt's outcome is retried and, if so, commits the switch to the fallback: `answered` is
+ * the first attempt's payment with that outcome (authorize.ts withOutcome), which becomes the rejection's payment.
+ * Undefined when it is not retried: the caller records the outcome as it would without smart retry. Settings are read
+ * only for a rejection that could be retried (an approved payment reads nothing), through the entity's cached settings.
  */
 export async function smartRetryAfter<P extends RetryablePlan>(
   services: PaymentServices,
   first: RetryableAttempt<P>,
   rejectedBy: Acquirer,
   outcome: FirstOutcome,
+  answered: PaymentRecord,
 ): Promise<SmartRetry<P> | undefined> {
   const payment = first.plan.payment;
   const code = 'answer' in outcome ? outcome.answer.code : RESULTS.acquirerUnreachable.code;
@@ -84,10 +83,6 @@ export async function smartRetryAfter<P extends RetryablePlan>(
   const { fallback } = route;
 
   const now = services.now();
-  const answered =
-    'answer' in outcome
-      ? withAnswer(payment, outcome.answer)
-      : withResult(payment, withReason(RESULTS.acquirerUnreachable, `the acquirer ${rejectedBy.name} could not be reached`));
   const rejection: PaymentRecord = {
     ...answered,
     id: newResourceId(),
@@ -105,7 +100,7 @@ export async function smartRetryAfter<P extends RetryablePlan>(
   const switched = await services.store.transaction(async (tx): Promise<SmartRetry<P>> => {
     if (await services.ledger.attemptFinished(tx, first.id)) return { kind: 'finishedMeanwhile' };
     await services.ledger.recordIn(tx, { payments: [rejection], attemptId: first.id });
-    // Once the first attempt is finished: a payment has one open attempt at a time (attempts.ts).
+    // Once the first attempt is finished: a payment has one open attempt at a time (store/attempts.ts).
     await services.ledger.openIn(tx, { id: attempt.id, acquirer: fallback.name, plan: attempt.plan, createdAt: now });
     return { kind: 'retry', fallback, attempt, retryOf: { acquirer: rejectedBy.name, code, reference: rejection.acquirerReference } };
   });

@@ -1,0 +1,111 @@
+import { authenticationResult, newAuthenticationIds, notEnrolledResult } from '../../acquirers/threeDSecure.ts';
+import type { CardDetails } from '../../acquirers/types.ts';
+import { checkCard, summaryOf } from '../../domain/cards.ts';
+import type { CardInstrument, CreatePaymentCommand, StoredCardInstrument } from '../../domain/commands.ts';
+import { invalidParameters } from '../../domain/errors.ts';
+import type { PaymentRecord } from '../../domain/payment.ts';
+import { withResult } from '../../domain/paymentState.ts';
+import { RESULTS, type Result } from '../../domain/resultCodes.ts';
+import { openStored, type StoredCard } from '../../registrations/storedCards.ts';
+import { cardAccountKey } from '../../risk/accountKey.ts';
+import type { HeldCard } from '../../vault/cardVault.ts';
+import { authorizeAndRecord, refuseUnoffered } from '../authorize.ts';
+import type { PaymentServices } from '../services.ts';
+import { cardOnFileEcho } from './cardOnFile.ts';
+import { recordPending, requireRedirectData, returnUrlOf } from './pending.ts';
+
+/**
+ * A card payment (typed, or stored: registrationId), with 3-D Secure where the issuer asks for it. The gateway's own
+ * checks come first (no acquirer sees a card that fails them), then the entity's risk rules; then the authorization
+ * (authorize.ts), at once or after the shopper's challenge (pending.ts).
+ */
+
+/**
+ * The card a payment is made with: typed, or stored (opened here unless the caller has, with the holder sent when
+ * overrideHolder fills in an empty one).
+ */
+export async function cardFor(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  instrument: CardInstrument | StoredCardInstrument,
+  opened?: StoredCard,
+): Promise<{ readonly card: HeldCard; readonly stored: StoredCard | undefined }> {
+  if (instrument.kind === 'card') {
+    const { number, expiryMonth, expiryYear, holder } = instrument;
+    return { card: { number, expiryMonth, expiryYear, holder, brand: '' }, stored: undefined };
+  }
+  const stored = opened ?? (await openStored(services, command.entityId, instrument.registrationId, 'registrationId'));
+  if (!('card' in stored)) {
+    throw invalidParameters([{ name: 'registrationId', value: instrument.registrationId, message: 'stores a bank account: it cannot be used for this payment' }]);
+  }
+  // Doc 3 §2.5: overrideHolder lets card.holder fill in the registration's empty holder, for this payment only.
+  const holder = stored.card.holder || (command.overrideHolder ? instrument.holder : undefined) || undefined;
+  return { card: { ...stored.card, holder }, stored };
+}
+
+/** A typed or stored card's payment: `opened` when the caller has opened the stored card already. */
+export async function payByCard(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  draft: PaymentRecord,
+  instrument: CardInstrument | StoredCardInstrument,
+  opened?: StoredCard,
+): Promise<PaymentRecord> {
+  // A stored card pays like a typed one from here on.
+  const { card, stored } = await cardFor(services, command, instrument, opened);
+  const echo = await cardOnFileEcho(services, command, stored?.registration);
+  const requested = command.paymentBrand ?? stored?.registration.paymentBrand;
+  const check = checkCard(card, instrument.cvv, requested, services.now());
+  if (command.paymentBrand === undefined && check.brand !== undefined) await refuseUnoffered(services, command.entityId, check.brand);
+  const base: PaymentRecord = {
+    ...draft,
+    paymentBrand: check.brand ?? null,
+    card: summaryOf(card),
+    registrationId: stored?.registration.id ?? null,
+    requestEcho: echo,
+  };
+  const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => services.ledger.refuse({ ...base, threeDSecure }, result);
+  if (check.refusal) return refuse(check.refusal);
+  // COMPAT §17: the entity's risk velocity rules, before any acquirer sees the payment (risk/velocity.ts).
+  const overRule = await services.risk?.check(command, base, cardAccountKey(card.number));
+  if (overRule) return refuse(overRule);
+
+  const details: CardDetails = { ...card, cvv: instrument.cvv, brand: check.brand ?? '' };
+  const held: HeldCard = { ...card, brand: details.brand };
+  // createRegistration=true stores the card once a payment with it is approved (doc 3 §2.5).
+  const register = command.createRegistration && !stored;
+  const acquirer = services.acquirers.defaultAcquirer;
+  const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
+    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, { card: details }, { threeDSecure, cardToStore: register ? held : undefined, smartRetry: true });
+
+  // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
+  if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);
+  // COMPAT §11: the shopper is not there to authenticate a merchant-initiated payment.
+  if (command.cardOnFile?.source === 'MIT') return authorize(undefined, null);
+  const flow = services.directory?.flowFor(card.number, command.threeDSecure);
+  if (flow === undefined) return authorize(undefined, null);
+  if (flow === 'notEnrolled') return refuse(RESULTS.notEnrolled, notEnrolledResult());
+
+  const shopperResultUrl = requireRedirectData(command, 'for 3-D Secure: the issuer may ask the shopper to confirm the payment', true);
+  const ids = newAuthenticationIds();
+  switch (flow) {
+    case 'technicalError':
+      return refuse(RESULTS.threeDSecureTechnicalError, authenticationResult(details.brand, 'U', ids));
+    case 'frictionless':
+    case 'attempt': {
+      const threeDSecure = authenticationResult(details.brand, flow === 'frictionless' ? 'Y' : 'A', ids);
+      return authorize(threeDSecure, threeDSecure);
+    }
+    case 'challenge':
+      return recordPending(services, { ...withResult(base, RESULTS.pending), acquirer: acquirer.name }, {
+        kind: 'threeDSecure',
+        // Doc 3 §2.6: the name the directory server knows the merchant by, when the merchant sends it.
+        merchantName: command.threeDSecure.merchantName,
+        returnUrl: returnUrlOf(command, draft.id, shopperResultUrl),
+        authentication: ids,
+        heldCard: held,
+        createRegistration: register,
+        captureAtOnce: command.captureAtOnce,
+      });
+  }
+}
