@@ -3,7 +3,7 @@ import { isCardBrand } from '../shared/cardBrandCodes.ts';
 import { isDirectDebitBrand } from '../shared/directDebit.ts';
 import type { RegistrationFormProps } from './registration/RegistrationForm.tsx';
 import type { StoredCard } from './registration/stored.ts';
-import type { PaymentFormProps } from './types.ts';
+import type { FamilyFormProps } from './types.ts';
 
 /**
  * The payment-method registry, one entry per family, as Adyen's components map: the widget looks a brand of
@@ -23,11 +23,6 @@ import type { PaymentFormProps } from './types.ts';
  */
 
 export type BrandFamily = 'card' | 'asynchronous' | 'directDebit';
-
-/** What a brand family's form is rendered with: its brands (the card form takes all of them, the others one). */
-export interface FamilyFormProps extends PaymentFormProps {
-  readonly brands: readonly string[];
-}
 
 /** What a family's chunk brings: its form, and the container it renders for a brand. */
 export interface FamilyChunk {

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'preact';
 import type { Language } from '../i18n/index.ts';
 import type { Texts } from './messages.ts';
 import type { WidgetOptions } from './options.ts';
@@ -37,4 +38,41 @@ export interface PaymentFormProps {
   readonly texts: Texts;
   readonly language: Language;
   readonly register: (handle: FormHandle) => void;
+}
+
+/** What a brand family's form is rendered with: its brands (the card form takes all of them, the others one). */
+export interface FamilyFormProps extends PaymentFormProps {
+  readonly brands: readonly string[];
+}
+
+/**
+ * The widget's own frame a redirect is posted into (redirect/target.ts), rendered by the form's container while the
+ * payment state holds it.
+ */
+export interface FrameRequest {
+  /** The frame's name, the redirect form's target. */
+  readonly name: string;
+  readonly width: string;
+  readonly height: string;
+  readonly title: string;
+  /** The frame's component (the redirect chunk's ThreeDSecureFrame), rendered by the form's container. */
+  readonly Frame: ComponentType<{ request: FrameRequest }>;
+  /** The frame is in the page: post the redirect into it. */
+  mounted(iframe: HTMLIFrameElement): void;
+  loaded(iframe: HTMLIFrameElement): void;
+}
+
+/** A payment form's state (payment/state.ts creates it): what the form shows while a payment runs. */
+export interface PaymentState {
+  readonly busy: boolean;
+  /** The form-level message (a submit refused before any payment, one not sent), shown in div.wpwl-message. */
+  readonly message: string | undefined;
+  /** The widget's own 3-D Secure frame while a redirect runs in it; the form is hidden meanwhile. */
+  readonly frame: FrameRequest | undefined;
+  /** Undo steps of a running redirect (message listener, redirect form), run on completion or unmount. */
+  readonly cleanups: Set<() => void>;
+  /** Changes busy, message or frame, re-rendering the form if one changed. */
+  update(changes: Partial<Pick<PaymentState, 'busy' | 'message' | 'frame'>>): void;
+  /** Removes whatever a running redirect added (wpwl.unload unmounts the form). */
+  dispose(): void;
 }

@@ -2,10 +2,10 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { isValidAccountHolder } from '../../shared/directDebit.ts';
 import { isValidIban, normalizeIban } from '../../shared/iban.ts';
 import { invoke } from '../callbacks.ts';
-import type { FamilyFormProps } from '../methods.ts';
 import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { assignChanges, createPaymentState, loadPaymentFlow, useRerender, type PaymentState } from '../payment/state.ts';
+import { assignChanges, createPaymentState, loadPaymentFlow, useRerender } from '../payment/state.ts';
 import { randomChannel } from '../random.ts';
+import type { FamilyFormProps, PaymentState } from '../types.ts';
 
 /**
  * The direct-debit form (SEPA, COMPAT §4 and §16), one container per direct-debit brand:

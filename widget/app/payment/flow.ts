@@ -1,10 +1,9 @@
 import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import type { CheckoutInfo, PaymentFormProps } from '../types.ts';
+import type { CheckoutInfo, PaymentFormProps, PaymentState } from '../types.ts';
 import { navigate, outcomeOf, refusalMessage, resultUrl, type PaymentAnswer } from './answer.ts';
 import { withBrowserData } from './browser.ts';
-import type { PaymentState } from './state.ts';
 
 /**
  * What every payment form does once its fields are ready, whatever the method: ask the merchant's

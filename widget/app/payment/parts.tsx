@@ -3,8 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { isRightToLeft, type Language } from '../../i18n/index.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import { isRegistrationOnly, type CheckoutInfo } from '../types.ts';
-import type { PaymentState } from './state.ts';
+import { isRegistrationOnly, type CheckoutInfo, type PaymentState } from '../types.ts';
 
 /** Pieces every payment form renders the same way (COMPAT §4 classes). */
 

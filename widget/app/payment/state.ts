@@ -2,7 +2,7 @@ import { useReducer } from 'preact/hooks';
 import { reportError } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import type { FrameRequest } from '../redirect/target.ts';
+import type { PaymentState } from '../types.ts';
 
 /**
  * A payment form's state, kept with plain Preact hooks: each form holds its state in objects it creates once
@@ -27,20 +27,6 @@ export function assignChanges<T extends object>(target: T, changes: Partial<T>, 
     different = true;
   }
   if (different) changed();
-}
-
-export interface PaymentState {
-  readonly busy: boolean;
-  /** The form-level message (a submit refused before any payment, one not sent), shown in div.wpwl-message. */
-  readonly message: string | undefined;
-  /** The widget's own 3-D Secure frame while a redirect runs in it; the form is hidden meanwhile. */
-  readonly frame: FrameRequest | undefined;
-  /** Undo steps of a running redirect (message listener, redirect form), run on completion or unmount. */
-  readonly cleanups: Set<() => void>;
-  /** Changes busy, message or frame, re-rendering the form if one changed. */
-  update(changes: Partial<Pick<PaymentState, 'busy' | 'message' | 'frame'>>): void;
-  /** Removes whatever a running redirect added (wpwl.unload unmounts the form). */
-  dispose(): void;
 }
 
 /** A form's payment state; `rerender` is the form's useRerender(). */

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { asyncBrand, paysOnProviderPage, type AsyncBrand, type AsyncForm } from '../../shared/asyncBrands.ts';
 import type { LabelKey } from '../messages.ts';
-import type { FamilyFormProps } from '../methods.ts';
 import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { createPaymentState, loadPaymentFlow, useRerender, type PaymentState } from '../payment/state.ts';
+import { createPaymentState, loadPaymentFlow, useRerender } from '../payment/state.ts';
 import { randomChannel } from '../random.ts';
+import type { FamilyFormProps, PaymentState } from '../types.ts';
 import { countryChoice } from './country.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import type { FrameRequest } from './target.ts';
+import type { FrameRequest } from '../types.ts';
 
 /**
  * The widget's own 3-D Secure frame, shown in the form's container (the form hidden) while a redirect runs:

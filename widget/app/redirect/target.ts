@@ -1,11 +1,9 @@
-import type { ComponentType } from 'preact';
 import { invoke } from '../callbacks.ts';
 import { randomChannel } from '../random.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { Redirect } from '../payment/answer.ts';
-import type { PaymentState } from '../payment/state.ts';
-import type { CheckoutInfo } from '../types.ts';
+import type { CheckoutInfo, PaymentState } from '../types.ts';
 import { isRedirectComplete } from '../../shared/protocol.ts';
 import { ThreeDSecureFrame } from './ThreeDSecureFrame.tsx';
 
@@ -24,19 +22,6 @@ import { ThreeDSecureFrame } from './ThreeDSecureFrame.tsx';
  * A chunk of its own (with ThreeDSecureFrame): payment/flow.ts loads it when an answer carries a redirect, so a
  * page downloads it only when a payment needs it.
  */
-
-export interface FrameRequest {
-  /** The frame's name, the redirect form's target. */
-  readonly name: string;
-  readonly width: string;
-  readonly height: string;
-  readonly title: string;
-  /** The frame's component (this chunk's ThreeDSecureFrame), rendered by the form's container. */
-  readonly Frame: ComponentType<{ request: FrameRequest }>;
-  /** The frame is in the page: post the redirect into it. */
-  mounted(iframe: HTMLIFrameElement): void;
-  loaded(iframe: HTMLIFrameElement): void;
-}
 
 export interface RedirectContext {
   readonly options: WidgetOptions;
