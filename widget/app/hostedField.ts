@@ -8,13 +8,16 @@ import {
   type HostedFieldName,
   type ParentMessage,
 } from '../shared/protocol.ts';
+import { invoke } from './callbacks.ts';
+import type { WidgetOptions } from './options.ts';
 import type { PaymentAnswer } from './payment/answer.ts';
 import { randomChannel } from './random.ts';
 
 /**
  * The merchant-page side of one hosted field: the iframe on the gateway's origin and its message channel
  * (schema in ../shared/protocol.ts). Messages are posted to the gateway's origin only, and accepted only
- * from this iframe's window, from that origin, on this channel.
+ * from this iframe's window, from that origin, on this channel. Every form's fields tell the merchant's
+ * callbacks alike: readiness, focus and blur (IFRAME_CALLBACKS), and Enter submits the form.
  */
 export interface HostedField {
   readonly field: HostedFieldName;
@@ -33,6 +36,13 @@ export interface HostedField {
 const VALIDATE_TIMEOUT_MS = 2_000;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
+/** The merchant callbacks a hosted field's messages call, whatever the form (`this`: `{ $iframe }`). */
+const IFRAME_CALLBACKS: Partial<Record<FieldMessage['type'], string>> = {
+  ready: 'onReadyIframeCommunication',
+  focus: 'onFocusIframeCommunication',
+  blur: 'onBlurIframeCommunication',
+};
+
 export function attachHostedField(
   iframe: HTMLIFrameElement,
   setup: {
@@ -42,6 +52,11 @@ export function attachHostedField(
     channel: string;
     staticBaseUrl: string;
     config: () => FieldConfig;
+    /** The merchant's callbacks (IFRAME_CALLBACKS) and whether Enter in the field submits the form. */
+    options: WidgetOptions;
+    /** The form's submit: Enter in the field calls it unless wpwlOptions.disableSubmitOnEnter. */
+    submit: () => void;
+    /** What the form makes of the field's messages, after the merchant's callbacks. */
     onMessage: (message: FieldMessage) => void;
   },
 ): HostedField {
@@ -73,6 +88,9 @@ export function attachHostedField(
       submits.get(message.requestId)?.({ status: message.status, body: message.body });
       return;
     }
+    const callback = IFRAME_CALLBACKS[message.type];
+    if (callback) invoke(setup.options, callback, { $iframe: { 0: iframe, length: 1 } });
+    if (message.type === 'enter' && !setup.options.disableSubmitOnEnter) setup.submit();
     setup.onMessage(message);
     if (message.type === 'state' && message.showErrors) for (const done of [...validations]) done();
   };

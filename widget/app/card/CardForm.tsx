@@ -70,12 +70,7 @@ export function CardForm(props: CardFormProps) {
     if (!form || !numberFrame.current || !cvvFrame.current) return;
     const onFieldMessage = (message: FieldMessage) => {
       const field = 'field' in message && message.field === 'cvv' ? 'cvv' : 'cardNumber';
-      const frame = field === 'cvv' ? cvvFrame.current : numberFrame.current;
-      const $iframe = { 0: frame, length: 1 };
       switch (message.type) {
-        case 'ready':
-          invoke(options, 'onReadyIframeCommunication', { $iframe });
-          break;
         case 'state':
           if (field === 'cvv') model.set({ cvvState: message });
           else {
@@ -87,15 +82,8 @@ export function CardForm(props: CardFormProps) {
           }
           if (message.showErrors) model.show(field);
           break;
-        case 'focus':
-          invoke(options, 'onFocusIframeCommunication', { $iframe });
-          break;
         case 'blur':
-          invoke(options, 'onBlurIframeCommunication', { $iframe });
           blurred(field);
-          break;
-        case 'enter':
-          if (!options.disableSubmitOnEnter) submit(undefined);
           break;
         case 'autofill':
           if (message.expiryMonth && message.expiryYear) model.set({ expiry: `${message.expiryMonth} / ${message.expiryYear.slice(-2)}` });
@@ -106,7 +94,7 @@ export function CardForm(props: CardFormProps) {
       }
     };
     const styles = options.iframeStyles as Record<string, unknown>;
-    const common = { channel, staticBaseUrl: checkout.staticBaseUrl, onMessage: onFieldMessage };
+    const common = { channel, staticBaseUrl: checkout.staticBaseUrl, options, submit: () => submit(undefined), onMessage: onFieldMessage };
     fields.current.number = attachHostedField(numberFrame.current, {
       ...common,
       field: 'cardNumber',
@@ -150,6 +138,15 @@ export function CardForm(props: CardFormProps) {
   const errorOf = (field: CardFieldName, key: Parameters<Texts['error']>[0]) => (model.hasError(field) ? texts.error(key) : undefined);
   const invalid = (field: CardFieldName) => model.hasError(field);
   const describedBy = (field: CardFieldName) => (invalid(field) ? id(`hint-${field}`) : undefined);
+  /** What the expiry and holder inputs have alike, as DirectDebitForm's controls. */
+  const controlProps = (field: 'expiry' | 'cardHolder', label: string) => ({
+    class: cx('wpwl-control', `wpwl-control-${field}`, invalid(field) && 'wpwl-has-error'),
+    'aria-labelledby': options.showLabels ? id(`label-${field}`) : undefined,
+    'aria-label': options.showLabels ? undefined : label,
+    'aria-invalid': invalid(field) ? ('true' as const) : undefined,
+    'aria-describedby': describedBy(field),
+    onBlur: () => blurred(field),
+  });
   const parsedExpiry = parseExpiry(model.expiry);
   const brand = model.selectedBrand;
 
@@ -201,17 +198,13 @@ export function CardForm(props: CardFormProps) {
         'expiry',
         texts.label('expiryDate'),
         <input
-          class={cx('wpwl-control', 'wpwl-control-expiry', invalid('expiry') && 'wpwl-has-error')}
+          {...controlProps('expiry', texts.label('expiryDate'))}
           dir="ltr"
           name="card.expiry"
           type="text"
           inputMode="numeric"
           autocomplete="cc-exp"
           placeholder={options.showPlaceholders ? texts.label('mmyy') : undefined}
-          aria-labelledby={options.showLabels ? id('label-expiry') : undefined}
-          aria-label={options.showLabels ? undefined : texts.label('expiryDate')}
-          aria-invalid={invalid('expiry') ? 'true' : undefined}
-          aria-describedby={describedBy('expiry')}
           autofocus={options.autofocus === 'card.expiry'}
           value={model.expiry}
           onInput={(event) => {
@@ -220,7 +213,6 @@ export function CardForm(props: CardFormProps) {
             model.set({ expiry: formatExpiry(input.value, deleting) });
             input.value = model.expiry;
           }}
-          onBlur={() => blurred('expiry')}
         />,
         errorOf('expiry', 'expiryMonthError'),
       )}
@@ -228,21 +220,16 @@ export function CardForm(props: CardFormProps) {
         'cardHolder',
         texts.label('cardHolder'),
         <input
-          class={cx('wpwl-control', 'wpwl-control-cardHolder', invalid('cardHolder') && 'wpwl-has-error')}
+          {...controlProps('cardHolder', texts.label('cardHolder'))}
           name="card.holder"
           type="text"
           autocomplete="cc-name"
           placeholder={options.showPlaceholders ? texts.label('cardHolderPlaceholder') : undefined}
-          aria-labelledby={options.showLabels ? id('label-cardHolder') : undefined}
-          aria-label={options.showLabels ? undefined : texts.label('cardHolder')}
-          aria-invalid={invalid('cardHolder') ? 'true' : undefined}
-          aria-describedby={describedBy('cardHolder')}
           autofocus={options.autofocus === 'card.holder'}
           value={model.holder}
           onInput={(event) => {
             model.set({ holder: (event.currentTarget as HTMLInputElement).value });
           }}
-          onBlur={() => blurred('cardHolder')}
         />,
         errorOf('cardHolder', 'cardHolderError'),
       )}

@@ -104,25 +104,14 @@ export function RegistrationForm(props: RegistrationFormProps) {
     for (const card of requireCvv ? cards : []) {
       const iframe = frames.current.get(card.id);
       if (!iframe) continue;
-      const $iframe = { 0: iframe, length: 1 };
       const onMessage = (message: FieldMessage) => {
         switch (message.type) {
-          case 'ready':
-            invoke(options, 'onReadyIframeCommunication', { $iframe });
-            break;
           case 'state':
             model.set({ cvvStates: { ...model.cvvStates, [card.id]: message } });
             if (message.showErrors && card.id === model.selected) model.set({ cvvErrorShown: true });
             break;
-          case 'focus':
-            invoke(options, 'onFocusIframeCommunication', { $iframe });
-            break;
           case 'blur':
-            invoke(options, 'onBlurIframeCommunication', { $iframe });
             invoke(options, 'onBlurSecurityCode', form, cvvValid(card.id));
-            break;
-          case 'enter':
-            if (!options.disableSubmitOnEnter) submit(undefined);
             break;
           default:
             break;
@@ -135,6 +124,8 @@ export function RegistrationForm(props: RegistrationFormProps) {
           form: 'registration',
           channel: randomChannel(),
           staticBaseUrl: checkout.staticBaseUrl,
+          options,
+          submit: () => submit(undefined),
           onMessage,
           config: () => ({
             field: 'cvv',
