@@ -1,10 +1,10 @@
-import { retriesRejection, type RejectedAuthorization, type SmartRetrySettings } from '../domain/smartRetry.ts';
+import { retriesRejection, type RejectedAuthorization, type SmartRetrySettings } from '../domain/smartRetryRules.ts';
 import type { AcquirerRegistry } from './registry.ts';
 import type { Acquirer } from './types.ts';
 
 /**
  * Smart retry as routing in the acquirer registry (DESIGN principle 11): where a rejected authorization goes next.
- * The entity's settings decide whether it is retried (domain/smartRetry.ts); the registry decides whether their
+ * The entity's settings decide whether it is retried (domain/smartRetryRules.ts); the registry decides whether their
  * fallback can take it: it must be configured now, and not the acquirer that just rejected the payment (an
  * operator may have made the fallback the default since the settings were saved: no acquirer is asked twice).
  */

@@ -3,7 +3,7 @@ import { storedCardView } from '../registrations/storedCards.ts';
 import type { Queryable } from '../store/index.ts';
 import type { BootstrapSnapshot } from './bootstrap.ts';
 import { isCheckoutId } from '../domain/ids.ts';
-import type { Attempt } from './state.ts';
+import type { CheckoutAttempt } from './state.ts';
 
 /** SQL for checkouts, their payment attempts and their status reads. */
 
@@ -111,7 +111,7 @@ export async function markResultRead(db: Queryable, id: string, now: Date): Prom
 }
 
 /** The checkout's attempts, newest first, each with its payment's outcome once the payment is recorded. */
-export async function listAttempts(db: Queryable, checkoutId: string): Promise<Attempt[]> {
+export async function listAttempts(db: Queryable, checkoutId: string): Promise<CheckoutAttempt[]> {
   const found = await db.query<{
     attempt: number;
     payment_id: string;

@@ -34,7 +34,7 @@ import {
   checkoutState,
   newCheckoutId,
   resultPathOf,
-  type Attempt,
+  type CheckoutAttempt,
   type CheckoutKind,
   type CheckoutState,
 } from './state.ts';
@@ -117,7 +117,7 @@ export async function createCheckout(
 /** A checkout's attempts under its row lock. */
 export interface LockedAttempts {
   /** Newest first, without those released (below). */
-  readonly current: Attempt[];
+  readonly current: CheckoutAttempt[];
   /** Its payments not recorded yet whose acquirer was asked: their answers are awaited. */
   readonly asked: PaymentInFlight[];
 }
@@ -133,7 +133,7 @@ export async function lockedAttempts(context: CheckoutContext, tx: Queryable, ch
   const unrecorded = attempts.filter((attempt) => !attempt.recorded).map((attempt) => attempt.paymentId);
   const asked = await paymentsInFlight(tx, unrecorded);
   const askedPayments = new Set(asked.map((payment) => payment.paymentId));
-  const current: Attempt[] = [];
+  const current: CheckoutAttempt[] = [];
   for (const attempt of attempts) {
     const orphaned = !attempt.recorded && !askedPayments.has(attempt.paymentId) && attempt.instanceId !== null;
     if (orphaned && !(await context.store.isInstanceAlive(attempt.instanceId as string))) {
@@ -147,7 +147,7 @@ export async function lockedAttempts(context: CheckoutContext, tx: Queryable, ch
 }
 
 /** The checkout's attempts (newest first) under its row lock, as lockedAttempts leaves them. */
-export async function currentAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<Attempt[]> {
+export async function currentAttempts(context: CheckoutContext, tx: Queryable, checkoutId: string): Promise<CheckoutAttempt[]> {
   return (await lockedAttempts(context, tx, checkoutId)).current;
 }
 

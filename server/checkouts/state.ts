@@ -50,7 +50,7 @@ export interface CheckoutTimes {
 }
 
 /** One shopper submit: its payment once recorded (recorded false while it is being made). */
-export interface Attempt {
+export interface CheckoutAttempt {
   readonly attempt: number;
   readonly paymentId: string;
   readonly startedAt: Date;
@@ -72,7 +72,7 @@ export type CheckoutState =
   | { readonly kind: 'open'; readonly lastResultPaymentId: string | undefined; readonly declinedPayments: number };
 
 /** `attempts` newest first. */
-export function checkoutState(checkout: CheckoutTimes, attempts: readonly Attempt[], now: Date): CheckoutState {
+export function checkoutState(checkout: CheckoutTimes, attempts: readonly CheckoutAttempt[], now: Date): CheckoutState {
   if (checkout.deletedAt) return { kind: 'gone' };
   if (checkout.resultReadAt) return { kind: 'resultRead' };
   if (now.getTime() >= checkout.expiresAt.getTime()) return { kind: 'expired' };

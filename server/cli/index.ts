@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { SmartRetryConfigError } from '../merchants/smartRetry.ts';
+import { SmartRetryConfigError } from '../merchants/smartRetrySettings.ts';
 import { openStore } from '../store/index.ts';
 import { ThrottlingConfigError } from '../throttling/settings.ts';
 import { createCardVault } from '../vault/cardVault.ts';

@@ -1,5 +1,5 @@
-import { notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetry.ts';
-import { removeSmartRetry, saveSmartRetry, showSmartRetry, SMART_RETRY_CACHE_MS, SmartRetryConfigError } from '../merchants/smartRetry.ts';
+import { notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetryRules.ts';
+import { removeSmartRetry, saveSmartRetry, showSmartRetry, SMART_RETRY_CACHE_MS, SmartRetryConfigError } from '../merchants/smartRetrySettings.ts';
 import type { Store } from '../store/index.ts';
 import { booleanOption, entityIdArgument, type CliIO, type Usage } from './command.ts';
 
@@ -53,7 +53,7 @@ function describeSmartRetry(entityId: string, settings: SmartRetrySettings | und
   ].join('\n');
 }
 
-/** Runs `smart-retry <action>`: see merchants/smartRetry.ts. */
+/** Runs `smart-retry <action>`: see merchants/smartRetrySettings.ts. */
 export async function smartRetryCommand(
   action: string | undefined,
   values: SmartRetryOptionValues,

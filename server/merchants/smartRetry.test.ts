@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/index.ts';
-import { DEFAULT_SOFT_DECLINE_CODES } from '../domain/smartRetry.ts';
+import { DEFAULT_SOFT_DECLINE_CODES } from '../domain/smartRetryRules.ts';
 import {
   freshStoreLocation,
   readResponse,

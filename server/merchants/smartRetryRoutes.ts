@@ -2,14 +2,14 @@ import { Hono, type Context } from 'hono';
 import type { HttpDependencies } from '../http/access.ts';
 import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { DEFAULT_SOFT_DECLINE_CODES, notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetry.ts';
+import { DEFAULT_SOFT_DECLINE_CODES, notInEffectBecause, type AcquirerNames, type SmartRetryInput, type SmartRetrySettings } from '../domain/smartRetryRules.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { removeSmartRetry, saveSmartRetry, showSmartRetry, SmartRetryConfigError, type SmartRetryLookup } from './smartRetry.ts';
+import { removeSmartRetry, saveSmartRetry, showSmartRetry, SmartRetryConfigError, type SmartRetryLookup } from './smartRetrySettings.ts';
 
 /**
  * The admin API of smart retry (COMPAT §15): `/admin/v1/entities/{entityId}/smart-retry`, JSON in and out, with

@@ -3,7 +3,7 @@ import type { ThreeDSecureDirectory } from '../acquirers/threeDSecure.ts';
 import type { GatewayEnvironment } from '../config.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
-import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetry.ts';
+import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetrySettings.ts';
 import { cachedBrandOffers, type BrandOffers } from '../merchants/brands.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
@@ -28,7 +28,7 @@ export interface PaymentServices {
   readonly environment: GatewayEnvironment;
   /** COMPAT §10: a registration expires this many months after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
-  /** The entities' smart retry settings, cached briefly (merchants/smartRetry.ts). */
+  /** The entities' smart retry settings, cached briefly (merchants/smartRetrySettings.ts). */
   readonly smartRetry: SmartRetryLookup;
   /** When this process last saw each registration's expiry clock move (registrations/storedCards.ts). */
   readonly lastUses: Map<string, number>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Acquirer } from '../acquirers/types.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
-import { saveSmartRetry } from '../merchants/smartRetry.ts';
+import { saveSmartRetry } from '../merchants/smartRetrySettings.ts';
 import { startHangingGateway, storeWithMerchant } from '../testing/crashingGateway.ts';
 import { cardPayment, createTestClock, readResponse, STORE_KINDS, warnIfPostgresSkipped, type ApiResponse } from '../testing/harness.ts';
 import { RECOVERY_INTERVAL_MS } from './recovery.ts';

@@ -3,7 +3,7 @@ import type { Acquirer, AcquirerAnswer, SmartRetryOrigin } from '../acquirers/ty
 import { newNdc, newResourceId } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
-import { mayBeRetried } from '../domain/smartRetry.ts';
+import { mayBeRetried } from '../domain/smartRetryRules.ts';
 import { cardOnFileOf } from './flows/cardOnFile.ts';
 import type { PaymentServices } from './services.ts';
 import type { AttemptPlan } from './store/attempts.ts';

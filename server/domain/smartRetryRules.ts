@@ -4,8 +4,9 @@ import { RESULT_CODE_FORMAT, RESULTS } from './resultCodes.ts';
 
 /**
  * Smart retry (COMPAT §15, spec 01 §1 and §4), the rules: a merchant entity's settings, what makes them valid, and
- * which rejected authorizations they retry. Pure: the settings are stored by merchants/smartRetry.ts, the acquirer
- * to retry at is looked up by acquirers/routing.ts, and the two attempts are made by payments/smartRetry.ts.
+ * which rejected authorizations they retry. Pure: the settings are stored by merchants/smartRetrySettings.ts, the
+ * acquirer to retry at is looked up by acquirers/routing.ts, and the two attempts are made by
+ * payments/smartRetryFallback.ts.
  */
 
 /**

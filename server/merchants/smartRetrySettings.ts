@@ -6,14 +6,14 @@ import {
   type AcquirerNames,
   type SmartRetryInput,
   type SmartRetrySettings,
-} from '../domain/smartRetry.ts';
+} from '../domain/smartRetryRules.ts';
 import type { Queryable } from '../store/index.ts';
 import { createReadCache } from '../store/readCache.ts';
 
 /**
  * A merchant entity's smart retry settings (COMPAT §15): stored, read by payments (through a short cache), and
  * changed by the operator (admin API: smartRetryRoutes.ts; command line: cli/smartRetry.ts). The rules are in
- * domain/smartRetry.ts.
+ * domain/smartRetryRules.ts.
  */
 
 /** Smart retry settings refused (named by the admin API's fields), or an unknown entity. */
@@ -95,7 +95,7 @@ export function removeSmartRetry(db: Queryable, entityId: string): Promise<{ rea
 
 /**
  * What a payment reads the settings through. Only a rejection that smart retry could take reads them
- * (domain/smartRetry.ts mayBeRetried), and it reads them from here: an entity's settings (or their absence) are
+ * (domain/smartRetryRules.ts mayBeRetried), and it reads them from here: an entity's settings (or their absence) are
  * remembered for SMART_RETRY_CACHE_MS, so the rejections of an entity without smart retry cost no statement but one
  * per that time. A change made through this process's admin API applies at once here (`forget`), on other
  * instances (and after a command-line change) within SMART_RETRY_CACHE_MS.
