@@ -109,6 +109,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       logger.error('lost the database session that marks this gateway instance alive; it must stop, as others may take over its work', { error });
       options.onFatal?.(error);
     },
+    onCheckpointFailed: (error) => logger.error('the embedded store could not checkpoint and sync its data files; the next checkpoint or the close tries again', { error }),
   });
   const notices: string[] = [];
   const demo = config.demoMerchant;

@@ -11,10 +11,12 @@ export async function openStore(options: {
   readonly dataDir: string;
   /** PostgreSQL: the session marking this instance alive was lost (see openPostgresStore). */
   readonly onInstanceLockLost?: (error: Error) => void;
+  /** PGlite: a periodic checkpoint failed (see openPGliteStore). */
+  readonly onCheckpointFailed?: (error: unknown) => void;
 }): Promise<Store> {
   const store = options.databaseUrl
     ? await openPostgresStore(options.databaseUrl, options.onInstanceLockLost ? { onInstanceLockLost: options.onInstanceLockLost } : {})
-    : await openPGliteStore(options.dataDir);
+    : await openPGliteStore(options.dataDir, options.onCheckpointFailed ? { onCheckpointFailed: options.onCheckpointFailed } : {});
   try {
     await migrate(store);
   } catch (error) {

@@ -104,12 +104,20 @@ function syncFiles(dataDir: string): void {
 
 const TABLE_NAME = /^[a-z_][a-z0-9_]*$/;
 
+export interface PGliteStoreOptions {
+  /**
+   * A periodic checkpoint (or the sync of the data files after it) failed: what it would have made durable waits
+   * for the next one, or the close. Told, not thrown: nothing awaits the timer that runs it.
+   */
+  readonly onCheckpointFailed?: (error: unknown) => void;
+}
+
 /**
  * The embedded store: PostgreSQL compiled to WebAssembly, persisted in `dataDir` (or in memory for
  * `memory://`). It is a single connection, so transactions run one after another; row locks still
  * behave as in PostgreSQL.
  */
-export async function openPGliteStore(dataDir: string): Promise<Store> {
+export async function openPGliteStore(dataDir: string, options: PGliteStoreOptions = {}): Promise<Store> {
   const inMemory = dataDir.startsWith('memory://');
   const unlock = inMemory ? () => undefined : lockDataDir(dataDir);
   let db: PGlite;
@@ -131,7 +139,7 @@ export async function openPGliteStore(dataDir: string): Promise<Store> {
     onDisk(() => syncFiles(dataDir));
   };
   const timer = setInterval(() => {
-    checkpoint().catch(() => undefined);
+    checkpoint().catch((error: unknown) => options.onCheckpointFailed?.(error));
   }, CHECKPOINT_INTERVAL_MS);
   timer.unref();
   const root = adapt(db);

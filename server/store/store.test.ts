@@ -1,6 +1,6 @@
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreLocation } from '../testing/harness.ts';
 import { migrate } from './migrate.ts';
 import { openPGliteStore } from './pglite.ts';
@@ -108,6 +108,30 @@ describe('the embedded store directory', () => {
       expect(await setting('wal_recycle')).toBe('off');
       await store.close();
     } finally {
+      await location.dispose();
+    }
+  });
+
+  it('tells of a periodic checkpoint that failed instead of swallowing it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const location = await freshStoreLocation('PGlite');
+    const failures: unknown[] = [];
+    try {
+      const store = await openPGliteStore(location.dataDir, { onCheckpointFailed: (error) => failures.push(error) });
+      await store.query('CREATE TABLE checkpointed (x int)');
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      await store.query('SELECT 1');
+      expect(failures).toEqual([]);
+      // The sync after the checkpoint cannot open this entry of the directory.
+      const dangling = join(location.dataDir, 'dangling');
+      symlinkSync(join(location.dataDir, 'no-such-file'), dangling);
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      await vi.waitFor(() => expect(failures).toHaveLength(1));
+      expect((failures[0] as NodeJS.ErrnoException).code).toBe('ENOENT');
+      rmSync(dangling);
+      await store.close();
+    } finally {
+      vi.useRealTimers();
       await location.dispose();
     }
   });
