@@ -12,7 +12,7 @@ import { deleteAttempt, findCheckout, insertAttempt } from './repository.ts';
 import { noSession, notRegistrationOnly, registrationOnly, tooManyDeclines } from './results.ts';
 import { lockedAttempts, refuseUnlessOpen, type CheckoutContext } from './service.ts';
 import { checkoutKindOf, checkoutState, resultPathOf, type CheckoutKind } from './state.ts';
-import { requireTypedCard, verificationParameters } from './verification.ts';
+import { requireTypedCard, verificationOf } from './verification.ts';
 import { withQuery } from '../domain/urls.ts';
 
 /**
@@ -113,16 +113,16 @@ async function claimCheckout(context: CheckoutContext, submit: Submit, recover: 
     const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, submitted);
     // Refused before anything is written: a forged or malformed post leaves no trace on the checkout.
     if (errors.length > 0) throw invalidParameters(errors);
-    const params = kind === 'registration' ? verificationParameters(merged, id) : merged;
-    const command = createPaymentCommand(params, {
+    const command = createPaymentCommand(merged, {
       entityId: checkout.entityId,
       environment: context.environment,
       source: 'OPPUI',
       browserHeaders,
       paymentId,
       checkout: { checkoutId: id, returnUrl: returnUrlOf(merged, id, kind) },
+      verification: kind === 'registration' ? verificationOf(merged, id) : undefined,
     });
-    if (kind === 'registration') requireTypedCard(command, params);
+    if (kind === 'registration') requireTypedCard(command, merged);
 
     await insertAttempt(tx, {
       checkoutId: id,

@@ -4,6 +4,7 @@ import { invalidParameters } from '../domain/errors.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import type { Result } from '../domain/resultCodes.ts';
 import { cardView } from '../domain/cards.ts';
+import type { CardVerification } from '../payments/request.ts';
 import { paymentHttpStatus, resultOf } from '../payments/view.ts';
 import type { RegistrationRecord } from '../registrations/repository.ts';
 import { registrationBody, registrationResult } from '../registrations/storedCards.ts';
@@ -18,8 +19,6 @@ import { registrationBody, registrationResult } from '../registrations/storedCar
  * a payment of the merchant like any other (a 0.00 PA among its payments and events).
  */
 
-/** The verification's amount: nothing is reserved on the shopper's card. */
-export const VERIFICATION_AMOUNT = '0.00';
 /** The verification's currency when the checkout names none (a registration-only checkout needs no currency). */
 const DEFAULT_CURRENCY = 'EUR';
 
@@ -28,9 +27,9 @@ const DEFAULT_CURRENCY = 'EUR';
  * sets it, unless the page sent its own, to the SHA-256 (hex) of the checkout id: an identity of the flow the
  * merchant can recompute, which says nothing about the shopper or the card.
  */
-const END_TO_END_IDENTITY = 'customParameters[SHOPPER_EndToEndIdentity]';
+const END_TO_END_IDENTITY = 'SHOPPER_EndToEndIdentity';
 
-export function endToEndIdentityOf(checkoutId: string): string {
+function endToEndIdentityOf(checkoutId: string): string {
   return createHash('sha256').update(checkoutId, 'utf8').digest('hex');
 }
 
@@ -41,17 +40,12 @@ export function endToEndIdentityOf(checkoutId: string): string {
 export const NO_RISK_SCORE = { score: '0' } as const;
 
 /**
- * The payment parameters of the verification: the checkout's with the shopper's submit merged on top
- * (mergeShopperSubmit), made a zero-amount preauthorization that stores the card.
+ * The verification a registration-only checkout's submit is (the checkout's parameters with the shopper's merged on
+ * top, mergeShopperSubmit): a zero-amount preauthorization that stores the card, in the checkout's currency, with the
+ * flow's identity unless the page sent its own (payments/request.ts applies it).
  */
-export function verificationParameters(merged: ReadonlyMap<string, string>, checkoutId: string): Map<string, string> {
-  const params = new Map(merged);
-  params.set('paymentType', 'PA');
-  params.set('amount', VERIFICATION_AMOUNT);
-  params.set('currency', merged.get('currency') ?? DEFAULT_CURRENCY);
-  params.set('createRegistration', 'true');
-  if (!params.has(END_TO_END_IDENTITY)) params.set(END_TO_END_IDENTITY, endToEndIdentityOf(checkoutId));
-  return params;
+export function verificationOf(merged: ReadonlyMap<string, string>, checkoutId: string): CardVerification {
+  return { currency: merged.get('currency') ?? DEFAULT_CURRENCY, customParameters: { [END_TO_END_IDENTITY]: endToEndIdentityOf(checkoutId) } };
 }
 
 /**

@@ -16,12 +16,16 @@ export interface CardInstrument {
   readonly holder: string | undefined;
 }
 
-/** A stored card (registrationId), with the CVV a shopper may add; the holder sent fills in one the card lacks. */
+/**
+ * A stored card (registrationId), with the CVV a shopper may add; the holder sent fills in one the card lacks. A
+ * registration may hold a SEPA bank account instead, debited on the due date sent (transactionDueDate), if any.
+ */
 export interface StoredCardInstrument {
   readonly kind: 'storedCard';
   readonly registrationId: string;
   readonly cvv: string | undefined;
   readonly holder: string | undefined;
+  readonly dueDate: string | undefined;
 }
 
 /**

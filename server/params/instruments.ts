@@ -188,16 +188,24 @@ function asynchronousOf(params: Params, brand: string): AsynchronousInstrument {
   return { kind: 'asynchronous', brand };
 }
 
-/** The instrument a payment is made with, from the parameters the validator has checked. */
-export function instrumentOf(params: Params): Instrument {
+/** An instrument the request's path names instead of its parameters: the registration paid with, or the PA followed. */
+export interface NamedInstrument {
+  readonly registrationId?: string;
+  readonly referenced?: boolean;
+}
+
+/** The instrument a payment is made with, from the parameters the validator has checked (and what its path names). */
+export function instrumentOf(params: Params, byPath: NamedInstrument = {}): Instrument {
   const brand = params.get('paymentBrand');
   if (isWalletBrand(brand)) return walletOf(params, brand);
   const card = cardOf(params);
   if (card) return card;
-  const registrationId = params.get('registrationId');
-  if (registrationId !== undefined) return { kind: 'storedCard', registrationId, cvv: params.get('card.cvv'), holder: params.get('card.holder') };
+  const registrationId = byPath.registrationId ?? params.get('registrationId');
+  if (registrationId !== undefined) {
+    return { kind: 'storedCard', registrationId, cvv: params.get('card.cvv'), holder: params.get('card.holder'), dueDate: params.get('transactionDueDate') };
+  }
   // An incremental authorization or reauthorization without card data is made with the original's card.
-  if (params.has('referenceUuid')) return { kind: 'referenced' };
+  if (byPath.referenced || params.has('referenceUuid')) return { kind: 'referenced' };
   // An asynchronous brand's instrument is the shopper's account at the provider, chosen on its page, or money the
   // shopper sends later.
   if (isAsyncBrand(brand)) return asynchronousOf(params, brand);

@@ -179,7 +179,7 @@ const CARD_FIELDS = ['card.number', 'card.expiryMonth', 'card.expiryYear'];
  * Doc 2 §2.4: a card payment needs number, expiryMonth and expiryYear. The card is the instrument when one of
  * them is sent or when no other instrument is.
  */
-function cardDetails(params: Params, operation: Operation): ParameterError[] {
+function cardDetails(params: Params, operation: Operation, supplied: ReadonlySet<string>): ParameterError[] {
   if (operation !== 'payment') return [];
   const cardSent = CARD_FIELDS.some((name) => params.has(name));
   // A brand that is not a card's (an asynchronous brand, a wallet, a brand unknown to the gateway) is never answered
@@ -188,7 +188,7 @@ function cardDetails(params: Params, operation: Operation): ParameterError[] {
   if (!cardSent && brand !== undefined && !isCardBrand(brand)) return [];
   const otherInstrument =
     OTHER_INSTRUMENT_PREFIXES.some((prefix) => anyWithPrefix(params, prefix)) ||
-    OTHER_INSTRUMENT_NAMES.some((name) => params.has(name));
+    OTHER_INSTRUMENT_NAMES.some((name) => params.has(name) || supplied.has(name));
   if (!cardSent && otherInstrument) return [];
   const message = cardSent ? 'is required for a card payment' : 'is required when no other payment instrument is sent';
   return CARD_FIELDS.filter((name) => !params.has(name)).map((name) => missing(name, message));

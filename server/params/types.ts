@@ -51,5 +51,8 @@ export interface ParamSpec {
   readonly sensitive?: Sensitivity;
 }
 
-/** A cross-field rule: looks at the whole request, reports the parameters it finds at fault. */
-export type CrossFieldRule = (params: ReadonlyMap<string, string>, operation: Operation) => ParameterError[];
+/**
+ * A cross-field rule: looks at the whole request, reports the parameters it finds at fault. `supplied` names what the
+ * request's caller gives itself instead of a parameter (validateParameters), which counts as sent.
+ */
+export type CrossFieldRule = (params: ReadonlyMap<string, string>, operation: Operation, supplied: ReadonlySet<string>) => ParameterError[];

@@ -177,11 +177,22 @@ function checkValue(match: SpecMatch, value: string): string | undefined {
   return undefined;
 }
 
+const NOTHING_SUPPLIED: ReadonlySet<string> = new Set();
+
 /**
  * Checks every parameter the catalogue knows, the parameters required for the operation, and the
  * cross-field rules. Unknown parameters are ignored. Returns every problem found, one per parameter.
+ *
+ * `supplied`: names whose values the request's caller gives itself, checked where they come from, rather than the
+ * parameters (the id in a path, what the gateway fixes for a checkout's card verification): a parameter of such a
+ * name is not read, and the name counts as sent.
  */
-export function validateParameters(params: ReadonlyMap<string, string>, operation: Operation): ParameterError[] {
+export function validateParameters(
+  sent: ReadonlyMap<string, string>,
+  operation: Operation,
+  supplied: ReadonlySet<string> = NOTHING_SUPPLIED,
+): ParameterError[] {
+  const params = supplied.size === 0 ? sent : new Map([...sent].filter(([name]) => !supplied.has(name)));
   const errors: ParameterError[] = [];
   const reported = new Set<string>();
   const report = (error: ParameterError) => {
@@ -197,10 +208,10 @@ export function validateParameters(params: ReadonlyMap<string, string>, operatio
     if (problem) report({ name, value, message: problem });
   }
   for (const name of requiredParameters(operation)) {
-    if (!params.has(name)) report({ name, value: '', message: 'is required' });
+    if (!params.has(name) && !supplied.has(name)) report({ name, value: '', message: 'is required' });
   }
   for (const rule of CROSS_FIELD_RULES) {
-    for (const error of rule(params, operation)) report(error);
+    for (const error of rule(params, operation, supplied)) report(error);
   }
   return errors;
 }

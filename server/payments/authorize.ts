@@ -1,4 +1,4 @@
-import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type AuthorizationRequest } from '../acquirers/types.ts';
+import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type AuthorizationRequest, type CardOnFileRequest } from '../acquirers/types.ts';
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId } from '../domain/ids.ts';
@@ -9,7 +9,6 @@ import { scheduleJob } from '../jobs/repository.ts';
 import { recordRegistration, registrationOfPayment, registrationUsed } from '../registrations/storedCards.ts';
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
-import { cardOnFileOf } from './flows/cardOnFile.ts';
 import type { LedgerWrite } from './ledger.ts';
 import type { PaymentServices } from './services.ts';
 import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetryFallback.ts';
@@ -114,6 +113,8 @@ export async function scheduleCaptureAtOnce(tx: Queryable, preauthorization: Pay
 export type SentInstrument = Partial<Pick<AuthorizationRequest, 'card' | 'bankAccount' | 'tokenAccount' | 'virtualAccount' | 'testResult'>>;
 
 export interface AuthorizeOptions {
+  /** The standing instruction the payment is part of (flows/cardOnFile.ts: a merchant-initiated one's resolved). */
+  readonly cardOnFile: CardOnFileRequest | undefined;
   /** The 3-D Secure authentication (the gateway's own, or the merchant's external data passed through as sent). */
   readonly threeDSecure?: Readonly<Record<string, string>>;
   /** What to seal and store as a registration when the authorization is approved (createRegistration=true). */
@@ -134,9 +135,9 @@ export async function authorizeAndRecord(
   acquirer: Acquirer,
   payment: PaymentRecord,
   sent: SentInstrument,
-  options: AuthorizeOptions = {},
+  options: AuthorizeOptions,
 ): Promise<PaymentRecord> {
-  const { threeDSecure, cardToStore, referencedReference = null, smartRetry = false } = options;
+  const { cardOnFile, threeDSecure, cardToStore, referencedReference = null, smartRetry = false } = options;
   const attemptId = newResourceId();
   const sealedCardId = cardToStore ? newResourceId() : null;
   const plan: Extract<AttemptPlan, { kind: 'initial' }> = {
@@ -144,6 +145,7 @@ export async function authorizeAndRecord(
     payment: { ...payment, acquirer: acquirer.name },
     registerSealedCardId: sealedCardId,
     captureAtOnce: command.captureAtOnce,
+    cardOnFile,
   };
   await services.ledger.open(
     { id: attemptId, acquirer: acquirer.name, plan, createdAt: payment.createdAt },
@@ -159,7 +161,7 @@ export async function authorizeAndRecord(
     card: undefined,
     ...sent,
     threeDSecure,
-    cardOnFile: cardOnFileOf(payment.requestEcho),
+    cardOnFile,
     storesCard: cardToStore !== undefined,
     referencedReference,
   };

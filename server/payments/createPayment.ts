@@ -60,7 +60,7 @@ async function paymentOf(services: PaymentServices, command: CreatePaymentComman
       return payByCard(services, command, draft, instrument);
     case 'storedCard': {
       const stored = await openStored(services, command.entityId, instrument.registrationId, 'registrationId');
-      if ('bankAccount' in stored) return payByStoredBankAccount(services, command, draft, stored);
+      if ('bankAccount' in stored) return payByStoredBankAccount(services, command, draft, stored, instrument.dueDate);
       return payByCard(services, command, draft, instrument, stored);
     }
     case 'asynchronous': {

@@ -7,18 +7,20 @@ import { requestEcho } from '../params/echo.ts';
 import { instrumentOf } from '../params/instruments.ts';
 import { resolveTestMode } from '../params/testMode.ts';
 import type { Operation } from '../params/types.ts';
-import { validateParameters } from '../params/validate.ts';
+import { findSpec, validateParameters } from '../params/validate.ts';
 import { brandCode, isTrue } from '../params/values.ts';
 
 /**
  * The edge of the payment use-cases: a request's parameters (the wire's name=value map) are validated once, here,
- * and turned into a typed command (domain/commands.ts). Nothing after this reads the wire map.
+ * and turned into a typed command (domain/commands.ts), with what the request's caller says besides them (the
+ * payment or registration its path names, a checkout's card verification) carried in the command's own fields.
+ * Nothing after this reads the wire map.
  */
 
 type Params = ReadonlyMap<string, string>;
 
-function validate(params: Params, operation: Operation): void {
-  const errors = validateParameters(params, operation);
+function validate(params: Params, operation: Operation, supplied?: ReadonlySet<string>): void {
+  const errors = validateParameters(params, operation, supplied);
   if (errors.length > 0) throw invalidParameters(errors);
 }
 
@@ -43,10 +45,14 @@ function threeDSecureRequest(params: Params): ThreeDSecureRequest {
 
 const BROWSER_FIELD = /^customer\.browser\./;
 
-/** Doc 3 §2.14 and the legacy recurringType (COMPAT §11), or undefined when the payment is not card on file. */
+/** Doc 3 §2.14 and the legacy recurringType (COMPAT §11): any of them sent makes the payment card on file. */
+function isCardOnFileParameter(name: string): boolean {
+  return (name.startsWith('standingInstruction.') || name === 'recurringType') && findSpec(name) !== undefined;
+}
+
+/** The standing instruction the payment is part of, or undefined when the payment is not card on file. */
 function cardOnFileOf(params: Params): CardOnFile | undefined {
-  const names = ['standingInstruction.source', 'standingInstruction.mode', 'standingInstruction.type', 'standingInstruction.industryPractice', 'recurringType'];
-  if (!names.some((name) => params.has(name)) && !params.has('standingInstruction.initialTransactionId')) return undefined;
+  if (![...params.keys()].some(isCardOnFileParameter)) return undefined;
   return {
     source: params.get('standingInstruction.source') as CardOnFile['source'],
     mode: (params.get('standingInstruction.mode') ?? params.get('recurringType')) as CardOnFile['mode'],
@@ -58,9 +64,12 @@ function cardOnFileOf(params: Params): CardOnFile | undefined {
 /** Industry practices that make a new PA for an earlier one (COMPAT §11), named by referenceUuid. */
 const REFERENCING_PRACTICES = ['INCREMENTAL_AUTH', 'REAUTHORIZATION'];
 
-/** referenceUuid names the PA an incremental authorization or a reauthorization follows; nothing else takes one. */
-function referenceUuidOf(params: Params, paymentType: string): string | undefined {
-  const referenceUuid = params.get('referenceUuid');
+/**
+ * referenceUuid names the PA an incremental authorization or a reauthorization follows (sent, or `named` by the
+ * request's path); nothing else takes one.
+ */
+function referenceUuidOf(params: Params, paymentType: string, named: string | undefined): string | undefined {
+  const referenceUuid = named ?? params.get('referenceUuid');
   if (referenceUuid === undefined) return undefined;
   const practice = params.get('standingInstruction.industryPractice');
   const errors = [];
@@ -80,6 +89,17 @@ function amountOf(params: Params): number {
   return minor;
 }
 
+/**
+ * A registration-only checkout's submit (COMPAT §10): an account verification, a zero-amount PA that stores the card,
+ * whatever the checkout's and the page's parameters say of type, amount and registration.
+ */
+export interface CardVerification {
+  /** The checkout's currency, or the one a verification takes when the checkout names none. */
+  readonly currency: string;
+  /** customParameters the verification carries (by key), unless the request sent its own of that key. */
+  readonly customParameters: Readonly<Record<string, string>>;
+}
+
 export interface PaymentRequestContext {
   readonly entityId: string;
   readonly environment: GatewayEnvironment;
@@ -89,13 +109,54 @@ export interface PaymentRequestContext {
   readonly checkout?: CheckoutContext;
   /** The id chosen for the payment before it exists (a checkout's attempt, an idempotency key). */
   readonly paymentId?: string;
+  /** The PA a follow-up sent to its path (POST /v1/payments/{id}) is made on: its referenceUuid. */
+  readonly referenceUuid?: string;
+  /** The registration a payment sent to its path (POST /v1/registrations/{id}/payments) is made with. */
+  readonly registrationId?: string;
+  /** A registration-only checkout's submit: the card verification the payment is (its type, amount, currency). */
+  readonly verification?: CardVerification;
 }
 
-/** POST /v1/payments (and a checkout's submit): the command, or a GatewayError naming what is wrong. */
+/** What a card verification fixes whatever the parameters say: a zero-amount PA that stores the card. */
+const VERIFICATION_FIXES = ['paymentType', 'amount', 'currency', 'createRegistration'];
+
+/** The parameters whose values the context gives instead (validateParameters `supplied`). */
+function suppliedBy(context: PaymentRequestContext): Set<string> {
+  const supplied = new Set<string>(context.verification ? VERIFICATION_FIXES : []);
+  if (context.referenceUuid !== undefined) supplied.add('referenceUuid');
+  if (context.registrationId !== undefined) supplied.add('registrationId');
+  return supplied;
+}
+
+/**
+ * The request structures the payment echoes: the parameters', with what the context says in their place (the path's
+ * referenceUuid; a verification's createRegistration and its custom parameters, unless the request sent its own).
+ */
+function echoOf(params: Params, context: PaymentRequestContext): Record<string, unknown> {
+  const echo = requestEcho(params);
+  if (context.referenceUuid !== undefined) echo.referenceUuid = context.referenceUuid;
+  const { verification } = context;
+  if (verification) {
+    echo.createRegistration = 'true';
+    for (const [key, value] of Object.entries(verification.customParameters)) {
+      if (params.has(`customParameters[${key}]`)) continue;
+      // As requestEcho nests them: an object without a prototype.
+      const customParameters = (echo.customParameters ??= Object.create(null)) as Record<string, unknown>;
+      customParameters[key] = value;
+    }
+  }
+  return echo;
+}
+
+/**
+ * POST /v1/payments (and a checkout's submit, a payment on a registration's path, a follow-up on its PA's path): the
+ * command, or a GatewayError naming what is wrong.
+ */
 export function createPaymentCommand(params: Params, context: PaymentRequestContext): CreatePaymentCommand {
   const testMode = resolveTestMode(params, context.environment);
-  validate(params, 'payment');
-  const requestedType = params.get('paymentType') as InitialPaymentType | 'PA.CP';
+  validate(params, 'payment', suppliedBy(context));
+  const { verification } = context;
+  const requestedType = verification ? 'PA' : (params.get('paymentType') as InitialPaymentType | 'PA.CP');
   const paymentType: InitialPaymentType = requestedType === 'PA.CP' ? 'PA' : requestedType;
   const numberOfCaptures = params.get('numberOfCaptures');
   const browserFields = new Set([...params.keys()].filter((name) => BROWSER_FIELD.test(name)));
@@ -105,21 +166,21 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
     entityId: context.entityId,
     paymentType,
     captureAtOnce: requestedType === 'PA.CP',
-    amountMinor: amountOf(params),
-    currency: params.get('currency') as string,
+    amountMinor: verification ? 0 : amountOf(params),
+    currency: verification ? verification.currency : (params.get('currency') as string),
     paymentBrand: brandCode(params.get('paymentBrand')),
-    instrument: instrumentOf(params),
+    instrument: instrumentOf(params, { registrationId: context.registrationId, referenced: context.referenceUuid !== undefined }),
     testMode,
     merchantTransactionId: params.get('merchantTransactionId'),
     numberOfCaptures: paymentType === 'PA' && numberOfCaptures !== undefined ? Number(numberOfCaptures) : undefined,
-    createRegistration: isTrue(params.get('createRegistration')),
+    createRegistration: verification !== undefined || isTrue(params.get('createRegistration')),
     overrideHolder: isTrue(params.get('overrideHolder')),
     cardOnFile: cardOnFileOf(params),
-    referenceUuid: referenceUuidOf(params, requestedType),
+    referenceUuid: referenceUuidOf(params, requestedType, context.referenceUuid),
     shopperResultUrl: params.get('shopperResultUrl'),
     browserFields,
     threeDSecure: threeDSecureRequest(params),
-    echo: requestEcho(params),
+    echo: echoOf(params, context),
     source: context.source,
     checkout: context.checkout,
   };

@@ -61,7 +61,7 @@ function unknownReferenced(environment: GatewayEnvironment): UnknownIdAnswer {
     const params = c.get('params');
     const context = { entityId: c.get('entityId'), environment };
     if (isFollowUp(params)) {
-      createPaymentCommand(new Map([...params, ['referenceUuid', id]]), { ...context, source: 'API' });
+      createPaymentCommand(params, { ...context, source: 'API', referenceUuid: id });
       return unknownOriginal(id);
     }
     const command = backOfficeCommand(params, { ...context, referencedId: id });
@@ -100,8 +100,8 @@ export function paymentRoutes(deps: RouteDependencies): Hono<AppEnv> {
     return idempotently(c, deps, `POST /v1/payments/${referencedId}`, newResourceId, {
       run: async (paymentId) => {
         if (isFollowUp(params)) {
-          const followUp = new Map([...params, ['referenceUuid', referencedId]]);
-          return paymentAnswer(await createPayment(payments, createPaymentCommand(followUp, { entityId, environment, source: 'API', paymentId })));
+          const followUp = createPaymentCommand(params, { entityId, environment, source: 'API', paymentId, referenceUuid: referencedId });
+          return paymentAnswer(await createPayment(payments, followUp));
         }
         const payment = await processBackOffice(payments, backOfficeCommand(params, { entityId, referencedId, environment, paymentId }));
         // Only the automatic capture of a PA.CP is ever skipped, never a merchant's request.
@@ -152,10 +152,9 @@ export function registrationPaymentRoutes(deps: RouteDependencies): Hono<AppEnv>
     if (named.length > 0) {
       throw invalidParameters(named.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be sent with a payment on a registration: the registration is the card' })));
     }
-    const withRegistration = new Map([...params, ['registrationId', id]]);
     return idempotently(c, deps, `POST /v1/registrations/${id}/payments`, newResourceId, {
       run: async (paymentId) =>
-        paymentAnswer(await createPayment(payments, createPaymentCommand(withRegistration, { entityId, environment, source: 'API', paymentId }))),
+        paymentAnswer(await createPayment(payments, createPaymentCommand(params, { entityId, environment, source: 'API', paymentId, registrationId: id }))),
       resume: resumePayment(payments, entityId),
     });
   });

@@ -4,7 +4,6 @@ import { newNdc, newResourceId } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { mayBeRetried } from '../domain/smartRetryRules.ts';
-import { cardOnFileOf } from './flows/cardOnFile.ts';
 import type { PaymentServices } from './services.ts';
 import type { AttemptPlan } from './store/attempts.ts';
 
@@ -56,8 +55,8 @@ export function softDeclineDetails(details: Readonly<Record<string, string>> | n
 }
 
 /** Card on file (COMPAT §11): a stored card, or a standing instruction (or the legacy recurringType). */
-function isCardOnFile(payment: PaymentRecord): boolean {
-  return payment.registrationId !== null || cardOnFileOf(payment.requestEcho) !== undefined;
+function isCardOnFile(plan: RetryablePlan): boolean {
+  return plan.payment.registrationId !== null || plan.cardOnFile !== undefined;
 }
 
 /**
@@ -77,7 +76,7 @@ export async function smartRetryAfter<P extends RetryablePlan>(
   const code = 'answer' in outcome ? outcome.answer.code : RESULTS.acquirerUnreachable.code;
   if (!mayBeRetried(payment.paymentType, code)) return undefined;
   const settings = await services.smartRetry.get(payment.entityId);
-  const route = smartRetryRoute(services.acquirers, settings, rejectedBy, { code, cardOnFile: isCardOnFile(payment) });
+  const route = smartRetryRoute(services.acquirers, settings, rejectedBy, { code, cardOnFile: isCardOnFile(first.plan) });
   if (route.kind === 'unavailable') services.logger.warn('smart retry not made', { entityId: payment.entityId, paymentId: payment.id, reason: route.reason });
   if (route.kind !== 'retry') return undefined;
   const { fallback } = route;

@@ -39,7 +39,7 @@ export function executionCommand(schedule: ScheduleRecord, execution: Pick<Execu
     amountMinor: schedule.amountMinor,
     currency: schedule.currency,
     paymentBrand: undefined,
-    instrument: { kind: 'storedCard', registrationId: schedule.registrationId, cvv: undefined, holder: undefined },
+    instrument: { kind: 'storedCard', registrationId: schedule.registrationId, cvv: undefined, holder: undefined, dueDate: undefined },
     testMode: (schedule.testMode ?? undefined) as CreatePaymentCommand['testMode'],
     merchantTransactionId: typeof echo.merchantTransactionId === 'string' ? echo.merchantTransactionId : undefined,
     numberOfCaptures: undefined,

@@ -4,11 +4,11 @@ import { GatewayError, invalidParameters, withReason } from '../../domain/errors
 import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../../domain/instruments.ts';
 import type { PaymentRecord } from '../../domain/payment.ts';
 import { RESULT_CODE_FORMAT, RESULTS } from '../../domain/resultCodes.ts';
-import { cardOnFileEcho } from './cardOnFile.ts';
-import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from '../authorize.ts';
 import type { StoredBankAccount } from '../../registrations/storedCards.ts';
 import { accountKeyOf } from '../../risk/accountKey.ts';
+import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
+import { cardOnFileRequest, resolveCardOnFile } from './cardOnFile.ts';
 
 /**
  * Payments with the instruments other than cards (COMPAT §16): a SEPA direct debit, a network or external token, a
@@ -28,7 +28,7 @@ async function authorizeWithinRules(
   instrument: Instrument,
   payment: PaymentRecord,
   sent: SentInstrument,
-  options: AuthorizeOptions = {},
+  options: AuthorizeOptions,
 ): Promise<PaymentRecord> {
   const overRule = await services.risk?.check(command, payment, accountKeyOf(instrument));
   if (overRule) return services.ledger.refuse(payment, overRule);
@@ -52,16 +52,24 @@ export async function payByBankAccount(services: PaymentServices, command: Creat
     paymentBrand: instrument.brand,
     requestEcho: { ...command.echo, bankAccount: bankAccountEcho(account, command.echo.bankAccount, instrument.bankName) },
   };
-  return authorizeWithinRules(services, command, instrument, payment, { bankAccount: account }, { cardToStore: command.createRegistration ? account : undefined });
+  return authorizeWithinRules(services, command, instrument, payment, { bankAccount: account }, {
+    cardOnFile: cardOnFileRequest(command.cardOnFile),
+    cardToStore: command.createRegistration ? account : undefined,
+  });
 }
 
 /** A direct debit from a registered SEPA account (registrationId), under the mandate it was registered with. */
-export function payByStoredBankAccount(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, stored: StoredBankAccount): Promise<PaymentRecord> {
+export function payByStoredBankAccount(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  draft: PaymentRecord,
+  stored: StoredBankAccount,
+  dueDate: string | undefined,
+): Promise<PaymentRecord> {
   if (command.createRegistration) {
     throw invalidParameters([{ name: 'createRegistration', value: 'true', message: 'cannot register an account already registered (registrationId)' }]);
   }
   const { bankAccount, registration } = stored;
-  const dueDate = command.echo.transactionDueDate;
   const instrument: BankAccountInstrument = {
     kind: 'bankAccount',
     brand: registration.paymentBrand,
@@ -72,7 +80,7 @@ export function payByStoredBankAccount(services: PaymentServices, command: Creat
     bankName: (registration.bankAccount?.bankName as string | undefined) ?? undefined,
     mandateId: bankAccount.mandateId,
     mandateDateOfSignature: bankAccount.mandateDateOfSignature,
-    dueDate: typeof dueDate === 'string' ? dueDate : undefined,
+    dueDate,
   };
   return payByBankAccount(services, command, { ...draft, registrationId: registration.id }, instrument);
 }
@@ -88,13 +96,14 @@ export async function payByToken(services: PaymentServices, command: CreatePayme
   if (brand === undefined) {
     throw invalidParameters([{ name: 'paymentBrand', value: '', message: 'is required: the token number shows no card brand' }]);
   }
-  const payment: PaymentRecord = { ...draft, paymentBrand: brand, requestEcho: await cardOnFileEcho(services, command, undefined) };
+  const { echo, cardOnFile } = await resolveCardOnFile(services, command, undefined);
+  const payment: PaymentRecord = { ...draft, paymentBrand: brand, requestEcho: echo };
   if (instrument.type === 'NETWORK' && number.refusal) return services.ledger.refuse(payment, number.refusal);
   if (instrument.expiryMonth !== undefined && instrument.expiryYear !== undefined && isExpired(instrument.expiryMonth, instrument.expiryYear, services.now())) {
     return services.ledger.refuse(payment, RESULTS.cardExpired);
   }
   const { kind: _kind, ...token } = instrument;
-  return authorizeWithinRules(services, command, instrument, payment, { tokenAccount: { ...token, brand } }, { threeDSecure: command.threeDSecure.external });
+  return authorizeWithinRules(services, command, instrument, payment, { tokenAccount: { ...token, brand } }, { cardOnFile, threeDSecure: command.threeDSecure.external });
 }
 
 /** Card brands by the names wallets give networks (Apple Pay's paymentMethod.network, applePay.cardNetwork). */
@@ -134,7 +143,7 @@ function testWalletCard(token: string, parsed: Readonly<Record<string, unknown>>
  */
 export async function payByWallet(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: WalletInstrument): Promise<PaymentRecord> {
   refuseRegistration(command, `a ${instrument.brand} card`);
-  const echo = await cardOnFileEcho(services, command, undefined);
+  const { echo, cardOnFile } = await resolveCardOnFile(services, command, undefined);
   if (instrument.token !== undefined) {
     if (command.testMode === undefined) {
       throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, `decrypting ${instrument.brand} tokens needs the merchant's wallet keys, which this gateway does not hold: send the decrypted card`), 400);
@@ -142,19 +151,20 @@ export async function payByWallet(services: PaymentServices, command: CreatePaym
     const card = testWalletCard(instrument.token, instrument.tokenData ?? {}, instrument.cardNetwork, services.now());
     const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf({ ...card, holder: undefined }), requestEcho: echo };
     const details = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: undefined, holder: undefined, brand: card.network };
-    return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult });
+    return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult }, { cardOnFile });
   }
   const decrypted = instrument.decrypted as NonNullable<WalletInstrument['decrypted']>;
   const check = checkCard(decrypted, undefined, undefined, services.now());
   const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf(decrypted), requestEcho: echo };
   if (check.refusal) return services.ledger.refuse(payment, check.refusal);
   const details = { ...decrypted, cvv: undefined, brand: check.brand ?? '' };
-  return authorizeWithinRules(services, command, instrument, payment, { card: details }, { threeDSecure: command.threeDSecure.external });
+  return authorizeWithinRules(services, command, instrument, payment, { card: details }, { cardOnFile, threeDSecure: command.threeDSecure.external });
 }
 
 /** A virtual account paid without a redirect (MBWAY): the provider asks the shopper; the simulator approves. */
 export async function payByVirtualAccount(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: VirtualAccountInstrument): Promise<PaymentRecord> {
   refuseRegistration(command, `a ${instrument.brand} account`);
   const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand };
-  return authorizeWithinRules(services, command, instrument, payment, { virtualAccount: { brand: instrument.brand, accountId: instrument.accountId } });
+  const sent = { virtualAccount: { brand: instrument.brand, accountId: instrument.accountId } };
+  return authorizeWithinRules(services, command, instrument, payment, sent, { cardOnFile: cardOnFileRequest(command.cardOnFile) });
 }

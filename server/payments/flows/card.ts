@@ -11,7 +11,7 @@ import { cardAccountKey } from '../../risk/accountKey.ts';
 import type { HeldCard } from '../../vault/cardVault.ts';
 import { authorizeAndRecord, refuseUnoffered } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
-import { cardOnFileEcho } from './cardOnFile.ts';
+import { resolveCardOnFile } from './cardOnFile.ts';
 import { recordPending, requireRedirectData, returnUrlOf } from './pending.ts';
 
 /**
@@ -53,7 +53,7 @@ export async function payByCard(
 ): Promise<PaymentRecord> {
   // A stored card pays like a typed one from here on.
   const { card, stored } = await cardFor(services, command, instrument, opened);
-  const echo = await cardOnFileEcho(services, command, stored?.registration);
+  const { echo, cardOnFile } = await resolveCardOnFile(services, command, stored?.registration);
   const requested = command.paymentBrand ?? stored?.registration.paymentBrand;
   const check = checkCard(card, instrument.cvv, requested, services.now());
   if (command.paymentBrand === undefined && check.brand !== undefined) await refuseUnoffered(services, command.entityId, check.brand);
@@ -76,7 +76,7 @@ export async function payByCard(
   const register = command.createRegistration && !stored;
   const acquirer = services.acquirers.defaultAcquirer;
   const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
-    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, { card: details }, { threeDSecure, cardToStore: register ? held : undefined, smartRetry: true });
+    authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, { card: details }, { cardOnFile, threeDSecure, cardToStore: register ? held : undefined, smartRetry: true });
 
   // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
   if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);

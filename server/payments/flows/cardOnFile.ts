@@ -1,7 +1,8 @@
 import type { CardOnFileRequest } from '../../acquirers/types.ts';
-import type { CreatePaymentCommand } from '../../domain/commands.ts';
+import type { CardOnFile, CreatePaymentCommand } from '../../domain/commands.ts';
 import { GatewayError, withReason } from '../../domain/errors.ts';
 import { RESOURCE_ID } from '../../domain/ids.ts';
+import type { PaymentRecord } from '../../domain/payment.ts';
 import { RESULTS } from '../../domain/resultCodes.ts';
 import { schemeReferenceOf } from '../../registrations/storedCards.ts';
 import type { RegistrationRecord } from '../../registrations/repository.ts';
@@ -19,17 +20,29 @@ function recurringData(reason: string): GatewayError {
   return new GatewayError(withReason(RESULTS.invalidRecurringData, reason), 400);
 }
 
+/** A card-on-file intent as an acquirer is told it. */
+export function cardOnFileRequest(cardOnFile: CardOnFile | undefined): CardOnFileRequest | undefined {
+  if (cardOnFile === undefined) return undefined;
+  return { source: cardOnFile.source, mode: cardOnFile.mode, initialTransactionId: cardOnFile.initialTransactionId };
+}
+
+/** The payment's card-on-file intent, resolved, and the echo that shows it. */
+export interface ResolvedCardOnFile {
+  readonly echo: Record<string, unknown>;
+  readonly cardOnFile: CardOnFileRequest | undefined;
+}
+
 /**
- * The payment's echo with the merchant-initiated payment's scheme reference resolved (COMPAT §11), or refused with
- * 600.200.501 when the agreement has none.
+ * The command's card-on-file intent with a merchant-initiated payment's scheme reference resolved (COMPAT §11), and
+ * the echo showing it, or refused with 600.200.501 when the agreement has none.
  */
-export async function cardOnFileEcho(
+export async function resolveCardOnFile(
   services: PaymentServices,
   command: CreatePaymentCommand,
   registration: RegistrationRecord | undefined,
-): Promise<Record<string, unknown>> {
+): Promise<ResolvedCardOnFile> {
   const cardOnFile = command.cardOnFile;
-  if (cardOnFile?.source !== 'MIT') return command.echo;
+  if (cardOnFile?.source !== 'MIT') return { echo: command.echo, cardOnFile: cardOnFileRequest(cardOnFile) };
   if (cardOnFile.mode === 'INITIAL') {
     throw recurringData('a merchant-initiated payment cannot be the INITIAL payment of a series: the cardholder makes that one (CIT)');
   }
@@ -48,13 +61,19 @@ export async function cardOnFileEcho(
     throw recurringData('standingInstruction.initialTransactionId is required: no approved INITIAL payment is known for this card');
   }
   const standingInstruction = (command.echo.standingInstruction ?? {}) as Record<string, unknown>;
-  return { ...command.echo, standingInstruction: { ...standingInstruction, initialTransactionId: reference } };
+  return {
+    echo: { ...command.echo, standingInstruction: { ...standingInstruction, initialTransactionId: reference } },
+    cardOnFile: { source: 'MIT', mode: cardOnFile.mode, initialTransactionId: reference },
+  };
 }
 
-/** The standing instruction a payment's echo records, as its acquirer is told (the challenge path reads it back). */
-export function cardOnFileOf(echo: Record<string, unknown>): CardOnFileRequest | undefined {
-  const instruction = echo.standingInstruction as Record<string, string> | undefined;
-  const legacy = echo.recurringType as string | undefined;
+/**
+ * The card-on-file intent a pending payment was recorded with, as its acquirer is told it: when the shopper answers
+ * its 3-D Secure challenge, the request that carried the intent is gone, and the payment's row is its record.
+ */
+export function recordedCardOnFile(payment: PaymentRecord): CardOnFileRequest | undefined {
+  const instruction = payment.requestEcho.standingInstruction as Record<string, string> | undefined;
+  const legacy = payment.requestEcho.recurringType as string | undefined;
   if (instruction === undefined && legacy === undefined) return undefined;
   return {
     source: instruction?.source as CardOnFileRequest['source'],

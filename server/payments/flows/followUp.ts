@@ -10,7 +10,7 @@ import { authorizeAndRecord } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
 import { findPayment } from '../store/payments.ts';
 import { cardFor } from './card.ts';
-import { cardOnFileEcho } from './cardOnFile.ts';
+import { resolveCardOnFile } from './cardOnFile.ts';
 
 /** COMPAT §11: a follow-up whose referenceUuid names no payment of the entity. */
 export function unknownOriginal(referenceUuid: string): GatewayError {
@@ -38,13 +38,14 @@ export async function authorizeFollowUp(services: PaymentServices, command: Crea
   if (!acquirer) throw new GatewayError(withReason(RESULTS.systemError, `the acquirer ${original.acquirer} of the referenced payment is not configured`), 400);
   const { instrument } = command;
   const sent = instrument.kind === 'card' || instrument.kind === 'storedCard' ? await cardFor(services, command, instrument) : undefined;
+  const { echo, cardOnFile } = await resolveCardOnFile(services, command, sent?.stored?.registration);
   const payment: PaymentRecord = {
     ...draft,
     parentId: original.id,
     paymentBrand: original.paymentBrand,
     card: sent ? summaryOf(sent.card) : original.card,
     registrationId: sent?.stored?.registration.id ?? original.registrationId,
-    requestEcho: await cardOnFileEcho(services, command, sent?.stored?.registration),
+    requestEcho: echo,
   };
   const details: CardDetails | undefined = sent
     ? { ...sent.card, cvv: instrument.kind === 'card' || instrument.kind === 'storedCard' ? instrument.cvv : undefined, brand: original.paymentBrand ?? '' }
@@ -53,5 +54,5 @@ export async function authorizeFollowUp(services: PaymentServices, command: Crea
   // card, is the original's, which the original counted).
   const overRule = await services.risk?.check(command, payment, sent ? cardAccountKey(sent.card.number) : undefined);
   if (overRule) return services.ledger.refuse(payment, overRule);
-  return authorizeAndRecord(services, command, acquirer, payment, { card: details }, { referencedReference: original.acquirerReference });
+  return authorizeAndRecord(services, command, acquirer, payment, { card: details }, { cardOnFile, referencedReference: original.acquirerReference });
 }

@@ -35,7 +35,7 @@ import {
   type RedirectRecord,
 } from '../store/paymentRedirects.ts';
 import { lockPayment } from '../store/payments.ts';
-import { cardOnFileOf } from './cardOnFile.ts';
+import { recordedCardOnFile } from './cardOnFile.ts';
 
 /**
  * Payments that wait (doc 1 §3 rule 1): for the shopper on the simulated issuer's 3-D Secure challenge or on the
@@ -301,6 +301,7 @@ export async function decideSuccess(services: PaymentServices, tx: Queryable, re
     threeDSecure,
     registerSealedCardId: redirect.createRegistration ? redirect.sealedCardId : null,
     captureAtOnce: redirect.captureAtOnce,
+    cardOnFile: recordedCardOnFile(payment),
   };
   const attemptId = newResourceId();
   await services.ledger.openIn(tx, { id: attemptId, acquirer: payment.acquirer, plan, createdAt: services.now() });
@@ -331,7 +332,7 @@ export async function askAcquirer(services: PaymentServices, success: SuccessToA
           attemptId,
           card: { ...card, cvv: undefined },
           threeDSecure: plan.threeDSecure ?? undefined,
-          cardOnFile: cardOnFileOf(plan.payment.requestEcho),
+          cardOnFile: plan.cardOnFile,
           storesCard: plan.registerSealedCardId !== null,
           referencedReference: null,
           ...(retryOf ? { retryOf } : {}),

@@ -1,3 +1,4 @@
+import type { CardOnFileRequest } from '../../acquirers/types.ts';
 import { MadeByAnotherRunError } from '../../domain/errors.ts';
 import type { PaymentRecord } from '../../domain/payment.ts';
 import { createGroupCommit, type GroupCommit } from '../../store/groupCommit.ts';
@@ -33,9 +34,11 @@ export type AttemptPlan =
       readonly registerSealedCardId: string | null;
       /** PA.CP: capture in full once approved. */
       readonly captureAtOnce: boolean;
+      /** The standing instruction the acquirer is told (COMPAT §11), which smart retry's settings also look at. */
+      readonly cardOnFile: CardOnFileRequest | undefined;
       /**
-       * A smart retry at the fallback acquirer (../smartRetryFallback.ts): the id of the payment the default acquirer's rejection
-       * became, which the answer names (COMPAT §15). Absent on a first attempt.
+       * A smart retry at the fallback acquirer (../smartRetryFallback.ts): the id of the payment the default acquirer's
+       * rejection became, which the answer names (COMPAT §15). Absent on a first attempt.
        */
       readonly softDeclineOf?: string;
     }
@@ -50,6 +53,8 @@ export type AttemptPlan =
       readonly threeDSecure: Record<string, string> | null;
       readonly registerSealedCardId: string | null;
       readonly captureAtOnce: boolean;
+      /** As for an initial payment: the standing instruction the pending payment was recorded with. */
+      readonly cardOnFile: CardOnFileRequest | undefined;
       /** A smart retry of the authorization at the fallback acquirer: as for an initial payment. */
       readonly softDeclineOf?: string;
     };
