@@ -5,7 +5,7 @@ import type { BackOfficeType, InitialPaymentType, TestMode } from '../domain/pay
 /**
  * What the gateway asks of an acquirer. The simulator implements it for test mode; a real connector would implement
  * the same port. Acquirers only decide; the gateway records and enforces amounts. Every request carries the id of
- * the gateway's attempt (payments/attempts.ts), which the acquirer treats as an idempotency reference: the same
+ * the gateway's attempt (payments/store/attempts.ts), which the acquirer treats as an idempotency reference: the same
  * attempt asked twice is one operation, and `inquire` tells what became of an attempt whose answer was lost.
  */
 

@@ -452,7 +452,7 @@ export const CATALOGUE: readonly ParamSpec[] = [
   required(currency('currency'), 'payment', 'schedule'),
   matching('paymentBrand', /^[A-Za-z0-9_]{1,32}$/, 'must be 1 to 32 letters, digits or underscores'),
   // The whole enum; which types an operation accepts, and the checkout's createRegistration exception, are in rules.ts.
-  // PA.CP: a preauthorization captured at once (payments/captureAtOnce.ts).
+  // PA.CP: a preauthorization captured at once (payments/flows/captureAtOnce.ts).
   required(oneOf('paymentType', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'CB', 'CR', 'PA.CP']), 'payment', 'backOffice', 'schedule'),
   bool('integrity'),
   oneOf('overridePaymentType[*]', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF'], { keyPattern: /^[A-Za-z0-9_]{1,32}$/ }),

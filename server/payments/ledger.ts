@@ -55,7 +55,7 @@ export interface Ledger {
   close(tx: Queryable, attemptId: string, outcome: AttemptOutcome, now: Date): Promise<void>;
   /** Writes new payments, group-committed; resolves with the payments as stored. */
   record(write: LedgerWrite): Promise<PaymentRecord[]>;
-  /** The same, in a transaction the caller holds (a back-office refusal under its parent's lock, a recovery). */
+  /** The same, in a transaction the caller holds (a pending payment with its redirect, a smart retry, a recovery). */
   recordIn(tx: Queryable, write: LedgerWrite): Promise<PaymentRecord[]>;
   /** A new payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
   refuse(payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
