@@ -13,7 +13,7 @@ import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
  */
 
 /**
- * The demo shop is a merchant page and locks itself down the way the README tells merchants to: a nonce for its
+ * The demo shop is a merchant page and locks itself down the way docs/widget.md (Content-Security-Policy) tells merchants to: a nonce for its
  * own style and the widget's script tag (the widget copies it onto what it adds), the gateway for everything else.
  */
 function htmlHeaders(c: Context<AppEnv>, publicUrl: string, nonce: string): Record<string, string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidParameters } from '../domain/errors.ts';
+import { maskedParameterError } from '../params/validate.ts';
 import { toNested } from '../params/names.ts';
 import { mergeForms, parseForm, type ParsedForm } from './form.ts';
 
@@ -125,7 +125,7 @@ describe('parseForm', () => {
   it('reports a malformed name as sent, cut in the answer as every text shown back is, and keeps the pair out of the map', () => {
     const form = parseForm(`${'n'.repeat(300)}%ZZ=1&${'m'.repeat(100)}%C3%28=2`);
     expect(form.errors.map((error) => error.name.length)).toEqual([303, 106]);
-    expect(invalidParameters(form.errors).parameterErrors?.map((error) => error.name)).toEqual([`${'n'.repeat(256)}…`, `${'m'.repeat(100)}%C3%28`]);
+    expect(form.errors.map(maskedParameterError).map((error) => error.name)).toEqual([`${'n'.repeat(256)}…`, `${'m'.repeat(100)}%C3%28`]);
     expect(form.params.size).toBe(0);
   });
 

@@ -96,7 +96,7 @@ export interface SchedulerOptions {
   readonly outbox: Outbox;
   readonly logger: Logger;
   readonly now: () => Date;
-  /** How long after a missed fire time it is still run when a gateway comes back (README "Schedules"). */
+  /** How long after a missed fire time it is still run when a gateway comes back (docs/api.md, "Schedules"). */
   readonly catchUpMs: number;
   /**
    * The background loop looks for due schedules at the earliest fire time, and at least this often; 0 runs nothing by

@@ -59,6 +59,8 @@ export interface CreateScheduleCommand {
   readonly testMode: TestMode | undefined;
   /** standingInstruction (merchant-initiated, repeated), descriptor, merchantTransactionId, customParameters. */
   readonly echo: Record<string, unknown>;
+  /** standingInstruction.initialTransactionId: the scheme's reference of the agreement, when the merchant sends it. */
+  readonly initialTransactionId: string | undefined;
   readonly quartz: QuartzSchedule;
   /** job.name and the notice and duration fields, as sent. */
   readonly jobExtra: Readonly<Record<string, string>>;
@@ -182,6 +184,7 @@ export function createScheduleCommand(
     currency: params.get('currency') as string,
     testMode,
     echo: kept,
+    initialTransactionId: params.get('standingInstruction.initialTransactionId'),
     quartz,
     jobExtra: Object.fromEntries(JOB_EXTRA.flatMap((name) => {
       const value = params.get(name);

@@ -51,12 +51,11 @@ export async function createSchedule(services: PaymentServices, command: CreateS
     // Locked: a delete of the registration waits for the schedule, then cancels it.
     const found = await findRegistration(tx, command.entityId, command.registrationId, { forUpdate: true });
     const registration = requireUsable(found, command.registrationId, services.registrationLifetimeMonths, now, 'registrationId');
-    const standingInstruction = command.echo.standingInstruction as Record<string, unknown>;
     // A SEPA account's mandate is its agreement for every debit (COMPAT §16); it collects money, never pays it out.
     if (registration.bankAccount !== null && command.paymentType === 'CD') {
       throw invalidParameters([{ name: 'paymentType', value: 'CD', message: 'must be DB or PA for a registered bank account: a direct debit collects money' }]);
     }
-    if (registration.card !== null && standingInstruction.initialTransactionId === undefined && registration.initialTransactionId === null) {
+    if (registration.card !== null && command.initialTransactionId === undefined && registration.initialTransactionId === null) {
       throw new GatewayError(
         withReason(
           RESULTS.invalidRecurringData,

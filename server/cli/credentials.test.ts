@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/index.ts';
+import { runCli } from './index.ts';
 import { startGateway } from '../gateway.ts';
 import { cardPayment, configAt, freshStoreLocation } from '../testing/harness.ts';
 

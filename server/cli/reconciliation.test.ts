@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/index.ts';
+import { runCli } from './index.ts';
 import { startGateway } from '../gateway.ts';
 import { insertSettlementBatch, type NewSettlementRecord } from '../reports/settlementRecords.ts';
 import { openStore } from '../store/index.ts';
 import { FTP_PASSWORD, FTP_USER, startTestFtpServer, type TestFtpServer } from '../testing/ftpServer.ts';
 import { configAt, createTestClock, freshStoreLocation, type StoreLocation } from '../testing/harness.ts';
-import { HEADER_LINE, reconciliationFileName } from './format.ts';
+import { HEADER_LINE, reconciliationFileName } from '../reconciliation/format.ts';
 
 /**
  * `npm run gateway -- reconciliation ...` as an operator runs it (the embedded store, no gateway running on it): FTP
