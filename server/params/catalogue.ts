@@ -9,6 +9,7 @@
  * - A name appears once. Where two tables define the same name differently, the entry accepts both
  *   and says so in a comment (merchantTransactionId, date.from, date.to).
  */
+import { ENTITY_ID } from '../domain/ids.ts';
 import type { Operation, ParamSpec } from './types.ts';
 
 type Options = Omit<ParamSpec, 'name'>;
@@ -33,7 +34,6 @@ const CURRENCY = /^[A-Z]{3}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const MONTH = /^(0[1-9]|1[0-2])$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-const HEX32_LOWER = /^[0-9a-f]{32}$/;
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 /** Letters (any script), digits, dot: the spec's "letters, digits, dot" for states. */
 const STATE = /^[\p{L}\p{M}\p{N}.]+$/u;
@@ -483,8 +483,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
 
   // Doc 2 §2.3 Authentication (not required here: the HTTP layer accepts authentication.entityId as the alias
   // and reports a missing entity itself). COMPAT §1: the legacy body credentials.
-  matching('entityId', HEX32_LOWER, 'must be 32 lowercase hexadecimal characters'),
-  matching('authentication.entityId', HEX32_LOWER, 'must be 32 lowercase hexadecimal characters'),
+  matching('entityId', ENTITY_ID, 'must be 32 lowercase hexadecimal characters'),
+  matching('authentication.entityId', ENTITY_ID, 'must be 32 lowercase hexadecimal characters'),
   // Half of a credential pair: never shown back either (http/auth.ts takes both out of the request anyway).
   text('authentication.userId', 1, 255, { sensitive: 'secret' }),
   text('authentication.password', 1, 255, { sensitive: 'secret' }),
