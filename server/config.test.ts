@@ -103,6 +103,16 @@ describe('configuration from the environment', () => {
     }
   });
 
+  it('reads SIMULATED_ACQUIRER_LATENCY_MS in test (default 0) and refuses anything but 0 in live', () => {
+    expect(loadConfig({}).simulatedAcquirerLatencyMs).toBe(0);
+    expect(loadConfig({ SIMULATED_ACQUIRER_LATENCY_MS: '200' }).simulatedAcquirerLatencyMs).toBe(200);
+    expect(loadConfig({ GATEWAY_ENV: 'live', SIMULATED_ACQUIRER_LATENCY_MS: '0' }).simulatedAcquirerLatencyMs).toBe(0);
+    expect(() => loadConfig({ GATEWAY_ENV: 'live', SIMULATED_ACQUIRER_LATENCY_MS: '200' })).toThrow(/SIMULATED_ACQUIRER_LATENCY_MS must be 0 in live/);
+    for (const wrong of ['-1', '1.5', 'fast', '60001']) {
+      expect(() => loadConfig({ SIMULATED_ACQUIRER_LATENCY_MS: wrong })).toThrow(ConfigError);
+    }
+  });
+
   it('reads ADMIN_TOKEN (unset: no admin API), refusing a short one without repeating it', () => {
     expect(loadConfig({}).adminToken).toBeUndefined();
     expect(loadConfig({ ADMIN_TOKEN: '' }).adminToken).toBeUndefined();

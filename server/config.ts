@@ -75,6 +75,12 @@ export interface GatewayConfig {
    */
   readonly simulatedSettlementMinutes: number;
   /**
+   * SIMULATED_ACQUIRER_LATENCY_MS: in test, how long the simulated acquirers wait before answering each call, as an
+   * acquirer on another machine takes time to answer (the bench measures payments waiting on it); default 0. Must be 0
+   * in live, where nothing may slow payments down on purpose.
+   */
+  readonly simulatedAcquirerLatencyMs: number;
+  /**
    * SCHEDULE_CATCH_UP_HOURS: a schedule's fire time missed while no gateway ran is still run (once, for all the fire
    * times missed) when a gateway comes back within this many hours of it; older ones are skipped.
    */
@@ -361,6 +367,12 @@ function parseSimulatedSettlement(environment: GatewayEnvironment, raw: string |
   return minutes;
 }
 
+function parseSimulatedAcquirerLatency(environment: GatewayEnvironment, raw: string | undefined): number {
+  const ms = parseInteger('SIMULATED_ACQUIRER_LATENCY_MS', raw, 0, 0, 60_000);
+  if (environment === 'live' && ms > 0) throw new ConfigError('SIMULATED_ACQUIRER_LATENCY_MS must be 0 in live: it slows the simulated acquirers down for tests and benches');
+  return ms;
+}
+
 function parseSettlement(env: NodeJS.ProcessEnv): SettlementConfig {
   try {
     return parseSettlementConfig(env);
@@ -408,6 +420,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
     simulatedSettlementMinutes: parseSimulatedSettlement(environment, env.SIMULATED_SETTLEMENT_MINUTES),
+    simulatedAcquirerLatencyMs: parseSimulatedAcquirerLatency(environment, env.SIMULATED_ACQUIRER_LATENCY_MS),
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),

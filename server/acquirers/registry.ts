@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '../config.ts';
 import type { Store } from '../store/index.ts';
-import { createSimulatedAcquirer } from './simulator.ts';
+import { createSimulatedAcquirer, withSimulatedLatency } from './simulator.ts';
 import type { Acquirer } from './types.ts';
 
 /**
@@ -16,11 +16,11 @@ export interface AcquirerRegistry {
 
 export function createAcquirerRegistry(
   store: Store,
-  config: Pick<GatewayConfig, 'acquirers' | 'defaultAcquirer'>,
+  config: Pick<GatewayConfig, 'acquirers' | 'defaultAcquirer' | 'simulatedAcquirerLatencyMs'>,
   /** Wraps each acquirer: tests observe (or stop) what reaches an acquirer this way. */
   wrap: (acquirer: Acquirer) => Acquirer = (acquirer) => acquirer,
 ): AcquirerRegistry {
-  const byName = new Map(config.acquirers.map((name) => [name, wrap(createSimulatedAcquirer(name, store))]));
+  const byName = new Map(config.acquirers.map((name) => [name, wrap(withSimulatedLatency(createSimulatedAcquirer(name, store), config.simulatedAcquirerLatencyMs))]));
   return {
     defaultAcquirer: byName.get(config.defaultAcquirer) as Acquirer,
     get: (name) => byName.get(name),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { newSchemeReference } from '../domain/ids.ts';
 import { describeResultCode, RESULT_CODE_FORMAT, RESULTS, successResultOf } from '../domain/resultCodes.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
@@ -147,5 +148,21 @@ export function createSimulatedAcquirer(name: string, store: Store): Acquirer {
       const found = await store.query<OperationRow>('SELECT answer FROM simulator_operations WHERE acquirer = $1 AND attempt_id = $2', [name, attemptId]);
       return found.rows[0]?.answer;
     },
+  };
+}
+
+/**
+ * The acquirer answering each call `latencyMs` later (SIMULATED_ACQUIRER_LATENCY_MS, test only), as one on another
+ * machine does: a timer, so the payments waiting on it cost the gateway nothing while they wait. 0: the acquirer itself.
+ */
+export function withSimulatedLatency(acquirer: Acquirer, latencyMs: number): Acquirer {
+  if (latencyMs === 0) return acquirer;
+  const later = <T>(call: () => Promise<T>): Promise<T> => delay(latencyMs).then(call);
+  return {
+    name: acquirer.name,
+    authorize: (request) => later(() => acquirer.authorize(request)),
+    confirmRedirectPayment: (request) => later(() => acquirer.confirmRedirectPayment(request)),
+    backOffice: (request) => later(() => acquirer.backOffice(request)),
+    inquire: (attemptId) => later(() => acquirer.inquire(attemptId)),
   };
 }
