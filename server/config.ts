@@ -81,6 +81,12 @@ export interface GatewayConfig {
    */
   readonly simulatedAcquirerLatencyMs: number;
   /**
+   * SIMULATOR_DURABLE_RECORDS: the simulated acquirers commit their record of an answer before they give it, as an
+   * acquirer on another machine would (a third commit per payment); false (the default): the record is written in the
+   * transaction that records the payment, and a crash before it loses both (acquirers/simulator.ts).
+   */
+  readonly simulatorDurableRecords: boolean;
+  /**
    * SCHEDULE_CATCH_UP_HOURS: a schedule's fire time missed while no gateway ran is still run (once, for all the fire
    * times missed) when a gateway comes back within this many hours of it; older ones are skipped.
    */
@@ -421,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
     simulatedSettlementMinutes: parseSimulatedSettlement(environment, env.SIMULATED_SETTLEMENT_MINUTES),
     simulatedAcquirerLatencyMs: parseSimulatedAcquirerLatency(environment, env.SIMULATED_ACQUIRER_LATENCY_MS),
+    simulatorDurableRecords: parseBoolean('SIMULATOR_DURABLE_RECORDS', env.SIMULATOR_DURABLE_RECORDS, false),
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseAdminToken(env.ADMIN_TOKEN),
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),

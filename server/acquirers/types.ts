@@ -1,6 +1,7 @@
 import type { TokenAccountInstrument } from '../domain/commands.ts';
 import type { MandatedBankAccount } from '../domain/instruments.ts';
 import type { BackOfficeType, InitialPaymentType, TestMode } from '../domain/payment.ts';
+import type { Queryable } from '../store/index.ts';
 
 /**
  * What the gateway asks of an acquirer. The simulator implements it for test mode; a real connector would implement
@@ -122,6 +123,16 @@ export interface Acquirer {
   backOffice(request: BackOfficeRequest): Promise<AcquirerAnswer>;
   /** What the acquirer answered the attempt, or undefined when it never received it. */
   inquire(attemptId: string): Promise<AcquirerAnswer | undefined>;
+}
+
+/**
+ * The acquirers' records of their answers that wait for the gateway's transaction recording them (the simulator's,
+ * unless SIMULATOR_DURABLE_RECORDS: acquirers/simulator.ts). The ledger hands over every transaction that finishes
+ * attempts as answered: their records are written in it, durable with the payments they decided, or lost with them.
+ */
+export interface AcquirerRecords {
+  /** Writes in `tx` what the acquirers answered these attempts, for those whose answer is not in the store yet. */
+  writeIn(tx: Queryable, attemptIds: readonly string[]): Promise<void>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AcquirerRecords } from '../acquirers/types.ts';
 import type { FinalResult, PaymentRecord } from '../domain/payment.ts';
 import { canBecome, statusOfResult, withResult, type PaymentEventAction } from '../domain/paymentState.ts';
 import type { Result } from '../domain/resultCodes.ts';
@@ -13,7 +14,9 @@ import { paymentSnapshot } from './view.ts';
  * payments (initial ones, the gateway's refusals, back-office children) and a pending payment's one transition to its
  * final state are written here, each with its PAYMENT event in the same transaction (the outbox: whatever the event
  * causes is scheduled with it), and with the acquirer attempt it answers finished there too. The attempt itself is
- * opened here before the acquirer is asked, and closed here when nothing is to be recorded for it.
+ * opened here before the acquirer is asked, and closed here when nothing is to be recorded for it. Whatever finishes
+ * attempts also writes the acquirer's own record of their answers when it waits for this transaction
+ * (AcquirerRecords: the simulator's, by default), so a payment costs the attempt's commit and this one.
  *
  * New payments are group-committed: payments that arrive while writes are in flight are committed together (one
  * multi-row INSERT for the payments, one for their events), so a burst costs one transaction instead of one each;
@@ -78,7 +81,15 @@ function refused(payment: PaymentRecord, result: Result): PaymentRecord {
   return { ...withResult(payment, result), acquirer: 'gateway' };
 }
 
-export function createLedger(store: Store, outbox: Outbox): Ledger {
+/** `records`: the acquirers' records written with the answers (none for a ledger without acquirers, in tests). */
+export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRecords): Ledger {
+  /** Finishes attempts, with the acquirers' records of the answers to those this call finished. */
+  async function closeAttempts(tx: Queryable, attemptIds: readonly string[], outcome: AttemptOutcome, now: Date): Promise<void> {
+    const finished = await finishAttempts(tx, attemptIds, outcome, now);
+    if (finished.size > 0) await records?.writeIn(tx, [...finished]);
+  }
+
+
   /**
    * Writes a batch of new payments. A write whose payments exist already was recorded meanwhile by the recovery of
    * its attempt: it gets the stored payments, and neither its events nor what comes alongside are written again.
@@ -102,7 +113,7 @@ export function createLedger(store: Store, outbox: Outbox): Ledger {
       results.push([...write.payments]);
     }
     const now = writes[0]?.payments[0]?.createdAt ?? new Date();
-    await finishAttempts(tx, answered, 'recorded', now);
+    await closeAttempts(tx, answered, 'recorded', now);
     await outbox.append(tx, events);
     return results;
   }
@@ -119,7 +130,7 @@ export function createLedger(store: Store, outbox: Outbox): Ledger {
       return locked !== undefined && locked.finishedAt !== null;
     },
     async close(tx, attemptId, outcome, now) {
-      await finishAttempts(tx, [attemptId], outcome, now);
+      await closeAttempts(tx, [attemptId], outcome, now);
     },
     record: (write) => group.submit(write),
     refuse: async (payment, result) => (await group.submit({ payments: [refused(payment, result)] }))[0] as PaymentRecord,
@@ -130,7 +141,7 @@ export function createLedger(store: Store, outbox: Outbox): Ledger {
       if (!canBecome(payment.status, status)) return undefined;
       const finished = await updatePendingPayment(tx, payment.id, status, result);
       if (!finished) return undefined;
-      if (attemptId !== undefined) await finishAttempts(tx, [attemptId], 'recorded', now);
+      if (attemptId !== undefined) await closeAttempts(tx, [attemptId], 'recorded', now);
       await outbox.append(tx, [paymentEvent(finished, 'UPDATED', now)]);
       return finished;
     },

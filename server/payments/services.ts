@@ -56,7 +56,7 @@ export function createPaymentServices(
     simulatedSettlementMs: 0,
     ...parts,
     brandOffers: cachedBrandOffers(parts.store, parts.environment, parts.now),
-    ledger: createLedger(parts.store, parts.outbox),
+    ledger: createLedger(parts.store, parts.outbox, parts.acquirers.records),
     lastUses: createLastUses(),
     smartRetry: cachedSmartRetry(parts.store, parts.now),
   };

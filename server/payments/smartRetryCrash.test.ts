@@ -14,7 +14,9 @@ import { RECOVERY_INTERVAL_MS } from './recovery.ts';
  * (testing/hangingAcquirer.ts: `<code> HANG AFTER ANSWER`, `<code> THEN HANG`, `<code> THEN HANG AFTER ANSWER`).
  * Another instance (PostgreSQL) or the restarted one (PGlite, same data directory) finishes the open attempt from
  * the acquirers' own records (simulator_operations): the fallback authorizes at most once, the rejection is one
- * queryable payment, and the merchant's repeat with the same Idempotency-Key answers the merchant's payment.
+ * queryable payment, and the merchant's repeat with the same Idempotency-Key answers the merchant's payment. A record
+ * is committed before its answer with SIMULATOR_DURABLE_RECORDS=true; by default it is written with the transaction
+ * recording the answer, so a crash before that loses it: the recovery finds an attempt the acquirer never answered.
  */
 
 warnIfPostgresSkipped('payments/smartRetryCrash.test.ts');
@@ -53,22 +55,30 @@ interface Case {
   /** The acquirer whose call hangs (the attempt open after the crash), and how the recovery closes it. */
   readonly openAt: 'simulator' | 'fallback';
   readonly outcome: 'recorded' | 'unknown';
+  /** SIMULATOR_DURABLE_RECORDS: an acquirer's record committed before it answers, or with the payment's transaction. */
+  readonly durable: boolean;
 }
 
 const CASES: readonly Case[] = [
-  { when: 'the default acquirer decided its soft reject, the switch to the fallback not committed', holder: `${SOFT} HANG AFTER ANSWER`, openAt: 'simulator', outcome: 'recorded' },
-  { when: 'the switch committed, the fallback’s call on its way but never received', holder: `${SOFT} THEN HANG`, openAt: 'fallback', outcome: 'unknown' },
-  { when: 'the fallback decided (approved), its answer not yet recorded', holder: `${SOFT} THEN HANG AFTER ANSWER`, openAt: 'fallback', outcome: 'recorded' },
+  { when: 'the default acquirer decided its soft reject, the switch to the fallback not committed', holder: `${SOFT} HANG AFTER ANSWER`, openAt: 'simulator', outcome: 'recorded', durable: true },
+  { when: 'the switch committed, the fallback’s call on its way but never received', holder: `${SOFT} THEN HANG`, openAt: 'fallback', outcome: 'unknown', durable: false },
+  { when: 'the fallback decided (approved), its answer not yet recorded', holder: `${SOFT} THEN HANG AFTER ANSWER`, openAt: 'fallback', outcome: 'recorded', durable: true },
+  // By default the fallback's record waits for the payment's transaction and dies with the process (the first's was written with the switch).
+  { when: 'the fallback decided (approved), its record not yet written', holder: `${SOFT} THEN HANG AFTER ANSWER`, openAt: 'fallback', outcome: 'unknown', durable: false },
 ];
 
 describe.each(STORE_KINDS)('smart retry, a gateway killed between the two attempts, on %s', (kind) => {
-  it.each(CASES)('$when: the fallback authorizes at most once, the rejection is one payment, a repeat answers the merchant’s payment', async ({ holder, openAt, outcome }) => {
+  it.each(CASES)('$when: the fallback authorizes at most once, the rejection is one payment, a repeat answers the merchant’s payment', async ({ holder, openAt, outcome, durable }) => {
     // The merchant, with smart retry on as the admin API and the command line save it.
     const setup = await storeWithMerchant(kind, 'Smart retry crash shop', {
-      config: { ...ACQUIRERS, acquirers: [...ACQUIRERS.acquirers] },
+      config: { ...ACQUIRERS, acquirers: [...ACQUIRERS.acquirers], simulatorDurableRecords: durable },
       prepare: (store, entityId) => saveSmartRetry(store, ACQUIRERS, entityId, { fallbackAcquirer: 'fallback' }, new Date()),
     });
-    const crashing = startHangingGateway(setup.location, { ACQUIRERS: ACQUIRERS.acquirers.join(','), DEFAULT_ACQUIRER: ACQUIRERS.defaultAcquirer });
+    const crashing = startHangingGateway(setup.location, {
+      ACQUIRERS: ACQUIRERS.acquirers.join(','),
+      DEFAULT_ACQUIRER: ACQUIRERS.defaultAcquirer,
+      SIMULATOR_DURABLE_RECORDS: String(durable),
+    });
     const clock = createTestClock();
     let survivor: RunningGateway | undefined;
     try {
@@ -96,7 +106,9 @@ describe.each(STORE_KINDS)('smart retry, a gateway killed between the two attemp
       const rejectedBefore = await rows<{ id: string }>("SELECT id FROM payments WHERE merchant_transaction_id = $1 AND acquirer = 'simulator' AND result_code = $2", [order, SOFT]);
       expect(rejectedBefore).toHaveLength(openAt === 'fallback' ? 1 : 0);
 
-      // The recovery job takes the dead instance's attempt over and finishes it from the acquirer's record.
+      // The recovery job takes the dead instance's attempt over (once its session is gone) and finishes it from the acquirer's record.
+      const dead = (await rows<{ instance_id: string }>('SELECT instance_id FROM acquirer_attempts WHERE id = $1', [attemptId]))[0]?.instance_id as string;
+      await expect.poll(() => store.isInstanceAlive(dead)).toBe(false);
       clock.advance(RECOVERY_INTERVAL_MS * 2);
       await expect
         .poll(
