@@ -79,6 +79,8 @@ export interface GatewayOptions {
   readonly jobPollMs?: number;
   /** Wraps each configured acquirer: tests observe (or stop) what reaches an acquirer. */
   readonly wrapAcquirer?: (acquirer: Acquirer) => Acquirer;
+  /** Wraps the store once it is open and migrated: the bench counts the statements it is asked (store/statementCount.ts). */
+  readonly wrapStore?: (store: Store) => Store;
   /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
   readonly outboundTimeoutMs?: number;
   /** Called when the gateway can no longer run safely (the process entry then stops it). */
@@ -103,7 +105,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const cardDataKeys = loadCardDataKeys(config);
   // Seals with the current key, opens with it and with every previous one (a rotation in progress).
   const vault = createCardVault(cardDataKeys.current, cardDataKeys.previous);
-  const store = await openStore({
+  const opened = await openStore({
     ...config,
     onInstanceLockLost: (error) => {
       logger.error('lost the database session that marks this gateway instance alive; it must stop, as others may take over its work', { error });
@@ -111,6 +113,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     },
     onCheckpointFailed: (error) => logger.error('the embedded store could not checkpoint and sync its data files; the next checkpoint or the close tries again', { error }),
   });
+  const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const notices: string[] = [];
   const demo = config.demoMerchant;
   if (demo) await store.transaction((tx) => ensureDemoMerchant(tx, demo));
