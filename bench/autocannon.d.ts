@@ -26,6 +26,9 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       body?: string;
+      path?: string;
+      /** Called before each sending of this request: what it returns is sent. */
+      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
       /** Called with each answer to this request (the body as text). */
       onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }

@@ -2,7 +2,7 @@ import { startGateway } from '../server/gateway.ts';
 import { issueLegacyCredentials } from '../server/merchants/legacyCredentials.ts';
 import { createEntity, grantToken, newAccessToken } from '../server/merchants/repository.ts';
 import { cardPayment } from '../server/testing/harness.ts';
-import { measureHttp } from './http-load.ts';
+import { measureHttpCost } from './cost.ts';
 import type { LoadSpec } from './load-protocol.ts';
 import { freshLocation } from './locations.ts';
 import type { BenchSectionContext } from './section.ts';
@@ -17,9 +17,9 @@ import { formatMs, formatRate, type Summary } from './stats.ts';
  * 95% of Bearer (the KDF is not on the hot path).
  *
  * Two figures, each the median of the rounds: payments per second, and the CPU time this process (the gateway and its
- * embedded store; the load generator is a process of its own) spent per payment. On a machine other work shares,
- * the rate moves with that work from one window to the next; the CPU time per payment hardly does, so it is the
- * figure that says what a pair costs next to a token.
+ * embedded store; the load generator is a process of its own) spent per payment of the measured window (cost.ts). On
+ * a machine other work shares, the rate moves with that work from one window to the next; the CPU time per payment
+ * hardly does, so it is the figure that says what a pair costs next to a token.
  */
 
 const TARGET_RATIO = 0.95;
@@ -73,12 +73,9 @@ export async function benchLegacyCredentials(context: BenchSectionContext): Prom
         const order: Variant[] = round % 2 === 1 ? ['Bearer token', 'legacy pair in the body'] : ['legacy pair in the body', 'Bearer token'];
         for (const variant of order) {
           const label = `L  POST /v1/payments, ${variant}, PGlite (round ${round})`;
-          const cpuBefore = process.cpuUsage();
-          const result = await measureHttp(specs[variant]);
-          const cpu = process.cpuUsage(cpuBefore);
+          const { result, cpuMsPerAnswer: cpuMs } = await measureHttpCost(specs[variant]);
           const check = context.checkHttp(label, result);
           const summary: Summary = result.measured;
-          const cpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, result.warmup.responses + result.measured.responses);
           console.log(
             `  ${variant}, round ${round}: ${formatRate(summary.rate)} payments/s, p50 ${formatMs(summary.p50)} ms, p99 ${formatMs(summary.p99)} ms, ` +
               `CPU ${cpuMs.toFixed(2)} ms per payment (${summary.count} in ${summary.seconds.toFixed(2)} s) — ${check}`,

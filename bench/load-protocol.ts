@@ -18,6 +18,11 @@ export interface LoadSpec {
   readonly body?: string;
   /** Instead of `body`: each connection sends these one after the other, over and over (a mix of requests). */
   readonly requests?: readonly LoadRequest[];
+  /**
+   * Instead of `url`'s path: each request, whichever connection sends it, goes to the next of these paths, each used
+   * once over warm-up and measured window (a checkout is paid once). Past the last one, the last is sent again.
+   */
+  readonly paths?: readonly string[];
   readonly connections: number;
   readonly warmupSeconds: number;
   readonly durationSeconds: number;
@@ -44,6 +49,11 @@ export interface LoadResult {
 }
 
 export type LoadReply = { readonly ok: true; readonly result: LoadResult } | { readonly ok: false; readonly error: string };
+
+/** Sent by the load generator when the warm-up is over and the measured window starts (before its reply). */
+export interface LoadMeasuring {
+  readonly measuring: true;
+}
 
 export function hasFailures(outcome: Outcome): boolean {
   return outcome.non2xx > 0 || outcome.errors > 0 || outcome.timeouts > 0;

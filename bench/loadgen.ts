@@ -4,7 +4,7 @@
  * the summary; latencies come from autocannon's per-request 'response' timings (sub-millisecond).
  */
 import autocannon from 'autocannon';
-import type { LoadReply, LoadSpec, Outcome } from './load-protocol.ts';
+import type { LoadMeasuring, LoadReply, LoadSpec, Outcome } from './load-protocol.ts';
 import { summarize } from './stats.ts';
 
 /** What the answers to a mix of requests were: counted per request, checked against what each must contain. */
@@ -29,9 +29,18 @@ function requestsOf(spec: LoadSpec, tally: AnswerTally): autocannon.Request[] | 
   }));
 }
 
+/** With `paths`: the index of the next unused one, over both runs. */
+let nextPath = 0;
+
+/** With `paths`: one request whose path is the next unused one of the list. */
+function pathRequests(paths: readonly string[] | undefined): autocannon.Request[] | undefined {
+  if (paths === undefined || paths.length === 0) return undefined;
+  return [{ setupRequest: (request) => ({ ...request, path: paths[Math.min(nextPath++, paths.length - 1)] as string }) }];
+}
+
 function run(spec: LoadSpec, seconds: number, latencies: number[] | undefined, tally: AnswerTally): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const requests = requestsOf(spec, tally);
+    const requests = requestsOf(spec, tally) ?? pathRequests(spec.paths);
     const instance = autocannon(
       {
         url: spec.url,
@@ -70,6 +79,8 @@ async function measure(spec: LoadSpec): Promise<LoadReply> {
   const mix = spec.requests !== undefined;
   const warmupTally = newTally();
   const warmup = outcomeOf(await run(spec, spec.warmupSeconds, undefined, warmupTally), warmupTally, mix);
+  const measuring: LoadMeasuring = { measuring: true };
+  process.send?.(measuring);
   const latencies: number[] = [];
   const tally = newTally();
   const result = await run(spec, spec.durationSeconds, latencies, tally);

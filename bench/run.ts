@@ -30,10 +30,21 @@
  *      authentication.userId/password in the body, alternated rounds, payments/s and CPU per payment (target:
  *      legacy ≥ 95% of Bearer: the scrypt check is not on the hot path); BENCH_ONLY=L runs only this section,
  *      BENCH_LEGACY_ROUNDS (5) its rounds.
+ *   P  per store, what one payment costs the gateway (paymentCost.ts): POST /v1/payments (typed card), POST
+ *      /v1/registrations/{id}/payments (stored card) and the widget's submit POST /v1/checkouts/{id}/payment (checkouts
+ *      made beforehand, each paid once): per payment of the measured window, the CPU time of this process (cost.ts)
+ *      and the statements, transactions and round trips the store was asked (server/store/statementCount.ts), under
+ *      load and for payments made one at a time (target: CPU ≤ 1 ms per typed-card payment); BENCH_ONLY=P, about a
+ *      minute and a half.
  *   U  per store, the reconciliation file (reconciliation.ts): a day of BENCH_RECONCILIATION_RECORDS (1,000,000)
  *      settlement records seeded with SQL, generated and uploaded by the gateway's upload job to an FTP server process
  *      on loopback (target ≤ 30 s), and the gateway's live heap, peak heap and RSS growth meanwhile, next to a day of a
  *      tenth of the records (memory flat, not proportional to rows); BENCH_ONLY=U runs only this section.
+ *   W  per store, payments waiting on the acquirer (acquirerWait.ts): the simulated acquirers answering after 200 ms
+ *      (SIMULATED_ACQUIRER_LATENCY_MS) and 500 connections: payments/s against the ideal (500 ÷ 0.2 s = 2,500/s, or
+ *      the store's raw insert rate measured as in B if lower), p50/p99 minus 200 ms, the gateway's peak RSS and heap;
+ *      then 50 connections without latency (target: ≥ 90% of the ideal, p99 added ≤ 50 ms); BENCH_ONLY=W, about a
+ *      minute.
  *   Q  per store, the query API (query.ts) on BENCH_QUERY_PAYMENTS (1,000,000) payments seeded with SQL:
  *      GET /v1/query/{id} and by merchantTransactionId p50/p99 (target p99 ≤ 10 ms), date ranges of 500 rows;
  *      BENCH_ONLY=Q runs only this section, BENCH_QUERY_LOOKUPS (2000) lookups of each kind.
@@ -48,7 +59,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, L, Q, R, T or U: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, L, P, Q, R, T, U or W: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -76,6 +87,8 @@ import { benchSmartRetry } from './smartRetry.ts';
 import { benchThrottling } from './throttling.ts';
 import { benchQuery } from './query.ts';
 import { benchLegacyCredentials } from './legacyCredentials.ts';
+import { benchAcquirerWait } from './acquirerWait.ts';
+import { benchPaymentCost } from './paymentCost.ts';
 import { benchReconciliationFile } from './reconciliation.ts';
 import { MAX_LIMIT } from '../server/throttling/limits.ts';
 import { positiveIntFromEnv } from './env.ts';
@@ -106,8 +119,8 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** BENCH_ONLY=G, H or R runs that section alone (G and R on every store, H on PostgreSQL). */
-const ONLY = (['G', 'H', 'L', 'Q', 'R', 'T', 'U'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, L, Q, R, T or U');
+const ONLY = (['G', 'H', 'L', 'P', 'Q', 'R', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, L, P, Q, R, T, U or W');
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -773,6 +786,8 @@ async function main(): Promise<void> {
     if (!interrupted && (!ONLY || ONLY === 'U')) await benchReconciliationFile(kind, sectionContext);
   }
   if (!interrupted && (!ONLY || ONLY === 'L')) await benchLegacyCredentials(sectionContext);
+  if (!interrupted && (!ONLY || ONLY === 'P')) await benchPaymentCost(kinds, sectionContext);
+  if (!interrupted && (!ONLY || ONLY === 'W')) await benchAcquirerWait(kinds, sectionContext);
   if (source && !interrupted && (!ONLY || ONLY === 'H')) await benchSchedules();
   if (interrupted) return; // the signal handler cleans up and exits
 
