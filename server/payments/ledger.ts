@@ -5,7 +5,7 @@ import type { Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, Outbox } from '../events/outbox.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
-import { createAttemptOpener, finishAttempts, insertAttempts, lockAttempt, type AttemptOutcome, type AttemptToOpen, type NewAttempt } from './store/attempts.ts';
+import { createAttemptOpener, finishAttempts, insertAttempts, lockOpenAttempts, type AttemptOutcome, type AttemptToOpen, type NewAttempt } from './store/attempts.ts';
 import { findPaymentsById, insertPayments, updatePendingPayment } from './store/payments.ts';
 import { paymentSnapshot } from './view.ts';
 
@@ -34,6 +34,14 @@ export interface LedgerWrite {
 /** An acquirer attempt to open, by this gateway instance. */
 export type AttemptToStart = Omit<NewAttempt, 'instanceId'>;
 
+/** A smart retry's switch to the fallback (smartRetryFallback.ts): the first attempt's answer, the next attempt. */
+export interface AttemptSwitch {
+  /** The rejection's payment, finishing the first attempt (`attemptId`). */
+  readonly rejection: LedgerWrite & { readonly attemptId: string };
+  /** The fallback's attempt, opened once the first is finished (a payment has one open attempt at a time). */
+  readonly next: AttemptToStart;
+}
+
 export interface Ledger {
   /**
    * Opens an acquirer attempt before its call, group-committed with concurrent ones, with the card to seal alongside
@@ -42,15 +50,14 @@ export interface Ledger {
   open(attempt: AttemptToStart, sealedCard?: AttemptToOpen['sealedCard']): Promise<void>;
   /**
    * Opens an attempt in a transaction the caller holds, whose lock makes it its payment's only one (a back-office
-   * operation under its parent's lock, a redirect's success under the redirect's, a smart retry's second attempt under
-   * its first's).
+   * operation under its parent's lock, a redirect's success under the redirect's).
    */
   openIn(tx: Queryable, attempt: AttemptToStart): Promise<void>;
   /**
-   * Locks the attempt until the transaction ends; true when it is finished already (its recovery recorded it), so its
-   * caller must leave what was recorded as it is.
+   * Makes a smart retry's switch under the first attempt's lock, group-committed with concurrent writes; false when the
+   * first attempt was finished already (its recovery recorded it): nothing is written, what was recorded stands.
    */
-  attemptFinished(tx: Queryable, attemptId: string): Promise<boolean>;
+  switchAttempt(change: AttemptSwitch): Promise<boolean>;
   /**
    * Closes an attempt with nothing to write for it: its payment was recorded meanwhile ('recorded'), or the acquirer
    * never received it ('unknown': no money moved).
@@ -58,7 +65,7 @@ export interface Ledger {
   close(tx: Queryable, attemptId: string, outcome: AttemptOutcome, now: Date): Promise<void>;
   /** Writes new payments, group-committed; resolves with the payments as stored. */
   record(write: LedgerWrite): Promise<PaymentRecord[]>;
-  /** The same, in a transaction the caller holds (a pending payment with its redirect, a smart retry, a recovery). */
+  /** The same, in a transaction the caller holds (a pending payment with its redirect, a recovery). */
   recordIn(tx: Queryable, write: LedgerWrite): Promise<PaymentRecord[]>;
   /** A new payment the gateway's own checks refuse (no acquirer asked), recorded declined with `result`. */
   refuse(payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
@@ -89,7 +96,6 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
     if (finished.size > 0) await records?.writeIn(tx, [...finished]);
   }
 
-
   /**
    * Writes a batch of new payments. A write whose payments exist already was recorded meanwhile by the recovery of
    * its attempt: it gets the stored payments, and neither its events nor what comes alongside are written again.
@@ -119,16 +125,21 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
   }
 
   const group = createGroupCommit(store, writeBatch);
+  const switches = createGroupCommit<AttemptSwitch, boolean>(store, async (tx, batch) => {
+    const open = await lockOpenAttempts(tx, batch.map((change) => change.rejection.attemptId));
+    const made = batch.filter((change) => open.has(change.rejection.attemptId));
+    await writeBatch(tx, made.map((change) => change.rejection));
+    // Once the first attempts are finished: a payment has one open attempt at a time (store/attempts.ts).
+    await insertAttempts(tx, made.map((change) => started(change.next)));
+    return batch.map((change) => open.has(change.rejection.attemptId));
+  });
   const opener = createAttemptOpener(store);
   const started = (attempt: AttemptToStart): NewAttempt => ({ ...attempt, instanceId: store.instanceId });
 
   return {
     open: (attempt, sealedCard) => opener.submit({ attempt: started(attempt), ...(sealedCard ? { sealedCard } : {}) }),
     openIn: (tx, attempt) => insertAttempts(tx, [started(attempt)]),
-    async attemptFinished(tx, attemptId) {
-      const locked = await lockAttempt(tx, attemptId);
-      return locked !== undefined && locked.finishedAt !== null;
-    },
+    switchAttempt: (change) => switches.submit(change),
     async close(tx, attemptId, outcome, now) {
       await closeAttempts(tx, [attemptId], outcome, now);
     },

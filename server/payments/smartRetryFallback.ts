@@ -14,8 +14,8 @@ import type { AttemptPlan } from './store/attempts.ts';
  * given (an Idempotency-Key or a checkout may have chosen it); the rejected attempt becomes a payment of its own,
  * with a new id, queryable, named by the answer's `resultDetails.SoftDeclineTransactionId`.
  *
- *   attempt 1 (default, payment id P) ──soft reject / unreachable──▶ one transaction: payment R (the rejection,
- *     new id) + its PAYMENT event, attempt 1 finished, attempt 2 (fallback, payment id P) opened
+ *   attempt 1 (default, payment id P) ──soft reject / unreachable──▶ one transaction (group-committed): payment R
+ *     (the rejection, new id) + its PAYMENT event, attempt 1 finished, attempt 2 (fallback, payment id P) opened
  *   attempt 2 ──answer──▶ payment P, marked SoftDeclineFallback (authorize.ts settleAuthorization,
  *     flows/pending.ts settleAfterRedirect)
  *
@@ -96,13 +96,14 @@ export async function smartRetryAfter<P extends RetryablePlan>(
   };
   const retried: PaymentRecord = { ...payment, acquirer: fallback.name, createdAt: first.plan.kind === 'initial' ? now : payment.createdAt };
   const attempt: RetryableAttempt<P> = { id: newResourceId(), plan: { ...first.plan, payment: retried, softDeclineOf: rejection.id } };
-  const switched = await services.store.transaction(async (tx): Promise<SmartRetry<P>> => {
-    if (await services.ledger.attemptFinished(tx, first.id)) return { kind: 'finishedMeanwhile' };
-    await services.ledger.recordIn(tx, { payments: [rejection], attemptId: first.id });
-    // Once the first attempt is finished: a payment has one open attempt at a time (store/attempts.ts).
-    await services.ledger.openIn(tx, { id: attempt.id, acquirer: fallback.name, plan: attempt.plan, createdAt: now });
-    return { kind: 'retry', fallback, attempt, retryOf: { acquirer: rejectedBy.name, code, reference: rejection.acquirerReference } };
+  // Group-committed with concurrent payments, under attempt 1's lock (ledger.ts switchAttempt).
+  const made = await services.ledger.switchAttempt({
+    rejection: { payments: [rejection], attemptId: first.id },
+    next: { id: attempt.id, acquirer: fallback.name, plan: attempt.plan, createdAt: now },
   });
+  const switched: SmartRetry<P> = made
+    ? { kind: 'retry', fallback, attempt, retryOf: { acquirer: rejectedBy.name, code, reference: rejection.acquirerReference } }
+    : { kind: 'finishedMeanwhile' };
   if (switched.kind === 'retry') {
     services.logger.info('smart retry: a payment the default acquirer rejected is made at the fallback acquirer', {
       entityId: payment.entityId,

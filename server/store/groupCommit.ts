@@ -5,8 +5,9 @@ import type { Queryable, Store } from './types.ts';
  * so a burst costs one round trip per statement and one commit instead of one each. Every caller still waits for
  * its own item to be committed, and gets its own result.
  *
- * The writers of one store share its transactions: each writer is a lane (opening acquirer attempts, the simulated
- * acquirer's records, the ledger), and a transaction takes what every lane has queued. A payment passes through
+ * The writers of one store share its transactions: each writer is a lane (opening acquirer attempts, the ledger, a
+ * smart retry's switch, the simulated acquirer's records when they are durable), and a transaction takes what every
+ * lane has queued. A payment passes through
  * several lanes one after the other (its attempt, the acquirer's answer, its row), so with lanes of their own each
  * commit would carry a fraction of the requests in flight; shared, every commit moves each of them a step on.
  *

@@ -174,6 +174,20 @@ export async function lockAttempt(tx: Queryable, id: string): Promise<AcquirerAt
   return row ? toAttempt(row) : undefined;
 }
 
+/**
+ * Locks these attempts until the transaction ends (in id order, as concurrent batches do); the ids of those still open
+ * (or never written), which the caller may finish: one finished already was recorded by its recovery.
+ */
+export async function lockOpenAttempts(tx: Queryable, ids: readonly string[]): Promise<Set<string>> {
+  const locked = await tx.query<{ id: string; finished: boolean }>(
+    'SELECT id, finished_at IS NOT NULL AS finished FROM acquirer_attempts WHERE id = ANY($1::char(32)[]) ORDER BY id FOR UPDATE',
+    [ids],
+    { preparedAs: 'lock-open-attempts' },
+  );
+  const finished = new Set(locked.rows.filter((row) => row.finished).map((row) => row.id));
+  return new Set(ids.filter((id) => !finished.has(id)));
+}
+
 /** The open attempts whose answer becomes one of these payments (a checkout's attempt whose instance died). */
 export async function openAttemptsOfPayments(db: Queryable, paymentIds: readonly string[]): Promise<AcquirerAttempt[]> {
   if (paymentIds.length === 0) return [];
