@@ -59,7 +59,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (G, H, L, P, Q, R, T, U or W: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, P, Q, R, T, U or W: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -118,9 +118,9 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 /** H: fire drift target (issue): p99 ≤ 1 s; the figures are taken when the burst's payments are made, or this long after their second. */
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
-/** BENCH_ONLY=G, H or R runs that section alone (G and R on every store, H on PostgreSQL). */
-const ONLY = (['G', 'H', 'L', 'P', 'Q', 'R', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be G, H, L, P, Q, R, T, U or W');
+/** BENCH_ONLY=<letter> runs that section alone (C with B and D, which it runs beside; H on PostgreSQL only). */
+const ONLY = (['C', 'G', 'H', 'L', 'P', 'Q', 'R', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, P, Q, R, T, U or W');
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -775,9 +775,9 @@ async function main(): Promise<void> {
   const honoRate = ONLY ? undefined : (await baselineHono())?.rate;
   for (const kind of ONLY === 'H' ? [] : kinds) {
     if (interrupted) break;
-    if (!ONLY) {
+    if (!ONLY || ONLY === 'C') {
       const payments = await benchStore(kind, honoRate);
-      if (!interrupted) await benchWebhooks(kind, payments);
+      if (!interrupted && !ONLY) await benchWebhooks(kind, payments);
     }
     if (!interrupted && (!ONLY || ONLY === 'G')) await benchDeliveryCost(kind);
     if (!interrupted && (!ONLY || ONLY === 'R')) await benchSmartRetry(kind, sectionContext);
