@@ -90,10 +90,13 @@ function refused(payment: PaymentRecord, result: Result): PaymentRecord {
 
 /** `records`: the acquirers' records written with the answers (none for a ledger without acquirers, in tests). */
 export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRecords): Ledger {
-  /** Finishes attempts, with the acquirers' records of the answers to those this call finished. */
+  /**
+   * Finishes attempts, with the acquirers' records of their answers: also for an attempt finished already, whose answer
+   * is recorded now all the same (a call so slow that another instance's recovery closed it unanswered meanwhile).
+   */
   async function closeAttempts(tx: Queryable, attemptIds: readonly string[], outcome: AttemptOutcome, now: Date): Promise<void> {
-    const finished = await finishAttempts(tx, attemptIds, outcome, now);
-    if (finished.size > 0) await records?.writeIn(tx, [...finished]);
+    await finishAttempts(tx, attemptIds, outcome, now);
+    await records?.writeIn(tx, attemptIds);
   }
 
   /**
