@@ -30,6 +30,7 @@ export interface PaymentRedirect {
 export interface PaymentRecord {
   readonly id: string;
   readonly entityId: string;
+  /** The payment a back-office operation or a follow-up authorization is made on. */
   readonly parentId: string | null;
   readonly paymentType: string;
   readonly paymentBrand: string | null;

@@ -2,7 +2,7 @@ import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type Auth
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId } from '../domain/ids.ts';
-import type { CardSummary, PaymentRecord, PaymentSource } from '../domain/payment.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import { withResult } from '../domain/paymentState.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
@@ -22,28 +22,26 @@ import { findPayment } from './store/payments.ts';
  * acquirer's answer becomes a payment's result. The flows decide what to ask; this is how it is asked and recorded.
  */
 
-/** What tells a new payment apart before anything decides it; the rest starts empty (no result, no reference). */
-export interface NewPayment {
-  /** Chosen before the payment exists (a checkout's attempt, an idempotency key, a schedule's fire time); else new. */
-  readonly id: string | undefined;
-  readonly entityId: string;
-  /** The payment a back-office operation or a follow-up authorization is made on. */
-  readonly parentId: string | null;
-  readonly paymentType: string;
-  readonly paymentBrand: string | null;
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly finalInSequence: boolean;
-  readonly maxCaptures: number | null;
-  /** Who decides it as far as is known now: `gateway` until an acquirer is asked. */
-  readonly acquirer: string;
-  readonly testMode: string | null;
-  readonly merchantTransactionId: string | null;
-  readonly card: CardSummary | null;
-  readonly requestEcho: Record<string, unknown>;
-  readonly source: PaymentSource;
-  readonly checkoutId: string | null;
-}
+/**
+ * What tells a new payment apart before anything decides it: the payment record but for what newPayment starts empty
+ * (no result, no reference, no redirect or registration yet) and makes (ndc, creation time). `acquirer` is who decides
+ * it as far as is known now: `gateway` until an acquirer is asked. `id` is chosen before the payment exists (a
+ * checkout's attempt, an idempotency key, a schedule's fire time), or undefined for a new one.
+ */
+export type NewPayment = Omit<
+  PaymentRecord,
+  | 'id'
+  | 'resultCode'
+  | 'resultDescription'
+  | 'status'
+  | 'acquirerReference'
+  | 'resultDetails'
+  | 'threeDSecure'
+  | 'redirect'
+  | 'registrationId'
+  | 'ndc'
+  | 'createdAt'
+> & { readonly id: string | undefined };
 
 /** The payment as it will be recorded, before anything decides it (declined until a result is given). */
 export function newPayment(fields: NewPayment, createdAt: Date): PaymentRecord {
