@@ -118,9 +118,20 @@ const SCHEDULE_BURST = positiveIntFromEnv('BENCH_SCHEDULE_BURST', Math.min(10_00
 /** H: fire drift target (issue): p99 ≤ 1 s; the figures are taken when the burst's payments are made, or this long after their second. */
 const SCHEDULE_DRIFT_TARGET_MS = 1000;
 const SCHEDULE_BURST_LIMIT_MS = 120_000;
+/** Seconds of merchant payments measured beside the schedules' burst, from about a second before its fire time. */
+const SCHEDULE_NOISE_SECONDS = 5;
 /** BENCH_ONLY=<letter> runs that section alone (C with B and D, which it runs beside; H on PostgreSQL only). */
 const ONLY = (['C', 'G', 'H', 'L', 'P', 'Q', 'R', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
 if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, P, Q, R, T, U or W');
+/** The stores the per-store sections measure: both unless BENCH_STORES names one (PGlite or PostgreSQL). */
+const STORES: readonly StoreKind[] = (() => {
+  const raw = process.env.BENCH_STORES;
+  if (raw === undefined || raw === '') return ['PGlite', 'PostgreSQL'];
+  const named = raw.split(',').map((name) => name.trim());
+  const unknown = named.filter((name) => name !== 'PGlite' && name !== 'PostgreSQL');
+  if (unknown.length > 0 || named.length === 0) throw new Error(`BENCH_STORES must list PGlite and/or PostgreSQL, got "${raw}"`);
+  return named as StoreKind[];
+})();
 
 // ---------------------------------------------------------------------------------------------------
 // Clean-up that also runs on Ctrl-C: every resource is registered with a scope, closed in reverse order.
@@ -671,7 +682,30 @@ async function benchSchedules(): Promise<void> {
       await schedules.sleep(schedules.SCHEDULE_SETTLE_MS);
       const withAll = await stats();
       if (Date.now() > fireAt.getTime() - 100) throw new Error('the burst second came before the instances were measured (loading too slow)');
+      // The noise a busy gateway lives with: merchants' payments on every instance from before the fire time until
+      // after the taking, from the bench's own load generator (a process per instance).
+      const warmupSeconds = Math.max(1, Math.floor((fireAt.getTime() - Date.now()) / 1000) - 1);
+      const noise = Promise.all(
+        instances.map((instance) =>
+          measureHttp({
+            url: `${instance.url}/v1/payments`,
+            method: 'POST',
+            headers: { Authorization: `Bearer ${template.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(cardPayment(template.entityId)).toString(),
+            connections: Math.max(1, Math.round(CONNECTIONS / instances.length)),
+            warmupSeconds,
+            durationSeconds: SCHEDULE_NOISE_SECONDS,
+          }),
+        ),
+      );
       const finished = await schedules.waitForBurst(store, fireAt, SCHEDULE_BURST, SCHEDULE_BURST_LIMIT_MS);
+      const noiseResults = await noise;
+      const noiseRate = noiseResults.reduce((sum, result) => sum + result.measured.rate, 0);
+      const noiseFailures = noiseResults.filter((result) => hasFailures(result.measured)).length;
+      if (noiseFailures > 0) fail(`H schedules: the payment load beside the burst had failed answers on ${noiseFailures} instance(s)`);
+      console.log(
+        `  beside the burst: ${formatRate(noiseRate)} merchant payments/s over ${instances.length} instances (${CONNECTIONS} connections, from ${warmupSeconds} s before the fire time for ${SCHEDULE_NOISE_SECONDS} s)`,
+      );
       const atEnd = await stats();
       const figures = await schedules.burstFigures(store, fireAt, atEnd);
       const statements = schedules.statementsBetween(withAll, atEnd);
@@ -703,7 +737,7 @@ async function benchSchedules(): Promise<void> {
       // A timer or any object kept per schedule would cost well over 100 bytes each; 20 is the GC's noise over 99,000.
       const grows = growth.some((bytes) => bytes > 20);
       ratios.push(
-        `PostgreSQL: ${SCHEDULE_BURST} of ${SCHEDULES} schedules due in one second, ${instanceCount} instance processes: fire drift (taken) ${drift(figures.taken)} ` +
+        `PostgreSQL: ${SCHEDULE_BURST} of ${SCHEDULES} schedules due in one second, ${instanceCount} instance processes, ${formatRate(noiseRate)} merchant payments/s beside: fire drift (taken) ${drift(figures.taken)} ` +
           `(target p99 ≤ ${SCHEDULE_DRIFT_TARGET_MS} ms) — ${meets ? 'meets target' : 'BELOW target'}; payments started ${drift(figures.started)}, ` +
           `${formatRate(figures.paymentsPerSecond)} payments/s, the last finished ${(figures.lastFinishedMs / 1000).toFixed(1)} s after the fire time`,
         `PostgreSQL: scheduler memory per instance, heap after GC / RSS: ${few} schedules ${memory(withFew)} MB, ${SCHEDULES} ${memory(withAll)} MB ` +
@@ -764,10 +798,12 @@ async function main(): Promise<void> {
       `loopback ${HOST}; HTTP load by autocannon in a separate process; rate = completed / measured seconds; ` +
       'latency percentiles over every operation in the window',
   );
-  const kinds: StoreKind[] = ['PGlite'];
-  if (source) {
+  const kinds: StoreKind[] = STORES.includes('PGlite') ? ['PGlite'] : [];
+  if (!STORES.includes('PostgreSQL')) {
+    console.log('stores: PGlite only (BENCH_STORES)');
+  } else if (source) {
     kinds.push('PostgreSQL');
-    console.log(`stores: PGlite (temp dir), PostgreSQL from ${source.variable}=${displayUrl(source.url)} (own temp schema)`);
+    console.log(`stores: ${kinds.length === 2 ? 'PGlite (temp dir), ' : ''}PostgreSQL from ${source.variable}=${displayUrl(source.url)} (own temp schema)`);
   } else {
     console.log('stores: PGlite only — PostgreSQL SKIPPED: neither TEST_DATABASE_URL nor DATABASE_URL is set');
   }

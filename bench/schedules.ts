@@ -122,6 +122,8 @@ export async function startScheduleInstance(databaseUrl: string, cardDataKey: Bu
 
 export interface ScheduleTemplate {
   readonly entityId: string;
+  /** The merchant's access token (the payment load beside the burst pays with it). */
+  readonly token: string;
   readonly registrationIds: readonly string[];
   /** The schedule made through the API, whose row the others copy. */
   readonly scheduleId: string;
@@ -178,7 +180,7 @@ export async function createScheduleTemplate(store: Store, url: string): Promise
   });
   const scheduleId = made.body.id;
   if (made.status !== 200 || typeof scheduleId !== 'string') throw new Error(`POST /scheduling/v1/schedules answered HTTP ${made.status}: ${JSON.stringify(made.body)}`);
-  return { entityId: entity.id, registrationIds, scheduleId };
+  return { entityId: entity.id, token, registrationIds, scheduleId };
 }
 
 /** Jobs as merchants write them: daily, weekly and monthly at a time of day, each with its next fire time after `after`. */
