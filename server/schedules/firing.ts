@@ -24,6 +24,12 @@ import { scheduleEvent } from './view.ts';
 export const MISFIRE_THRESHOLD_MS = 60_000;
 /** Schedules taken per transaction. */
 const BATCH_SIZE = 500;
+/**
+ * Batches one instance takes at once on PostgreSQL (SKIP LOCKED keeps them apart): a burst's last fire time waits for
+ * the batches before it, and two in flight halve that wait while the database has cores to spare. PGlite is one
+ * connection: one at a time.
+ */
+const CONCURRENT_TAKERS = 2;
 /** How soon to look again at due schedules another instance is taking. */
 const BUSY_ELSEWHERE_RETRY_MS = 50;
 /** A catch-up counts at most this many missed fire times (a schedule firing every second, down for a day). */
@@ -137,11 +143,15 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 
   async function takeAll(): Promise<number> {
     let taken = 0;
-    for (;;) {
-      const batch = await takeBatch();
-      taken += batch;
-      if (batch < BATCH_SIZE || stopped) return taken;
-    }
+    const taker = async () => {
+      for (;;) {
+        const batch = await takeBatch();
+        taken += batch;
+        if (batch < BATCH_SIZE || stopped) return;
+      }
+    };
+    await Promise.all(Array.from({ length: store.kind === 'postgres' ? CONCURRENT_TAKERS : 1 }, taker));
+    return taken;
   }
 
   function takeDueFires(): Promise<number> {
