@@ -104,9 +104,13 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
    * its attempt: it gets the stored payments, and neither its events nor what comes alongside are written again.
    */
   async function writeBatch(tx: Queryable, writes: readonly LedgerWrite[]): Promise<PaymentRecord[][]> {
+    const now = writes[0]?.payments[0]?.createdAt ?? new Date();
+    // The attempts are finished by the payments' INSERT, for the writes whose payments it inserted.
     const inserted = await insertPayments(
       tx,
       writes.flatMap((write) => write.payments),
+      writes.flatMap((write) => (write.attemptId === undefined ? [] : [{ attemptId: write.attemptId, paymentIds: write.payments.map((payment) => payment.id) }])),
+      now,
     );
     const results: PaymentRecord[][] = [];
     const events: DomainEvent[] = [];
@@ -121,8 +125,7 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
       if (write.alongside) await write.alongside(tx);
       results.push([...write.payments]);
     }
-    const now = writes[0]?.payments[0]?.createdAt ?? new Date();
-    await closeAttempts(tx, answered, 'recorded', now);
+    await records?.writeIn(tx, answered);
     await outbox.append(tx, events);
     return results;
   }

@@ -125,10 +125,50 @@ const INSERT_FROM_JSON = `INSERT INTO payments (${COLUMNS})
   ON CONFLICT (id) DO NOTHING
   RETURNING id`;
 
-/** Inserts payments in one statement; returns the ids inserted (a taken id is skipped, see above). */
-export async function insertPayments(db: Queryable, payments: readonly PaymentRecord[]): Promise<Set<string>> {
+/**
+ * INSERT_FROM_JSON, and in the same statement the acquirer attempts whose answers these payments record are finished
+ * (outcome 'recorded'): an attempt whose payments were all inserted, not one whose payment was recorded meanwhile by
+ * another instance (that one finished it). One round trip for what were two.
+ */
+const INSERT_FINISHING_ATTEMPTS = `WITH inserted AS (${INSERT_FROM_JSON}),
+  answered AS (
+    SELECT answer.attempt_id
+      FROM jsonb_to_recordset($2::jsonb) AS answer (attempt_id char(32), payment_id char(32))
+      LEFT JOIN inserted ON inserted.id = answer.payment_id
+     GROUP BY answer.attempt_id
+    HAVING count(*) = count(inserted.id)
+  ),
+  finished AS (
+    UPDATE acquirer_attempts SET finished_at = $3::timestamptz, outcome = 'recorded'
+     WHERE id IN (SELECT attempt_id FROM answered) AND finished_at IS NULL
+  )
+  SELECT id FROM inserted`;
+
+/** An acquirer attempt and the payments that record its answer. */
+export interface AnsweredAttempt {
+  readonly attemptId: string;
+  readonly paymentIds: readonly string[];
+}
+
+/**
+ * Inserts payments in one statement; returns the ids inserted (a taken id is skipped, see above). The attempts
+ * `answered` are finished in the same statement, each only if all its payments were inserted.
+ */
+export async function insertPayments(db: Queryable, payments: readonly PaymentRecord[], answered: readonly AnsweredAttempt[] = [], now?: Date): Promise<Set<string>> {
   if (payments.length === 0) return new Set();
-  const inserted = await db.query<{ id: string }>(INSERT_FROM_JSON, [JSON.stringify(payments.map(paymentRow))], { preparedAs: 'insert-payments' });
+  const rows = JSON.stringify(payments.map(paymentRow));
+  const inserted =
+    answered.length === 0
+      ? await db.query<{ id: string }>(INSERT_FROM_JSON, [rows], { preparedAs: 'insert-payments' })
+      : await db.query<{ id: string }>(
+          INSERT_FINISHING_ATTEMPTS,
+          [
+            rows,
+            JSON.stringify(answered.flatMap(({ attemptId, paymentIds }) => paymentIds.map((paymentId) => ({ attempt_id: attemptId, payment_id: paymentId })))),
+            (now ?? new Date()).toISOString(),
+          ],
+          { preparedAs: 'insert-payments-finishing-attempts' },
+        );
   return new Set(inserted.rows.map((row) => row.id));
 }
 
