@@ -231,6 +231,21 @@ describe.each(STORE_KINDS)('checkout callbacks on %s', (kind) => {
       expectResultCall(notifications[0], '/notify-registration', id, 'registration');
     });
 
+    it('goes to each of several checkouts paid at once (one transaction records them), and not to one that named none', async () => {
+      const notified = await Promise.all(Array.from({ length: 6 }, (_, i) => create({ notificationUrl: `${receiver.url}/notify-batch-${i}` })));
+      const silent = await create();
+      const paid = await Promise.all([...notified, silent].map((id) => submit(id)));
+      expect(paid.map((answer) => answer.status)).toEqual(Array(7).fill(200));
+      await runJobs();
+      notified.forEach((id, i) => {
+        const calls = receiver.requestsFor(id);
+        expect(calls.map((call) => call.path)).toEqual([`/notify-batch-${i}`]);
+        expectResultCall(calls[0], `/notify-batch-${i}`, id);
+      });
+      expect(receiver.requestsFor(silent)).toEqual([]);
+      expect(await findJobByKey(t.gateway.store, `${CHECKOUT_NOTIFICATION}:${paid[6]?.body.id}`)).toBeUndefined();
+    });
+
     it('is sent for a declined payment too, once per final result', async () => {
       const id = await create({ notificationUrl: `${receiver.url}/notify-each` });
       expect((await submit(id, { 'card.holder': '800.100.151' })).status).toBe(400);

@@ -4,7 +4,7 @@ import { RefusedDestination, sendOutbound, type OutboundPolicy } from '../outbou
 import { scheduleJob, type ClaimedJob } from '../jobs/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import type { EventSubscriber } from '../events/outbox.ts';
-import { findCheckout, type CheckoutRecord } from './repository.ts';
+import { findCheckout, findCheckoutsById, type CheckoutRecord } from './repository.ts';
 import { checkoutKindOf, resultPathOf, SHOPPER_RESULT_CALL_AFTER_MS } from './state.ts';
 
 /**
@@ -81,10 +81,13 @@ export async function scheduleNotification(
  * 3-D Secure challenge or provider page) schedules the call, in the transaction that records it.
  */
 export const checkoutNotifications: EventSubscriber = async (tx, events) => {
-  for (const event of events) {
-    const payment = event.payment;
-    if (event.type !== 'PAYMENT' || !payment?.checkoutId || payment.status === 'pending') continue;
-    const checkout = await findCheckout(tx, payment.checkoutId);
+  const final = events.filter((event) => event.type === 'PAYMENT' && event.payment?.checkoutId && event.payment.status !== 'pending');
+  if (final.length === 0) return;
+  // One read for the checkouts of a group-committed batch, not one per payment.
+  const checkouts = new Map((await findCheckoutsById(tx, final.map((event) => event.payment?.checkoutId as string))).map((checkout) => [checkout.id, checkout]));
+  for (const event of final) {
+    const payment = event.payment as NonNullable<typeof event.payment>;
+    const checkout = checkouts.get(payment.checkoutId as string);
     const url = checkout?.parameters.get('notificationUrl');
     if (checkout && url !== undefined) await scheduleNotification(tx, checkout, payment.id, url, event.createdAt);
   }

@@ -83,6 +83,14 @@ export async function findCheckout(
   return row ? toRecord(row) : undefined;
 }
 
+/** Checkouts by id, deleted or not, in one statement (ids that are no checkout's are left out). */
+export async function findCheckoutsById(db: Queryable, ids: readonly string[]): Promise<CheckoutRecord[]> {
+  const wellFormed = [...new Set(ids)].filter(isCheckoutId);
+  if (wellFormed.length === 0) return [];
+  const found = await db.query<CheckoutRow>(`SELECT ${COLUMNS} FROM checkouts WHERE id = ANY($1::text[])`, [wellFormed]);
+  return found.rows.map(toRecord);
+}
+
 export async function updateCheckoutParameters(
   db: Queryable,
   id: string,
