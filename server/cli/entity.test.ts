@@ -38,11 +38,24 @@ describe('the operator command line', () => {
     const token = field(created.stdout, 'access token');
     expect(entityId).toMatch(/^[0-9a-f]{32}$/);
 
+    const firstTokenId = field(created.stdout, 'token id');
+    expect(firstTokenId).toMatch(/^[0-9a-f]{32}$/);
+
     const second = await gateway('token', 'create', '--entity', entityId, '--label', 'backend');
     expect(second.code).toBe(0);
     const secondToken = field(second.stdout, 'access token');
     const secondTokenId = field(second.stdout, 'token id');
     expect((await gateway('token', 'revoke', secondTokenId)).stdout).toContain(`revoked ${secondTokenId}`);
+    // Every token of the entity, by id, never the token itself.
+    const tokens = await gateway('token', 'list', '--entity', entityId);
+    expect(tokens.code).toBe(0);
+    const lines = tokens.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^${firstTokenId}  active  created \\S+  entity ${entityId}  entities ${entityId}$`));
+    expect(lines[1]).toMatch(new RegExp(`^${secondTokenId}  revoked \\S+  created \\S+  backend  entities ${entityId}$`));
+    expect(tokens.stdout).not.toContain(token);
+    expect(tokens.stdout).not.toContain(secondToken);
+    expect((await gateway('token', 'list', '--entity', 'f'.repeat(32))).stdout.trim()).toBe('(no tokens)');
 
     expect((await gateway('entity', 'update', entityId, '--result-url-base', 'https://shop.example/checkout')).stderr).toContain(
       '--result-url-base must end with a slash',
@@ -72,6 +85,16 @@ describe('the operator command line', () => {
       await running.close();
     }
   }, 120_000);
+
+  it('prints its usage when asked for help', async () => {
+    for (const asked of [['--help'], ['help'], ['-h'], ['token', '--help']]) {
+      const answer = await gateway(...asked);
+      expect(answer.code).toBe(0);
+      expect(answer.stdout).toContain('Usage: npm run gateway -- <command>');
+      expect(answer.stdout).toContain('token list [--entity ID]');
+      expect(answer.stderr).toBe('');
+    }
+  }, 60_000);
 
   it('explains its usage and exits non-zero on a wrong command', async () => {
     const wrong = await gateway('entity', 'destroy');

@@ -5,6 +5,7 @@ import {
   entityExists,
   grantToken,
   listEntities,
+  listTokens,
   newAccessToken,
   revokeToken,
   setShopperResultUrlBase,
@@ -23,8 +24,11 @@ export const ENTITY_USAGE = `  entity create [--name NAME] [--id ID] [--result-u
   entity list                                list entities
   token create --entity ID [--entity ID ...] [--label LABEL]
                                              create an access token allowed for the given entities
+  token list [--entity ID]                   list access tokens (id, label, entities, created, revoked)
   token revoke TOKEN_ID                      revoke an access token
 `;
+
+const TOKEN_SHOWN_ONCE = '(the token is shown once; only its hash is stored; revoke it with `token revoke` and its id)';
 
 export interface EntityOptionValues {
   readonly name?: string | undefined;
@@ -54,13 +58,12 @@ export async function entityCommand(
       if (values.id !== undefined && !ENTITY_ID.test(values.id)) throw usage('--id must be 32 lowercase hexadecimal characters');
       const base = resultUrlBaseOption(values['result-url-base'], usage);
       const token = newAccessToken();
-      const entity = await store.transaction(async (tx) => {
+      const { entity, tokenId } = await store.transaction(async (tx) => {
         const created = await createEntity(tx, values.name ?? 'Merchant', values.id);
         if (base) await setShopperResultUrlBase(tx, created.id, base);
-        await grantToken(tx, token, `entity ${created.id}`, [created.id]);
-        return created;
+        return { entity: created, tokenId: await grantToken(tx, token, `entity ${created.id}`, [created.id]) };
       });
-      return `entityId      ${entity.id}\naccess token  ${token}\n(the token is shown once; only its hash is stored)`;
+      return `entityId      ${entity.id}\ntoken id      ${tokenId}\naccess token  ${token}\n${TOKEN_SHOWN_ONCE}`;
     }
     case 'entity update': {
       const entityId = positionals[0];
@@ -84,7 +87,18 @@ export async function entityCommand(
       }
       const token = newAccessToken();
       const tokenId = await grantToken(store, token, values.label ?? 'token', entityIds);
-      return `token id      ${tokenId}\naccess token  ${token}\n(the token is shown once; only its hash is stored)`;
+      return `token id      ${tokenId}\naccess token  ${token}\n${TOKEN_SHOWN_ONCE}`;
+    }
+    case 'token list': {
+      const entityId = values.entity?.[0];
+      if (values.entity !== undefined && (values.entity.length > 1 || !ENTITY_ID.test(entityId ?? ''))) throw usage('token list takes at most one --entity ID');
+      const tokens = await listTokens(store, entityId);
+      if (tokens.length === 0) return '(no tokens)';
+      return tokens
+        .map((token) =>
+          [token.id, token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : 'active', `created ${token.createdAt.toISOString()}`, token.label, `entities ${token.entityIds.join(',') || '(none)'}`].join('  '),
+        )
+        .join('\n');
     }
     case 'token revoke': {
       const tokenId = positionals[0];

@@ -31,6 +31,9 @@ const USAGE = `Usage: npm run gateway -- <command>
 
 ${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${THROTTLING_USAGE}`;
 
+/** Any of these, as the command or after it, prints the usage (and runs nothing). */
+const HELP = new Set(['help', '--help', '-h']);
+
 class UsageError extends Error {}
 
 const usage = (message: string) => new UsageError(message);
@@ -60,6 +63,7 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<CliRes
 
 async function run(args: string[], io: CliIO): Promise<string | Outcome> {
   const [resource, action, ...rest] = args;
+  if (resource !== undefined && (HELP.has(resource) || (action !== undefined && HELP.has(action)))) return USAGE.trimEnd();
   // Options of its own: parsed by the command group.
   if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), io, usage);
   const { values, positionals } = parseArgs({

@@ -104,6 +104,35 @@ export async function grantToken(
   return tokenId;
 }
 
+/** An access token as an operator sees it: never the token, nor its hash. */
+export interface TokenListing {
+  readonly id: string;
+  readonly label: string;
+  readonly entityIds: readonly string[];
+  readonly createdAt: Date;
+  readonly revokedAt: Date | null;
+}
+
+/** Every access token (with `entityId`: those allowed for it), oldest first. */
+export async function listTokens(db: Queryable, entityId?: string): Promise<TokenListing[]> {
+  const found = await db.query<{ id: string; label: string; entity_ids: string[] | null; created_at: Date | string; revoked_at: Date | string | null }>(
+    `SELECT t.id, t.label, t.created_at, t.revoked_at,
+            array_remove(array_agg(e.entity_id::text ORDER BY e.entity_id), NULL) AS entity_ids
+       FROM access_tokens t LEFT JOIN access_token_entities e ON e.token_id = t.id
+      GROUP BY t.id
+     HAVING $1::text IS NULL OR bool_or(e.entity_id = $1::char(32))
+      ORDER BY t.created_at, t.id`,
+    [entityId ?? null],
+  );
+  return found.rows.map((row) => ({
+    id: row.id,
+    label: row.label,
+    entityIds: row.entity_ids ?? [],
+    createdAt: new Date(row.created_at),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+  }));
+}
+
 export async function revokeToken(db: Queryable, tokenId: string): Promise<boolean> {
   const updated = await db.query('UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [tokenId]);
   return updated.rowCount > 0;
