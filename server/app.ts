@@ -26,6 +26,8 @@ import { reconciliationDayRoutes, reconciliationEntityRoutes } from './reconcili
 import { reportRoutes } from './reports/routes.ts';
 import { settlementRunAdminRoutes, settlementSettingsAdminRoutes } from './reports/adminRoutes.ts';
 import { widgetRoutes } from './widget/routes.ts';
+import { healthRoutes } from './http/health.ts';
+import { homeRoutes } from './http/home.ts';
 
 /**
  * Builds the gateway's Hono app from its feature routers. No I/O happens here: the store, acquirer and
@@ -91,6 +93,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   }
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
+  app.route('/', healthRoutes(deps.readiness));
+  app.route('/', homeRoutes({ demo: demo !== undefined }));
 
   app.notFound((c) => {
     // The path is the caller's text: shown as any text a caller sent is (a card number typed into it masked, cut).

@@ -1,4 +1,5 @@
 import type { HttpDependencies } from './http/access.ts';
+import type { Readiness } from './http/health.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Throttling } from './throttling/service.ts';
 import type { WebhookServices } from './webhooks/service.ts';
@@ -20,4 +21,6 @@ export interface AppDependencies extends HttpDependencies {
   readonly staticBaseUrl: string;
   /** Webhook configuration use-cases, for the admin API (webhooks/routes.ts, when ADMIN_TOKEN is set). */
   readonly webhooks: WebhookServices;
+  /** The checks behind GET /ready (http/health.ts). */
+  readonly readiness: Readiness;
 }

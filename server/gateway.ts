@@ -15,7 +15,7 @@ import { createOutbox } from './events/outbox.ts';
 import { captureAtOnceJobHandlers } from './payments/flows/captureAtOnce.ts';
 import { recoveryJobHandlers } from './payments/recovery.ts';
 import { createPaymentServices, type PaymentServices } from './payments/services.ts';
-import type { GatewayConfig } from './config.ts';
+import { ConfigError, type GatewayConfig } from './config.ts';
 import { createJobRegistry } from './jobs/registry.ts';
 import { createCardVault } from './vault/cardVault.ts';
 import { vaultJobHandlers } from './vault/compaction.ts';
@@ -38,6 +38,8 @@ import { cachedThrottling } from './throttling/settings.ts';
 import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
+import { pendingMigrations } from './store/migrate.ts';
+import type { Readiness } from './http/health.ts';
 import { cancelSchedulesOfDeletedRegistrations } from './schedules/cancellation.ts';
 import { scheduleJobHandlers } from './schedules/execution.ts';
 import { startScheduler, type Scheduler } from './schedules/firing.ts';
@@ -96,6 +98,40 @@ const WEBHOOK_DELIVERY_BATCH = 32;
 const SCHEDULE_EXECUTION_BATCH = 32;
 /** Reconciliation files uploaded at once by one instance (each may take minutes on a slow FTP server). */
 const RECONCILIATION_UPLOAD_BATCH = 4;
+
+/** How long /ready waits for the store before it calls it unreachable. */
+const READY_STORE_TIMEOUT_MS = 2000;
+
+/** The checks behind /ready (http/health.ts): the store answers, is migrated, the jobs run, no shutdown begun. */
+function readinessOf(store: Store, lifecycle: { readonly jobsRunning: boolean; readonly closing: boolean }, jobPollMs: number): Readiness {
+  return async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), READY_STORE_TIMEOUT_MS);
+    });
+    const pending = await Promise.race([pendingMigrations(store), timeout]).catch(() => 'unreachable' as const);
+    clearTimeout(timer);
+    const reachable = Array.isArray(pending);
+    return {
+      store: { ok: reachable, detail: reachable ? 'ok' : pending === 'timeout' ? `no answer within ${READY_STORE_TIMEOUT_MS} ms` : 'unreachable' },
+      migrations: reachable
+        ? { ok: pending.length === 0, detail: pending.length === 0 ? 'ok' : `${pending.length} not applied` }
+        : { ok: false, detail: 'unknown (store unreachable)' },
+      jobs: { ok: lifecycle.jobsRunning, detail: !lifecycle.jobsRunning ? 'not started' : jobPollMs > 0 ? 'running' : 'run by the caller' },
+      shutdown: { ok: !lifecycle.closing, detail: lifecycle.closing ? 'shutting down' : 'no' },
+    };
+  };
+}
+
+/** Why the server could not listen, in one line naming the setting to change (a busy port, an address not here). */
+function listenRefusal(error: unknown, config: GatewayConfig): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new ConfigError(`PORT ${config.port} is in use on ${config.host} (another gateway or program listens there): stop it, or set PORT to a free port`);
+  if (code === 'EACCES') return new ConfigError(`PORT ${config.port} needs privileges this process lacks: set PORT to 1024 or above`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ConfigError(`HOST ${config.host} is not an address of this machine: set HOST to one (0.0.0.0 for every address)`);
+  return error instanceof Error ? new Error(`could not listen on ${where}: ${error.message}`) : new Error(`could not listen on ${where}`);
+}
 
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
 export async function startGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -169,7 +205,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     timeoutMs: options.outboundTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
     logger,
   };
+  // What /ready reports besides the store: the jobs started below, and a shutdown begun by close().
+  const lifecycle = { jobsRunning: false, closing: false };
   const app = createApp({
+    readiness: readinessOf(store, lifecycle, options.jobPollMs ?? DEFAULT_JOB_POLL_MS),
     config,
     store,
     logger,
@@ -184,12 +223,23 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     webhooks: webhookServices,
   });
   const requests = trackInFlight(app.fetch);
-  const server: ServerType = await new Promise((resolve) => {
-    const started = serve(
-      { fetch: requests.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) },
-      () => resolve(started),
-    );
-  });
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const started = serve(
+        { fetch: requests.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) },
+        () => {
+          started.off('error', reject);
+          resolve(started);
+        },
+      );
+      started.once('error', reject);
+    });
+  } catch (error) {
+    await throttling.close();
+    await store.close();
+    throw listenRefusal(error, config);
+  }
   protectServer(server as Server, config.http);
   const jobs = startJobWorker({
     store,
@@ -260,6 +310,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   if (store.kind === 'pglite' && (await scheduleRotationIfDue(store, vault, now()))) {
     logger.info('card data sealed with a previous key is being re-sealed with the current one', { keyId: vault.keyId });
   }
+  lifecycle.jobsRunning = true;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -276,6 +327,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     reconciliation: { uploads: reconciliationUploads },
     notices,
     async close() {
+      lifecycle.closing = true;
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
       await Promise.all([jobs.stop(), webhookDeliveries.stop(), scheduler.stop(), scheduleExecutions.stop(), reconciliationUploads.stop()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -16,10 +16,12 @@ async function main(): Promise<void> {
   const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const lines = [
     `Gateway listening on ${gateway.url} (public URL ${config.publicUrl}), ${config.environment} environment, ${store}`,
+    `Docs     ${config.publicUrl}/docs/ (and docs/ beside the code); health ${config.publicUrl}/health, readiness ${config.publicUrl}/ready`,
   ];
   if (config.demoMerchant) {
     lines.push(
-      'Demo merchant:',
+      `Demo     ${config.publicUrl}/demo (a shop page paying through the widget with the test cards)`,
+      'Demo merchant (its credentials for your own calls):',
       `  entityId      ${config.demoMerchant.entityId}`,
       `  access token  ${config.demoMerchant.accessToken}`,
       `  legacy pair   authentication.userId=${config.demoMerchant.userId} authentication.password=${config.demoMerchant.password}`,

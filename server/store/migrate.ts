@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import type { Store } from './types.ts';
+import type { Queryable, Store } from './types.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
@@ -7,10 +7,23 @@ const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
  * Applies every migrations/*.sql file not applied yet, in file-name order, each in its own transaction.
  * An advisory lock makes concurrent start-ups of several instances apply each migration once.
  */
+/** The migration files this build knows, in the order they apply. */
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.sql')).sort();
+}
+
+/**
+ * The migrations this build knows that the store has not applied (readiness: an instance of a newer build started on
+ * a store another instance has not migrated yet). Reading the applied names is also the proof the store answers.
+ */
+export async function pendingMigrations(store: Queryable): Promise<string[]> {
+  const applied = await store.query<{ name: string }>('SELECT name FROM schema_migrations');
+  const names = new Set(applied.rows.map((row) => row.name));
+  return (await migrationFiles()).filter((file) => !names.has(file));
+}
+
 export async function migrate(store: Store, options: { readonly stopBefore?: string } = {}): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR))
-    .filter((file) => file.endsWith('.sql'))
-    .sort()
+  const files = (await migrationFiles())
     // Tests of a migration bring a store to the schema before it.
     .filter((file) => options.stopBefore === undefined || file < options.stopBefore);
   const applied: string[] = [];

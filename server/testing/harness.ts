@@ -305,6 +305,7 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
   const config = { ...t.gateway.config, environment: 'live' as const };
   const logger = createLogger({ level: 'silent' });
   return createApp({
+    readiness: async () => ({}),
     config,
     store: t.gateway.store,
     logger,

@@ -350,6 +350,7 @@ describe('failed authentications from one address', () => {
     let lookups = 0;
     const clock = createTestClock();
     const app = createApp({
+      readiness: async () => ({}),
       config: { ...t.gateway.config, clientAddressHeader: 'x-forwarded-for' },
       store: t.gateway.store,
       logger: createLogger({ level: 'silent' }),

@@ -1,0 +1,62 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import type { AppEnv } from './context.ts';
+
+/**
+ * What someone who opens the gateway's address in a browser finds (issue 24): `GET /` is a small page linking the
+ * demo shop (test environment), the documentation and the health endpoints; `GET /docs/` lists the documentation
+ * pages of this build (docs/*.md) and `GET /docs/<page>.md` serves one as text. Plain HTML, no script or style, under
+ * a CSP that allows nothing.
+ */
+
+const DOCS_DIR = new URL('../../docs/', import.meta.url);
+const PAGE_NAME = /^[a-z][a-z0-9-]*\.md$/;
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/** The documentation pages of this build, read once: only these names are ever served. */
+let docPages: Promise<readonly string[]> | undefined;
+function listDocPages(): Promise<readonly string[]> {
+  docPages ??= readdir(DOCS_DIR)
+    .then((files) => files.filter((file) => PAGE_NAME.test(file)).sort())
+    .catch(() => []);
+  return docPages;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>\n<body>\n${body}\n</body></html>\n`;
+}
+
+export function homeRoutes(options: { readonly demo: boolean }): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get('/', () => {
+    const demo = options.demo
+      ? '<li><a href="/demo">Demo shop</a>: pay with the test cards through the payment widget</li>'
+      : '<li>No demo shop: there is one only in the test environment, with its demo merchant</li>';
+    const body = `<h1>Payment gateway</h1>
+<ul>
+${demo}
+<li><a href="/docs/">Documentation</a>: the API, the widget, webhooks, operating the gateway</li>
+<li><a href="/health">/health</a> (the process answers) and <a href="/ready">/ready</a> (store, migrations and jobs)</li>
+</ul>`;
+    return new Response(page('Payment gateway', body), { status: 200, headers: HTML_HEADERS });
+  });
+  routes.get('/docs', (c) => c.redirect('/docs/', 301));
+  routes.get('/docs/', async () => {
+    const pages = await listDocPages();
+    const items = pages.map((name) => `<li><a href="/docs/${name}">${name}</a></li>`).join('\n');
+    return new Response(page('Documentation', `<h1>Documentation</h1>\n<p><a href="/">Home</a></p>\n<ul>\n${items}\n</ul>`), { status: 200, headers: HTML_HEADERS });
+  });
+  routes.get('/docs/:page', async (c, next) => {
+    const name = c.req.param('page');
+    if (!(await listDocPages()).includes(name)) return next();
+    const text = await readFile(new URL(name, DOCS_DIR), 'utf8');
+    return new Response(text, { status: 200, headers: { ...HTML_HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
+  });
+  return routes;
+}
