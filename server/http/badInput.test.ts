@@ -311,7 +311,9 @@ describe.each<{ group: string; cases: Case[] }>([
     cases: [
       { name: 'GET /v1/nope', request: () => send('/v1/nope'), status: 404 },
       { name: 'POST /v1/nope', request: () => send('/v1/nope', { method: 'POST', body: 'a=1', headers: { 'Content-Type': FORM } }), status: 404 },
-      { name: 'GET /', request: () => send('/'), status: 404 },
+      { name: 'GET /nope', request: () => send('/nope'), status: 404 },
+      { name: 'GET /docs/nope.md', request: () => send('/docs/nope.md'), status: 404 },
+      { name: 'GET /docs/..%2Fpackage.json', request: () => send('/docs/..%2Fpackage.json'), status: 404 },
       {
         name: 'GET /v1/payments/..%2F..%2Fetc',
         request: () => send(`/v1/payments/..%2F..%2Fetc?entityId=${t.entityId}`),

@@ -1,6 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
+import { GatewayError, withReason } from '../domain/errors.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
 import type { AppEnv } from './context.ts';
+import { pathId } from './pathIds.ts';
 
 /**
  * What someone who opens the gateway's address in a browser finds (issue 24): `GET /` is a small page linking the
@@ -10,7 +13,9 @@ import type { AppEnv } from './context.ts';
  */
 
 const DOCS_DIR = new URL('../../docs/', import.meta.url);
-const PAGE_NAME = /^[a-z][a-z0-9-]*\.md$/;
+
+/** A page name of the right shape that is no page of this build, or one of the wrong shape (never echoed). */
+const noPage = () => new GatewayError(withReason(RESULTS.invalidRequestStructure, 'no such documentation page'), 404);
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -23,7 +28,7 @@ const HTML_HEADERS = {
 let docPages: Promise<readonly string[]> | undefined;
 function listDocPages(): Promise<readonly string[]> {
   docPages ??= readdir(DOCS_DIR)
-    .then((files) => files.filter((file) => PAGE_NAME.test(file)).sort())
+    .then((files) => files.filter((file) => file.endsWith('.md')).sort())
     .catch(() => []);
   return docPages;
 }
@@ -46,15 +51,17 @@ ${demo}
 </ul>`;
     return new Response(page('Payment gateway', body), { status: 200, headers: HTML_HEADERS });
   });
-  routes.get('/docs', (c) => c.redirect('/docs/', 301));
-  routes.get('/docs/', async () => {
+  const index = async () => {
     const pages = await listDocPages();
     const items = pages.map((name) => `<li><a href="/docs/${name}">${name}</a></li>`).join('\n');
     return new Response(page('Documentation', `<h1>Documentation</h1>\n<p><a href="/">Home</a></p>\n<ul>\n${items}\n</ul>`), { status: 200, headers: HTML_HEADERS });
-  });
-  routes.get('/docs/:page', async (c, next) => {
+  };
+  // Its links are absolute: the same list with or without the slash.
+  routes.get('/docs', index);
+  routes.get('/docs/', index);
+  routes.get('/docs/:page', pathId('docPage', noPage, 'page'), async (c) => {
     const name = c.req.param('page');
-    if (!(await listDocPages()).includes(name)) return next();
+    if (!(await listDocPages()).includes(name)) throw noPage();
     const text = await readFile(new URL(name, DOCS_DIR), 'utf8');
     return new Response(text, { status: 200, headers: { ...HTML_HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
   });
