@@ -139,6 +139,11 @@ export interface CreatePaymentCommand {
    * key (the same key finishes the same payment).
    */
   readonly paymentId: string | undefined;
+  /**
+   * The payment's id was made for this request and no one else knows it (a request without an Idempotency-Key): no
+   * other run can have made the payment meanwhile, so opening its attempt does not look for it.
+   */
+  readonly freshPaymentId: boolean;
   readonly entityId: string;
   readonly paymentType: InitialPaymentType;
   /** `PA.CP`: a preauthorization the gateway captures in full as soon as it is approved. */

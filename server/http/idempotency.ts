@@ -33,8 +33,11 @@ export interface RequestFingerprints {
 }
 
 export interface IdempotentWork {
-  /** Does the work, creating the resource under `resourceId`. */
-  run(resourceId: string): Promise<Answer>;
+  /**
+   * Does the work, creating the resource under `resourceId`; `fresh`: the id was made for this request and no one else
+   * knows it (no Idempotency-Key names it), so no other run can have made that resource.
+   */
+  run(resourceId: string, fresh: boolean): Promise<Answer>;
   /** For a key whose run ended without an answer: the answer from what it created, if it created it. */
   resume(resourceId: string): Promise<Answer | undefined>;
 }
@@ -57,7 +60,7 @@ export async function idempotently(
   work: IdempotentWork,
 ): Promise<Response> {
   const key = c.req.header('idempotency-key');
-  if (key === undefined) return answerResponse(c, await work.run(newResourceId()));
+  if (key === undefined) return answerResponse(c, await work.run(newResourceId(), true));
   if (!KEY.test(key)) throw keyError(key, 'must be 1 to 255 printable ASCII characters');
 
   const { store } = deps;
@@ -70,7 +73,7 @@ export async function idempotently(
   const run = async (id: string): Promise<Response> => {
     let answer: Answer;
     try {
-      answer = await work.run(id);
+      answer = await work.run(id, false);
     } catch (error) {
       // Refused before anything was made: the key is free again. Anything else: the next request resumes it (a run
       // that found another making the same payment did nothing: that one is still under way, and app.ts answers 409).

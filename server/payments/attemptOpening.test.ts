@@ -3,6 +3,7 @@ import type { Acquirer } from '../acquirers/types.ts';
 import { newResourceId } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../testing/harness.ts';
+import type { Queryable, Store } from '../store/index.ts';
 import { PaymentBeingMadeError } from './store/attempts.ts';
 import { createPayment } from './createPayment.ts';
 import { createPaymentCommand } from './request.ts';
@@ -34,8 +35,30 @@ describe.each(STORE_KINDS)('one open attempt per payment, on %s', (kind) => {
     },
   });
 
+  /** While set, the SQL of every statement the store is sent. */
+  let statements: string[] | undefined;
+  const traced = (store: Store): Store => {
+    const trace = (target: Queryable): Queryable => ({
+      query: (sql, params, options) => {
+        statements?.push(sql);
+        return target.query(sql, params, options);
+      },
+      exec: (sql) => target.exec(sql),
+    });
+    return {
+      kind: store.kind,
+      instanceId: store.instanceId,
+      ...trace(store),
+      isInstanceAlive: (id) => store.isInstanceAlive(id),
+      transaction: (work) => store.transaction((tx) => work(trace(tx))),
+      reclaimSpace: (tables) => store.reclaimSpace(tables),
+      vacuum: () => store.vacuum(),
+      close: () => store.close(),
+    };
+  };
+
   beforeAll(async () => {
-    t = await startTestGateway(kind, {}, { wrapAcquirer: observed });
+    t = await startTestGateway(kind, {}, { wrapAcquirer: observed, wrapStore: traced });
   });
   afterAll(async () => {
     await t?.close();
@@ -90,6 +113,21 @@ describe.each(STORE_KINDS)('one open attempt per payment, on %s', (kind) => {
     }
     expect(callsFor(paymentId)).toBe(1);
     expect(await stored(paymentId)).toEqual({ payments: 1, attempts: 1, open: 0, acquirerRecords: 1 });
+  });
+
+  it('does not look for a payment whose id no one else knows (no Idempotency-Key), and does for one a key names', async () => {
+    const lookups = async (headers: Record<string, string>) => {
+      statements = [];
+      try {
+        const paid = await t.post('/v1/payments', cardPayment(t.entityId), { headers });
+        expect(paid.status).toBe(200);
+        return statements.filter((sql) => sql.startsWith('SELECT id FROM payments WHERE id = ANY')).length;
+      } finally {
+        statements = undefined;
+      }
+    };
+    expect(await lookups({})).toBe(0);
+    expect(await lookups({ 'Idempotency-Key': `opening-${newResourceId()}` })).toBe(1);
   });
 
   it('a run overtaken by one that made the payment meanwhile opens nothing and asks nobody', async () => {

@@ -148,6 +148,7 @@ export async function authorizeAndRecord(
   await services.ledger.open(
     { id: attemptId, acquirer: acquirer.name, plan, createdAt: payment.createdAt },
     cardToStore && sealedCardId ? { id: sealedCardId, value: services.vault.seal(cardToStore) } : undefined,
+    { freshPaymentId: command.freshPaymentId || command.paymentId === undefined },
   );
   const request: AuthorizationRequest = {
     attemptId,

@@ -45,9 +45,10 @@ export interface AttemptSwitch {
 export interface Ledger {
   /**
    * Opens an acquirer attempt before its call, group-committed with concurrent ones, with the card to seal alongside
-   * (named by its plan). Rejects with PaymentBeingMadeError when its payment has an open attempt or is written already.
+   * (named by its plan). Rejects with PaymentBeingMadeError when its payment has an open attempt or is written already
+   * (not looked for with `freshPaymentId`: an id this run made and told no one).
    */
-  open(attempt: AttemptToStart, sealedCard?: AttemptToOpen['sealedCard']): Promise<void>;
+  open(attempt: AttemptToStart, sealedCard?: AttemptToOpen['sealedCard'], options?: { readonly freshPaymentId?: boolean }): Promise<void>;
   /**
    * Opens an attempt in a transaction the caller holds, whose lock makes it its payment's only one (a back-office
    * operation under its parent's lock, a redirect's success under the redirect's).
@@ -143,7 +144,8 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
   const started = (attempt: AttemptToStart): NewAttempt => ({ ...attempt, instanceId: store.instanceId });
 
   return {
-    open: (attempt, sealedCard) => opener.submit({ attempt: started(attempt), ...(sealedCard ? { sealedCard } : {}) }),
+    open: (attempt, sealedCard, options) =>
+      opener.submit({ attempt: started(attempt), ...(sealedCard ? { sealedCard } : {}), freshPaymentId: options?.freshPaymentId === true }),
     openIn: (tx, attempt) => insertAttempts(tx, [started(attempt)]),
     switchAttempt: (change) => switches.submit(change),
     async close(tx, attemptId, outcome, now) {

@@ -109,6 +109,8 @@ export interface PaymentRequestContext {
   readonly checkout?: CheckoutContext;
   /** The id chosen for the payment before it exists (a checkout's attempt, an idempotency key). */
   readonly paymentId?: string;
+  /** `paymentId` was made for this request and no one else knows it (CreatePaymentCommand.freshPaymentId). */
+  readonly freshPaymentId?: boolean;
   /** The PA a follow-up sent to its path (POST /v1/payments/{id}) is made on: its referenceUuid. */
   readonly referenceUuid?: string;
   /** The registration a payment sent to its path (POST /v1/registrations/{id}/payments) is made with. */
@@ -163,6 +165,7 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
   for (const name of context.browserHeaders?.keys() ?? []) browserFields.add(name);
   return {
     paymentId: context.paymentId,
+    freshPaymentId: context.freshPaymentId === true,
     entityId: context.entityId,
     paymentType,
     captureAtOnce: requestedType === 'PA.CP',

@@ -84,8 +84,8 @@ export function paymentRoutes(deps: RouteDependencies): Hono<AppEnv> {
   router.post('/', ...paymentCreation, async (c) => {
     const entityId = c.get('entityId');
     return idempotently(c, deps, 'POST /v1/payments', newResourceId, {
-      run: async (paymentId) =>
-        paymentAnswer(await createPayment(payments, createPaymentCommand(c.get('params'), { entityId, environment, source: 'API', paymentId }))),
+      run: async (paymentId, freshPaymentId) =>
+        paymentAnswer(await createPayment(payments, createPaymentCommand(c.get('params'), { entityId, environment, source: 'API', paymentId, freshPaymentId }))),
       resume: resumePayment(payments, entityId),
     });
   });
@@ -153,8 +153,8 @@ export function registrationPaymentRoutes(deps: RouteDependencies): Hono<AppEnv>
       throw invalidParameters(named.map((name) => ({ name, value: params.get(name) ?? '', message: 'cannot be sent with a payment on a registration: the registration is the card' })));
     }
     return idempotently(c, deps, `POST /v1/registrations/${id}/payments`, newResourceId, {
-      run: async (paymentId) =>
-        paymentAnswer(await createPayment(payments, createPaymentCommand(params, { entityId, environment, source: 'API', paymentId, registrationId: id }))),
+      run: async (paymentId, freshPaymentId) =>
+        paymentAnswer(await createPayment(payments, createPaymentCommand(params, { entityId, environment, source: 'API', paymentId, freshPaymentId, registrationId: id }))),
       resume: resumePayment(payments, entityId),
     });
   });

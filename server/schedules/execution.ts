@@ -33,6 +33,7 @@ export function executionCommand(schedule: ScheduleRecord, execution: Pick<Execu
   const standingInstruction = (echo.standingInstruction ?? {}) as Record<string, unknown>;
   return {
     paymentId: execution.paymentId,
+    freshPaymentId: false,
     entityId: schedule.entityId,
     paymentType: schedule.paymentType,
     captureAtOnce: false,

@@ -202,6 +202,11 @@ export async function openAttemptsOfPayments(db: Queryable, paymentIds: readonly
 export interface AttemptToOpen {
   readonly attempt: NewAttempt;
   readonly sealedCard?: { readonly id: string; readonly value: SealedValue };
+  /**
+   * The payment's id was made by this run just now and told to no one (no checkout, schedule or idempotency key
+   * names it): no other run can have made that payment, so it is not looked for.
+   */
+  readonly freshPaymentId?: boolean;
 }
 
 /** An attempt not opened: its payment is being made, or was made, by another run. Its acquirer must not be asked. */
@@ -221,7 +226,8 @@ type Refusal = 'open' | 'made';
  * Opens attempts, each unless its payment has an open attempt (0017's index: ON CONFLICT, so a batch never fails for
  * one of them) or is written already: a run that found neither before it opened its own may have been overtaken by
  * another run that opened, asked and recorded meanwhile. The payments are looked for in a statement of their own,
- * after the insert (which waited for any transaction finishing a conflicting attempt), so such a recording is seen.
+ * after the insert (which waited for any transaction finishing a conflicting attempt), so such a recording is seen;
+ * a payment whose id no other run knows (freshPaymentId) is not looked for.
  */
 async function openAttempts(tx: Queryable, items: readonly AttemptToOpen[]): Promise<(Refusal | undefined)[]> {
   const inserted = await tx.query<{ id: string; payment_id: string }>(
@@ -231,8 +237,10 @@ async function openAttempts(tx: Queryable, items: readonly AttemptToOpen[]): Pro
   );
   const opened = new Set(inserted.rows.map((row) => row.id));
   const made = new Set<string>();
-  if (inserted.rows.length > 0) {
-    const found = await tx.query<{ id: string }>('SELECT id FROM payments WHERE id = ANY($1::char(32)[])', [inserted.rows.map((row) => row.payment_id)], {
+  const fresh = new Set(items.filter((item) => item.freshPaymentId).map((item) => item.attempt.id));
+  const maybeMade = inserted.rows.filter((row) => !fresh.has(row.id)).map((row) => row.payment_id);
+  if (maybeMade.length > 0) {
+    const found = await tx.query<{ id: string }>('SELECT id FROM payments WHERE id = ANY($1::char(32)[])', [maybeMade], {
       preparedAs: 'open-attempts-made',
     });
     for (const row of found.rows) made.add(row.id);
