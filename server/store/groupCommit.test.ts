@@ -47,4 +47,30 @@ describe.each(STORE_KINDS)('group commit on %s', (kind) => {
     const stored = await store.query<{ a: number[]; b: number[] }>('SELECT (SELECT array_agg(value ORDER BY value) FROM lane_a) AS a, (SELECT array_agg(value ORDER BY value) FROM lane_b) AS b');
     expect(stored.rows[0]).toEqual({ a: [1, 3, 5], b: [2, 4, 6, 7] });
   });
+
+  it('sends a batch its writer writes in one statement without a transaction, and a batch beside another lane in one', async () => {
+    const single = createGroupCommit<number, number>(
+      store,
+      async (db, values) => {
+        await db.query('INSERT INTO lane_a (value) SELECT unnest($1::int[])', [values]);
+        return values;
+      },
+      { oneStatement: (values) => values.every((value) => value < 1000) },
+    );
+    const other = writer('lane_b');
+    transactions = 0;
+    expect(await Promise.all([single.submit(100), single.submit(101)])).toEqual([100, 101]);
+    expect(transactions).toBe(0);
+    // Its own writer says no: a transaction, as any batch.
+    expect(await single.submit(1000)).toBe(1000);
+    expect(transactions).toBe(1);
+    // Beside another lane's batch: one transaction for both.
+    expect(await Promise.all([single.submit(102), other.submit(100)])).toEqual([102, 1000]);
+    expect(transactions).toBe(2);
+    // A failed statement alone fails only its bad item, the others retried one by one.
+    const outcomes = await Promise.allSettled([single.submit(103), single.submit(100), single.submit(104)]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const stored = await store.query<{ a: number[] }>('SELECT array_agg(value ORDER BY value) AS a FROM lane_a WHERE value >= 100');
+    expect(stored.rows[0]?.a).toEqual([100, 101, 102, 103, 104, 1000]);
+  });
 });

@@ -11,6 +11,9 @@ import type { Queryable, Store } from './types.ts';
  * several lanes one after the other (its attempt, the acquirer's answer, its row), so with lanes of their own each
  * commit would carry a fraction of the requests in flight; shared, every commit moves each of them a step on.
  *
+ * A transaction that would carry a single statement (one lane's batch its writer writes in one: GroupCommitOptions) is
+ * sent as that statement alone, atomic by itself, without BEGIN and COMMIT.
+ *
  * A transaction that fails is retried item by item, each in a transaction of its own, so one bad item fails only its
  * own caller. `concurrent` transactions may be in flight at once: PostgreSQL commits several in parallel on separate
  * connections; PGlite, a single connection, gains nothing from more than one.
@@ -33,6 +36,16 @@ interface Queued<T, R> {
 interface Lane<T, R> {
   readonly write: BatchWriter<T, R>;
   readonly queue: Queued<T, R>[];
+  /** Whether the writer writes these items in one statement (then sent alone, it needs no BEGIN and COMMIT). */
+  readonly oneStatement?: (items: readonly T[]) => boolean;
+}
+
+export interface GroupCommitOptions<T> {
+  /**
+   * Whether the writer writes `items` in a single statement. A transaction that would carry only such a batch is sent
+   * as that statement alone, atomic by itself: two round trips fewer (BEGIN, COMMIT).
+   */
+  readonly oneStatement?: (items: readonly T[]) => boolean;
 }
 
 /** A lane's share of one transaction. */
@@ -45,7 +58,7 @@ interface Taken<T, R> {
 const MAX_BATCH = 200;
 
 interface Committer {
-  addLane<T, R>(write: BatchWriter<T, R>): Lane<T, R>;
+  addLane<T, R>(write: BatchWriter<T, R>, options: GroupCommitOptions<T>): Lane<T, R>;
   schedule(): void;
 }
 
@@ -73,11 +86,15 @@ function createCommitter(store: Store, concurrent: number): Committer {
     if (taken.length === 0) return;
     inFlight++;
     try {
-      const results = await store.transaction(async (tx) => {
-        const written: (readonly unknown[])[] = [];
-        for (const { lane, batch } of taken) written.push(await lane.write(tx, batch.map((queued) => queued.item)));
-        return written;
-      });
+      const only = taken.length === 1 ? taken[0] : undefined;
+      const alone = only?.lane.oneStatement?.(only.batch.map((queued) => queued.item)) === true;
+      const results = alone
+        ? [await only.lane.write(store, only.batch.map((queued) => queued.item))]
+        : await store.transaction(async (tx) => {
+            const written: (readonly unknown[])[] = [];
+            for (const { lane, batch } of taken) written.push(await lane.write(tx, batch.map((queued) => queued.item)));
+            return written;
+          });
       taken.forEach(({ batch }, laneIndex) => batch.forEach((queued, index) => queued.resolve(results[laneIndex]?.[index])));
     } catch (error) {
       const only = taken.length === 1 && taken[0]?.batch.length === 1 ? taken[0].batch[0] : undefined;
@@ -101,8 +118,8 @@ function createCommitter(store: Store, concurrent: number): Committer {
   }
 
   return {
-    addLane<T, R>(write: BatchWriter<T, R>): Lane<T, R> {
-      const lane: Lane<T, R> = { write, queue: [] };
+    addLane<T, R>(write: BatchWriter<T, R>, options: GroupCommitOptions<T>): Lane<T, R> {
+      const lane: Lane<T, R> = { write, queue: [], ...(options.oneStatement ? { oneStatement: options.oneStatement } : {}) };
       lanes.push(lane as unknown as Lane<unknown, unknown>);
       return lane;
     },
@@ -113,14 +130,14 @@ function createCommitter(store: Store, concurrent: number): Committer {
 const committers = new WeakMap<Store, Committer>();
 
 /** A writer whose items are group-committed, in the transactions of every other writer of the store. */
-export function createGroupCommit<T, R>(store: Store, write: BatchWriter<T, R>): GroupCommit<T, R> {
+export function createGroupCommit<T, R>(store: Store, write: BatchWriter<T, R>, options: GroupCommitOptions<T> = {}): GroupCommit<T, R> {
   let committer = committers.get(store);
   if (!committer) {
     committer = createCommitter(store, store.kind === 'postgres' ? 8 : 1);
     committers.set(store, committer);
   }
   const shared = committer;
-  const lane = shared.addLane(write);
+  const lane = shared.addLane(write, options);
   return {
     submit(item) {
       return new Promise<R>((resolve, reject) => {

@@ -261,7 +261,10 @@ async function openAttempts(tx: Queryable, items: readonly AttemptToOpen[]): Pro
  * PaymentBeingMadeError when the attempt's payment has an open attempt or is written already.
  */
 export function createAttemptOpener(store: Store): GroupCommit<AttemptToOpen, void> {
-  const group = createGroupCommit<AttemptToOpen, Refusal | undefined>(store, openAttempts);
+  const group = createGroupCommit<AttemptToOpen, Refusal | undefined>(store, openAttempts, {
+    // Attempts of fresh payments without a card to seal: their INSERT is all openAttempts sends.
+    oneStatement: (items) => items.every((item) => item.freshPaymentId === true && item.sealedCard === undefined),
+  });
   return {
     async submit(item) {
       const refusal = await group.submit(item);
