@@ -83,6 +83,11 @@ export interface GatewayOptions {
   readonly wrapAcquirer?: (acquirer: Acquirer) => Acquirer;
   /** Wraps the store once it is open and migrated: the bench counts the statements it is asked (store/statementCount.ts). */
   readonly wrapStore?: (store: Store) => Store;
+  /**
+   * A store the caller opened (and migrated) ahead, instead of opening the configured one: the in-memory start opens
+   * it while the gateway's modules load (main.ts). Closed with the gateway.
+   */
+  readonly store?: Promise<Store>;
   /** Timeout of the gateway's outbound calls to merchant URLs. Default 30 s. */
   readonly outboundTimeoutMs?: number;
   /** Called when the gateway can no longer run safely (the process entry then stops it). */
@@ -141,7 +146,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const cardDataKeys = loadCardDataKeys(config);
   // Seals with the current key, opens with it and with every previous one (a rotation in progress).
   const vault = createCardVault(cardDataKeys.current, cardDataKeys.previous);
-  const opened = await openStore({
+  const opened = options.store ? await options.store : await openStore({
     ...config,
     onInstanceLockLost: (error) => {
       logger.error('lost the database session that marks this gateway instance alive; it must stop, as others may take over its work', { error });

@@ -1,19 +1,46 @@
-import { ConfigError, loadConfig } from './config.ts';
-import { startGateway, type RunningGateway } from './gateway.ts';
+import { ConfigError, loadConfig, type GatewayConfig } from './config.ts';
+import type { RunningGateway } from './gateway.ts';
+import { openStore } from './store/index.ts';
+import { buildStoreImage, hasStoreImage } from './store/image.ts';
+import { ensureWidgetBuilt } from './widget/freshness.ts';
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * `--in-memory` (`npm run start:ci`): the embedded database in memory, nothing written to disk, loaded from the
+ * migrated image `npm run build` made (image.ts) — what a CI pipeline starts beside its browser tests.
+ */
+async function inMemoryConfig(): Promise<GatewayConfig> {
+  if (process.env.DATABASE_URL) throw new ConfigError('--in-memory keeps its database in memory: unset DATABASE_URL');
+  const config = loadConfig({ ...process.env, DATA_DIR: 'memory://' });
+  if (config.environment !== 'test') throw new ConfigError('--in-memory is for tests, where nothing is kept: GATEWAY_ENV must be test');
+  if (!(await hasStoreImage())) {
+    say('no database image for these migrations: making it now (npm run build does it ahead) ...');
+    say(`database image ${await buildStoreImage()}`);
+  }
+  return config;
+}
 
 /** Process entry: configuration → store → app → listen. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const inMemory = process.argv.includes('--in-memory');
+  const config = inMemory ? await inMemoryConfig() : loadConfig();
+  await ensureWidgetBuilt(say);
   // The data is the gateway user's alone (files PGlite creates, the generated card-data key).
   process.umask(0o077);
+  // In memory, the database loads from its image while the gateway's modules load (half of a CI start each).
+  const preopened = inMemory ? openStore(config) : undefined;
+  preopened?.catch(() => undefined);
+  const { startGateway } = await import('./gateway.ts');
   let running: RunningGateway | undefined;
   const gateway = await startGateway(config, {
+    ...(preopened ? { store: preopened } : {}),
     onFatal: () => {
       void (running?.close() ?? Promise.resolve()).finally(() => process.exit(1));
     },
   });
   running = gateway;
-  const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : inMemory ? 'embedded PGlite in memory (nothing kept)' : `embedded PGlite in ${config.dataDir}`;
   const lines = [
     `Gateway listening on ${gateway.url} (public URL ${config.publicUrl}), ${config.environment} environment, ${store}`,
     `Docs     ${config.publicUrl}/docs/ (and docs/ beside the code); health ${config.publicUrl}/health, readiness ${config.publicUrl}/ready`,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type InlineConfig } from 'vite';
+import { widgetSourcesDigest } from './sources.ts';
 
 /**
  * Builds the widget's static files into dist/widget/: the widget bundle (js/static.min.js, an ES module with
@@ -115,7 +116,8 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
   const hash = createHash('sha256');
   for (const file of files) hash.update(file).update(readFileSync(join(WIDGET_DIST, file)));
   const version = hash.digest('hex').slice(0, 16);
-  writeFileSync(join(WIDGET_DIST, 'manifest.json'), JSON.stringify({ version, files }, null, 2));
+  // What it was built from: a start that finds other sources builds again (server/widget/freshness.ts).
+  writeFileSync(join(WIDGET_DIST, 'manifest.json'), JSON.stringify({ version, sources: widgetSourcesDigest(ROOT), files }, null, 2));
   return { version, files };
 }
 

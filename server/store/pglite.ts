@@ -110,6 +110,14 @@ export interface PGliteStoreOptions {
    * for the next one, or the close. Told, not thrown: nothing awaits the timer that runs it.
    */
   readonly onCheckpointFailed?: (error: unknown) => void;
+  /** A database to start from instead of an empty one (a migrated image: image.ts), for `memory://` only. */
+  readonly image?: Blob;
+}
+
+/** The embedded store, which can also hand out its whole database as a file (image.ts). */
+export interface PGliteStore extends Store {
+  /** The data directory as an uncompressed tar. */
+  dumpDataDir(): Promise<Blob>;
 }
 
 /**
@@ -117,12 +125,13 @@ export interface PGliteStoreOptions {
  * `memory://`). It is a single connection, so transactions run one after another; row locks still
  * behave as in PostgreSQL.
  */
-export async function openPGliteStore(dataDir: string, options: PGliteStoreOptions = {}): Promise<Store> {
+export async function openPGliteStore(dataDir: string, options: PGliteStoreOptions = {}): Promise<PGliteStore> {
   const inMemory = dataDir.startsWith('memory://');
+  if (options.image && !inMemory) throw new Error('a database image is loaded into memory://, never over a data directory');
   const unlock = inMemory ? () => undefined : lockDataDir(dataDir);
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir, startParams: DURABLE_START_PARAMS });
+    db = await PGlite.create({ dataDir, startParams: DURABLE_START_PARAMS, ...(options.image ? { loadDataDir: options.image } : {}) });
     // A checkpoint then removes WAL segments it no longer needs instead of renaming them for reuse with their
     // old contents (data deleted from the tables must not live on in a recycled segment; see reclaimSpace).
     await db.exec('SET wal_recycle = off');
@@ -160,6 +169,9 @@ export async function openPGliteStore(dataDir: string, options: PGliteStoreOptio
       // The WAL still holds the deleted rows as they were written: close its segment, and the checkpoint removes it.
       await db.query('SELECT pg_switch_wal()');
       await checkpoint();
+    },
+    async dumpDataDir() {
+      return (await db.dumpDataDir('none')) as Blob;
     },
     async vacuum() {
       // Not ANALYZE: it would hold the process for a few hundred milliseconds each time (PGlite runs on its thread),

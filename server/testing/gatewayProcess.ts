@@ -19,9 +19,12 @@ export interface GatewayProcess {
   kill(): Promise<void>;
 }
 
-/** `entry`: the process's script; `server/testing/hangingAcquirerGateway.ts` for crash tests. */
-export function startGatewayProcess(env: Readonly<Record<string, string>>, entry = 'server/main.ts'): GatewayProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/**
+ * `entry`: the process's script; `server/testing/hangingAcquirerGateway.ts` for crash tests. `args`: its command line
+ * (`--in-memory`).
+ */
+export function startGatewayProcess(env: Readonly<Record<string, string>>, entry = 'server/main.ts', args: readonly string[] = []): GatewayProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -3,14 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWidget } from '../../widget/build.ts';
 import { openStore } from '../store/index.ts';
+import { buildStoreImage, hasStoreImage } from '../store/image.ts';
+import { staleWidgetBuild } from '../widget/freshness.ts';
 
 /**
  * Creating a PGlite database runs initdb inside WebAssembly, which takes seconds. The suite creates one
  * migrated database here, once, and every test copies its directory instead (see harness.ts).
  */
 export default async function setup(): Promise<() => void> {
-  // The widget's static files are part of what the gateway serves; tests run against a fresh build.
-  await buildWidget();
+  // The widget's static files are part of what the gateway serves; tests run against a build of these sources (npm
+  // ci's `npm run build` made one; built again only when the sources changed since).
+  if (staleWidgetBuild() !== undefined) await buildWidget();
+  // The in-memory start's database image, for the tests of that start (npm run build makes it too).
+  if (!(await hasStoreImage())) await buildStoreImage();
   const template = mkdtempSync(join(tmpdir(), 'gateway-template-'));
   const store = await openStore({ dataDir: template, databaseUrl: undefined });
   await store.close();

@@ -55,6 +55,8 @@ function readKeyFile(file: string): Buffer {
 
 /** The generated key of a test gateway's embedded store, created on first start. */
 function generatedKey(dataDir: string): Buffer {
+  // A database in memory (memory://) ends with its process, and so may its key: nothing is written to disk.
+  if (dataDir.startsWith('memory://')) return randomBytes(32);
   const file = join(dataDir, GENERATED_KEY_FILE);
   try {
     const stored = readFileSync(file, 'utf8').trim();
