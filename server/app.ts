@@ -47,11 +47,15 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     c.set('baseHeaders', baseHeaders);
     const started = performance.now();
     await next();
+    // Enough to follow a payment through the logs: who asked (entityId), what it made or read (id) and the answer.
     log.info('request', {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
+      entityId: c.get('entityId'),
+      id: c.get('resourceId'),
+      resultCode: c.get('resultCode'),
     });
   });
 

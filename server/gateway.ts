@@ -340,6 +340,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
       await throttling.close();
       await store.close();
+      logger.flush();
     },
   };
 }

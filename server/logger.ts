@@ -1,3 +1,4 @@
+import pino, { type Logger as PinoInstance } from 'pino';
 import type { LogLevel } from './config.ts';
 import { isSecretName } from './domain/sensitive.ts';
 
@@ -18,11 +19,11 @@ export interface Logger {
    * a payment's CPU time on Node 20.
    */
   forRequest(requestId: string): Logger;
+  /** Writes what is waiting to be written (before the process ends). */
+  flush(): void;
 }
 
 export type LogSink = (line: string) => void;
-
-const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** 12 to 19 digits, optionally grouped by spaces or hyphens: what a card number looks like in text. */
 const PAN_LIKE = /[0-9](?:[ -]?[0-9]){11,18}/g;
@@ -76,30 +77,46 @@ export function redact(value: unknown, depth = 0): unknown {
   return result;
 }
 
-/** Logs written by one process: the threshold and the sink, shared by every request logger. */
-class JsonLogger implements Logger {
+/** Keys every line has, which no field may supply. */
+const RESERVED = new Set(['time', 'level', 'msg', 'requestId']);
+
+/**
+ * Paths pino itself censors (fast-redact) before a line is written: the request parts that carry credentials and
+ * card data. The content redaction above runs first, on every field whatever its name, so these are a second net for
+ * the shapes a caller is most likely to log whole.
+ */
+const REDACTED_PATHS = [
+  'authorization',
+  'headers.authorization',
+  'headers.cookie',
+  'card.number',
+  'card.cvv',
+  'params["card.number"]',
+  'params["card.cvv"]',
+  'params["authentication.password"]',
+  'password',
+  'secret',
+  'token',
+  'accessToken',
+];
+
+/** The fields of a line: redacted, and without the keys that are the line's own. */
+function fieldsOf(fields: Record<string, unknown>): Record<string, unknown> {
+  const redacted = redact(fields) as Record<string, unknown>;
+  for (const key of Object.keys(redacted)) if (RESERVED.has(key)) delete redacted[key];
+  return redacted;
+}
+
+/** A Logger over one pino logger (the process's, or a request's child carrying its requestId). */
+class PinoLogger implements Logger {
   constructor(
-    private readonly threshold: number,
-    private readonly sink: LogSink,
-    private readonly requestId: string | undefined,
+    private readonly pino: PinoInstance,
+    private readonly flushDestination: () => void,
   ) {}
 
   private write(level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>): void {
-    if (LEVELS[level] < this.threshold) return;
-    // The fixed keys come first and a field can never overwrite them; requestId is present even when
-    // undefined (JSON.stringify then leaves it out), so a field cannot supply one either.
-    const line: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      level,
-      requestId: this.requestId,
-      msg: redactText(message),
-    };
-    if (fields) {
-      for (const [key, value] of Object.entries(redact(fields) as Record<string, unknown>)) {
-        if (!(key in line)) line[key] = value;
-      }
-    }
-    this.sink(JSON.stringify(line));
+    if (!this.pino.isLevelEnabled(level)) return;
+    this.pino[level](fields ? fieldsOf(fields) : {}, redactText(message));
   }
 
   debug(message: string, fields?: Record<string, unknown>): void {
@@ -115,11 +132,38 @@ class JsonLogger implements Logger {
     this.write('error', message, fields);
   }
   forRequest(requestId: string): Logger {
-    return new JsonLogger(this.threshold, this.sink, requestId);
+    return new PinoLogger(this.pino.child({ requestId }), this.flushDestination);
+  }
+  flush(): void {
+    this.flushDestination();
   }
 }
 
+/**
+ * The process's logger: pino, writing one JSON object per line (time, level, requestId within a request, msg, then
+ * the fields) to `sink`, or by default to standard output through pino's asynchronous destination (lines are
+ * written in batches, not one system call each; `flush` writes what is pending, as the gateway does when it closes).
+ */
 export function createLogger(options: { level: LogLevel; sink?: LogSink }): Logger {
-  const sink: LogSink = options.sink ?? ((line) => process.stdout.write(`${line}\n`));
-  return new JsonLogger(LEVELS[options.level], sink, undefined);
+  const stdout = options.sink ? undefined : pino.destination({ dest: 1, sync: false });
+  const sink = options.sink;
+  const destination = sink ? { write: (chunk: string) => sink(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) } : stdout;
+  const logger = pino(
+    {
+      level: options.level,
+      base: undefined,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+    },
+    destination,
+  );
+  return new PinoLogger(logger, () => {
+    try {
+      stdout?.flushSync();
+    } catch {
+      // Not open yet, or standard output gone: nothing more can be written.
+    }
+  });
 }

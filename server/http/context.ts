@@ -15,5 +15,8 @@ export interface AppEnv {
     bodyConsumed: boolean;
     /** Headers every answer carries (respond.ts baseHeadersFor). */
     baseHeaders: Readonly<Record<string, string>>;
+    /** What the answer names, for the request's log line (jsonResponse sets them): its result code and resource id. */
+    resultCode: string;
+    resourceId: string;
   };
 }

@@ -56,5 +56,9 @@ export function jsonResponse(
     ...extraHeaders,
   };
   if (leavesBodyUnread(c)) headers.connection = 'close';
+  // For the request's log line (app.ts): the payment, checkout or registration the answer names, and its result.
+  const named = body as { readonly id?: unknown; readonly result?: { readonly code?: unknown } } | null;
+  if (typeof named?.result?.code === 'string') c.set('resultCode', named.result.code);
+  if (typeof named?.id === 'string') c.set('resourceId', named.id);
   return new Response(JSON.stringify(body), { status, headers });
 }
