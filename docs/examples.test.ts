@@ -242,6 +242,7 @@ let receiver: Server;
 let environment: NodeJS.ProcessEnv;
 let work: string;
 const adminToken = randomBytes(24).toString('hex');
+const metricsToken = randomBytes(24).toString('hex');
 const skipped: string[] = [];
 let ranBlocks = 0;
 let ranCalls = 0;
@@ -265,6 +266,7 @@ beforeAll(async () => {
     ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {}),
     ...(location.cardDataKey ? { CARD_DATA_KEY: location.cardDataKey.toString('hex') } : {}),
     ADMIN_TOKEN: adminToken,
+    METRICS_TOKEN: metricsToken,
     // The smart retry examples name a fallback acquirer.
     ACQUIRERS: 'simulator,fallback',
     // Today's payments settle today however late in the (UTC) day the examples run.

@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { routePath } from 'hono/route';
 import { newNdc, newRequestId } from './domain/ids.ts';
 import { shownText } from './domain/sensitive.ts';
 import { RESULTS } from './domain/resultCodes.ts';
@@ -28,6 +29,13 @@ import { settlementRunAdminRoutes, settlementSettingsAdminRoutes } from './repor
 import { widgetRoutes } from './widget/routes.ts';
 import { healthRoutes } from './http/health.ts';
 import { homeRoutes } from './http/home.ts';
+import { metricsResponder } from './metrics/routes.ts';
+
+/** The route template that answered, as a metrics label (never the path itself: it holds ids), or `unmatched`. */
+function routeTemplateOf(c: Context<AppEnv>): string {
+  const template = routePath(c);
+  return template === '' || template === '*' || template === '/*' ? 'unmatched' : template;
+}
 
 /**
  * Builds the gateway's Hono app from its feature routers. No I/O happens here: the store, acquirer and
@@ -47,12 +55,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     c.set('baseHeaders', baseHeaders);
     const started = performance.now();
     await next();
+    const elapsedMs = performance.now() - started;
+    deps.metrics?.requestAnswered({ route: routeTemplateOf(c), method: c.req.method, status: c.res.status, resultCode: c.get('resultCode'), seconds: elapsedMs / 1000 });
     // Enough to follow a payment through the logs: who asked (entityId), what it made or read (id) and the answer.
     log.info('request', {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: Math.round(elapsedMs * 10) / 10,
       entityId: c.get('entityId'),
       id: c.get('resourceId'),
       resultCode: c.get('resultCode'),
@@ -98,6 +108,12 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
   app.route('/', healthRoutes(deps.readiness));
+  // On the main port only behind its token (METRICS_TOKEN); METRICS_PORT has a listener of its own (gateway.ts).
+  const metricsToken = deps.config.metrics.token;
+  if (deps.metrics && metricsToken !== undefined) {
+    const respond = metricsResponder(deps.metrics, metricsToken);
+    app.get('/metrics', (c) => respond(c.req.raw));
+  }
   app.route('/', homeRoutes({ demo: demo !== undefined }));
 
   app.notFound((c) => {

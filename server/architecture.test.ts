@@ -17,10 +17,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FLOORS: Readonly<Record<string, number>> = {
   // The rules of the business: ids, money, cards, result codes, state machines. Pure functions, no I/O.
   domain: 0,
-  // Platform: configuration, logging, the parameter catalogue, the store, the outbox, outbound HTTP, jobs, the card
-  // vault, idempotency keys, and the HTTP edge's toolkit (auth, envelopes, ids in paths) with the ports it declares.
+  // Platform: configuration, logging, metrics, the parameter catalogue, the store, the outbox, outbound HTTP, jobs, the
+  // card vault, idempotency keys, and the HTTP edge's toolkit (auth, envelopes, ids in paths) with the ports it declares.
   'config.ts': 1,
   'logger.ts': 1,
+  metrics: 1,
   'settlementConfig.ts': 1,
   params: 1,
   store: 1,

@@ -97,6 +97,12 @@ export interface GatewayConfig {
    */
   readonly adminToken: string | undefined;
   /**
+   * Where Prometheus reads /metrics (metrics/metrics.ts): METRICS_PORT, a listener of its own on METRICS_HOST (default
+   * 127.0.0.1) that serves only /metrics; METRICS_TOKEN, the bearer token /metrics then asks for (on the main port,
+   * /metrics exists only with a token). Neither set: no metrics are served.
+   */
+  readonly metrics: { readonly port: number | undefined; readonly host: string; readonly token: string | undefined };
+  /**
    * RECONCILIATION_FILE_HOUR (UTC, 0 to 5): from this hour on, yesterday's reconciliation files are sent (COMPAT §14:
    * they must be there by 06:00 UTC); after the settlement run's cut-off before midnight.
    */
@@ -359,12 +365,18 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
 
 const ADMIN_TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 
-function parseAdminToken(raw: string | undefined): string | undefined {
+function parseBearerSecret(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   // Never the value itself in the message: it is a secret.
-  if (raw.length < 32 || raw.length > 512) throw new ConfigError('ADMIN_TOKEN must be between 32 and 512 characters long');
-  if (!ADMIN_TOKEN_CHARACTERS.test(raw)) throw new ConfigError('ADMIN_TOKEN must be printable ASCII without spaces');
+  if (raw.length < 32 || raw.length > 512) throw new ConfigError(`${name} must be between 32 and 512 characters long`);
+  if (!ADMIN_TOKEN_CHARACTERS.test(raw)) throw new ConfigError(`${name} must be printable ASCII without spaces`);
   return raw;
+}
+
+function parseMetrics(env: NodeJS.ProcessEnv, port: number): GatewayConfig['metrics'] {
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : parseInteger('METRICS_PORT', env.METRICS_PORT, 0, 1, 65535);
+  if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: /metrics has a listener of its own there');
+  return { port: metricsPort, host: env.METRICS_HOST || '127.0.0.1', token: parseBearerSecret('METRICS_TOKEN', env.METRICS_TOKEN) };
 }
 
 function parseSimulatedSettlement(environment: GatewayEnvironment, raw: string | undefined): number {
@@ -429,7 +441,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     simulatedAcquirerLatencyMs: parseSimulatedAcquirerLatency(environment, env.SIMULATED_ACQUIRER_LATENCY_MS),
     simulatorDurableRecords: parseBoolean('SIMULATOR_DURABLE_RECORDS', env.SIMULATOR_DURABLE_RECORDS, false),
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
-    adminToken: parseAdminToken(env.ADMIN_TOKEN),
+    adminToken: parseBearerSecret('ADMIN_TOKEN', env.ADMIN_TOKEN),
+    metrics: parseMetrics(env, port),
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),
     pspEntityId: parsePspEntityId(env.PSP_ENTITY_ID, parsePublicUrl(env.PUBLIC_URL, host, port)),
     settlement: parseSettlement(env),

@@ -1,5 +1,6 @@
 import type { HttpDependencies } from './http/access.ts';
 import type { Readiness } from './http/health.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Throttling } from './throttling/service.ts';
 import type { WebhookServices } from './webhooks/service.ts';
@@ -23,4 +24,6 @@ export interface AppDependencies extends HttpDependencies {
   readonly webhooks: WebhookServices;
   /** The checks behind GET /ready (http/health.ts). */
   readonly readiness: Readiness;
+  /** Prometheus metrics (metrics/metrics.ts); absent in apps tests build without them. */
+  readonly metrics?: Metrics;
 }

@@ -39,6 +39,9 @@ import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
 import { pendingMigrations } from './store/migrate.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { dueJobQueues } from './jobs/repository.ts';
+import { metricsResponder } from './metrics/routes.ts';
 import type { Readiness } from './http/health.ts';
 import { cancelSchedulesOfDeletedRegistrations } from './schedules/cancellation.ts';
 import { scheduleJobHandlers } from './schedules/execution.ts';
@@ -128,6 +131,25 @@ function readinessOf(store: Store, lifecycle: { readonly jobsRunning: boolean; r
   };
 }
 
+/** METRICS_PORT's listener (only /metrics); a port it cannot take stops the start like the main one (`undo` first). */
+async function listenForMetrics(config: GatewayConfig, respond: (request: Request) => Promise<Response>, undo: () => Promise<void>): Promise<ServerType> {
+  const { port, host } = config.metrics;
+  try {
+    return await new Promise<ServerType>((resolve, reject) => {
+      const started = serve({ fetch: respond, port, hostname: host }, () => {
+        started.off('error', reject);
+        resolve(started);
+      });
+      started.once('error', reject);
+    });
+  } catch (error) {
+    await undo();
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`METRICS_PORT ${port} is in use on ${host}: set METRICS_PORT to a free port`);
+    throw error instanceof Error ? new Error(`could not listen for metrics on ${host}:${port}: ${error.message}`) : error;
+  }
+}
+
 /** Why the server could not listen, in one line naming the setting to change (a busy port, an address not here). */
 function listenRefusal(error: unknown, config: GatewayConfig): Error {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -180,7 +202,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       : storeCounters(store);
   const throttlingSettings = cachedThrottling(store, now);
   const throttling = createThrottling({ counters, settings: throttlingSettings, defaults: defaultLimits(config.limits), now });
+  const metrics = createMetrics();
+  metrics.readJobQueuesWith(() => dueJobQueues(store, now()));
   const payments = createPaymentServices({
+    onPaymentsRecorded: (recorded) => metrics.paymentsRecorded(recorded),
     risk: createRiskCheck({ store, settings: throttlingSettings, fingerprint: (text) => vault.fingerprint(text), acquirer: config.defaultAcquirer, now }),
     store,
     // Subscribers run in the transaction that appends the events: a checkout's notificationUrl call scheduled, a
@@ -213,6 +238,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // What /ready reports besides the store: the jobs started below, and a shutdown begun by close().
   const lifecycle = { jobsRunning: false, closing: false };
   const app = createApp({
+    metrics,
     readiness: readinessOf(store, lifecycle, options.jobPollMs ?? DEFAULT_JOB_POLL_MS),
     config,
     store,
@@ -246,10 +272,16 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     throw listenRefusal(error, config);
   }
   protectServer(server as Server, config.http);
+  const metricsServer = config.metrics.port === undefined ? undefined : await listenForMetrics(config, metricsResponder(metrics, config.metrics.token), async () => {
+    server.close();
+    await throttling.close();
+    await store.close();
+  });
   const jobs = startJobWorker({
     store,
     logger,
     now,
+    onOutcome: metrics.jobFinished,
     handlers: createJobRegistry([
       ...checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS, outbound }),
       ...redirectJobHandlers(payments),
@@ -271,6 +303,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     store,
     logger,
     now,
+    onOutcome: metrics.jobFinished,
     handlers: createJobRegistry(webhookJobHandlers(webhookServices)),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
     batchSize: WEBHOOK_DELIVERY_BATCH,
@@ -282,6 +315,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     store,
     logger,
     now,
+    onOutcome: metrics.jobFinished,
     handlers: createJobRegistry(scheduleJobHandlers(payments)),
     pollMs,
     batchSize: SCHEDULE_EXECUTION_BATCH,
@@ -292,6 +326,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     store,
     logger,
     now,
+    onOutcome: metrics.jobFinished,
     handlers: createJobRegistry(
       reconciliationJobHandlers({
         store,
@@ -336,6 +371,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
       await Promise.all([jobs.stop(), webhookDeliveries.stop(), scheduler.stop(), scheduleExecutions.stop(), reconciliationUploads.stop()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
       await throttling.close();

@@ -1,4 +1,4 @@
-import { isPendingCode, isSuccessfulCode } from '../../widget/shared/resultCodes.ts';
+import { isPendingCode, isSuccessfulCode, RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
 
 /**
  * Result codes the gateway answers with. Codes and their classes (widget/shared/resultCodes.ts) follow COMPAT §8,
@@ -138,3 +138,9 @@ export function describeResultCode(code: string): string {
 }
 
 export { isPendingCode, isSuccessfulCode, RESULT_CODE_FORMAT } from '../../widget/shared/resultCodes.ts';
+
+/** The class of a result code (COMPAT §8: the first of RESULT_CLASSES that matches), `other` when none does. */
+export function resultClassOf(code: string): keyof typeof RESULT_CLASSES | 'other' {
+  for (const [name, pattern] of Object.entries(RESULT_CLASSES)) if (pattern.test(code)) return name as keyof typeof RESULT_CLASSES;
+  return 'other';
+}

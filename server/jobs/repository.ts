@@ -212,3 +212,14 @@ export async function findJobsOfKind(db: Queryable, kind: string): Promise<JobRe
   const found = await db.query<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE kind = $1 ORDER BY created_at, id`, [kind]);
   return found.rows.map(toRecord);
 }
+
+/** Per kind, the jobs due at `now` and not finished, and how long the oldest has waited (the metrics' queue gauges). */
+export async function dueJobQueues(db: Queryable, now: Date): Promise<{ kind: string; depth: number; oldestAgeSeconds: number }[]> {
+  const found = await db.query<{ kind: string; depth: number; oldest: number }>(
+    `SELECT kind, count(*)::int AS depth, extract(epoch FROM $1::timestamptz - min(run_at))::float8 AS oldest
+       FROM jobs WHERE done_at IS NULL AND failed_at IS NULL AND run_at <= $1::timestamptz
+      GROUP BY kind`,
+    [now.toISOString()],
+  );
+  return found.rows.map((row) => ({ kind: row.kind, depth: Number(row.depth), oldestAgeSeconds: Math.max(0, Number(row.oldest)) }));
+}

@@ -14,6 +14,8 @@ export interface JobWorkerOptions {
   readonly store: Store;
   readonly logger: Logger;
   readonly now: () => Date;
+  /** Told each recorded outcome (the metrics: done, retry, failed = given up). */
+  readonly onOutcome?: (kind: string, outcome: JobOutcome['kind']) => void;
   readonly handlers: JobRegistry;
   /**
    * Interval of the background loop; 0 runs nothing by itself (tests drive it with runDueJobs). The loop's first run
@@ -89,6 +91,7 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       if (outcome.kind === 'done') await markJobDone(store, job, at);
       else await markJobFailed(store, job, { now: at, error: outcome.error, retryAt: outcome.kind === 'retry' ? outcome.at : undefined });
       logOutcome(job, outcome);
+      options.onOutcome?.(job.kind, outcome.kind);
     } catch (error) {
       // The store could not record the outcome: the lease runs out and the job runs again (at-least-once).
       logger.error('job outcome not recorded', { ...fieldsOf(job), error: errorText(error) });
@@ -113,6 +116,7 @@ export function startJobWorker(options: JobWorkerOptions): JobWorker {
       await markJobs(store, marks, at);
       // Done is not logged (JobHandler.runBatch): the kind keeps its own record (webhook attempts).
       for (const { job, outcome } of marks) if (outcome.kind !== 'done') logOutcome(job, outcome);
+      for (const { job, outcome } of marks) options.onOutcome?.(job.kind, outcome.kind);
     } catch (error) {
       for (const { job } of marks) logger.error('job outcome not recorded', { ...fieldsOf(job), error: errorText(error) });
     } finally {

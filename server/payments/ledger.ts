@@ -90,7 +90,13 @@ function refused(payment: PaymentRecord, result: Result): PaymentRecord {
 }
 
 /** `records`: the acquirers' records written with the answers (none for a ledger without acquirers, in tests). */
-export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRecords): Ledger {
+export function createLedger(
+  store: Store,
+  outbox: Outbox,
+  records?: AcquirerRecords,
+  /** Told the payments of each committed batch (the metrics). */
+  onRecorded?: (payments: readonly PaymentRecord[]) => void,
+): Ledger {
   /**
    * Finishes attempts, with the acquirers' records of their answers: also for an attempt finished already, whose answer
    * is recorded now all the same (a call so slow that another instance's recovery closed it unanswered meanwhile).
@@ -124,13 +130,21 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
       events.push(...write.payments.map((payment) => paymentEvent(payment, 'CREATED', payment.createdAt)));
       if (write.attemptId !== undefined) answered.push(write.attemptId);
       if (write.alongside) await write.alongside(tx);
-      results.push([...write.payments]);
+      const made = [...write.payments];
+      madeHere.add(made);
+      results.push(made);
     }
     await records?.writeIn(tx, answered);
     await outbox.append(tx, events);
     return results;
   }
 
+  /** The results of writeBatch that are payments it wrote (not ones found recorded already). */
+  const madeHere = new WeakSet<readonly PaymentRecord[]>();
+  const told = (payments: PaymentRecord[]): PaymentRecord[] => {
+    if (madeHere.has(payments)) onRecorded?.(payments);
+    return payments;
+  };
   const group = createGroupCommit(store, writeBatch);
   const switches = createGroupCommit<AttemptSwitch, boolean>(store, async (tx, batch) => {
     const open = await lockOpenAttempts(tx, batch.map((change) => change.rejection.attemptId));
@@ -151,10 +165,11 @@ export function createLedger(store: Store, outbox: Outbox, records?: AcquirerRec
     async close(tx, attemptId, outcome, now) {
       await closeAttempts(tx, [attemptId], outcome, now);
     },
-    record: (write) => group.submit(write),
-    refuse: async (payment, result) => (await group.submit({ payments: [refused(payment, result)] }))[0] as PaymentRecord,
-    refuseIn: async (tx, payment, result) => (await writeBatch(tx, [{ payments: [refused(payment, result)] }]))[0]?.[0] as PaymentRecord,
-    recordIn: async (tx, write) => (await writeBatch(tx, [write]))[0] as PaymentRecord[],
+    // Told once committed; in a caller's transaction, once written (its commit is the caller's).
+    record: async (write) => told(await group.submit(write)),
+    refuse: async (payment, result) => told(await group.submit({ payments: [refused(payment, result)] }))[0] as PaymentRecord,
+    refuseIn: async (tx, payment, result) => told((await writeBatch(tx, [{ payments: [refused(payment, result)] }]))[0] as PaymentRecord[])[0] as PaymentRecord,
+    recordIn: async (tx, write) => told((await writeBatch(tx, [write]))[0] as PaymentRecord[]),
     async finish(tx, payment, result, now, attemptId) {
       const status = statusOfResult(result.resultCode);
       if (!canBecome(payment.status, status)) return undefined;

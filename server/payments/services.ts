@@ -1,3 +1,4 @@
+import type { PaymentRecord } from '../domain/payment.ts';
 import type { AcquirerRegistry } from '../acquirers/registry.ts';
 import type { ThreeDSecureDirectory } from '../acquirers/threeDSecure.ts';
 import type { GatewayEnvironment } from '../config.ts';
@@ -19,6 +20,8 @@ export interface PaymentServices {
   readonly store: Store;
   /** The only writer of payment rows and acquirer attempts. */
   readonly ledger: Ledger;
+  /** Told the payments the ledger recorded (the metrics), once committed. */
+  readonly onPaymentsRecorded?: (payments: readonly PaymentRecord[]) => void;
   readonly outbox: Outbox;
   readonly acquirers: AcquirerRegistry;
   /** The 3-D Secure directory server: the simulated one in test, none in live (external authentication only). */
@@ -56,7 +59,7 @@ export function createPaymentServices(
     simulatedSettlementMs: 0,
     ...parts,
     brandOffers: cachedBrandOffers(parts.store, parts.environment, parts.now),
-    ledger: createLedger(parts.store, parts.outbox, parts.acquirers.records),
+    ledger: createLedger(parts.store, parts.outbox, parts.acquirers.records, parts.onPaymentsRecorded),
     lastUses: createLastUses(),
     smartRetry: cachedSmartRetry(parts.store, parts.now),
   };

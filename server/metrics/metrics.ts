@@ -1,0 +1,141 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { RESULTS, resultClassOf } from '../domain/resultCodes.ts';
+// Webhook deliveries are jobs of this kind: their failures have a counter of their own.
+import { WEBHOOK_DELIVERY_JOB } from '../events/outbox.ts';
+
+/**
+ * Prometheus metrics (issue 24), with prom-client, in a registry of the gateway's own (never the global one: tests
+ * start several gateways in one process). Labels are bounded sets only: route templates (`/v1/payments/:id`, never a
+ * path with its id), methods, status classes, result classes (COMPAT §8), payment types and brands (the catalogue's),
+ * job kinds. No card data, id, token or entity is ever a label.
+ */
+
+export interface RequestObservation {
+  /** The route template that answered (`/v1/payments/:id`), or `unmatched`. */
+  readonly route: string;
+  readonly method: string;
+  readonly status: number;
+  readonly resultCode: string | undefined;
+  readonly seconds: number;
+}
+
+export interface RecordedPayment {
+  readonly paymentType: string;
+  readonly paymentBrand: string | null;
+  readonly resultCode: string;
+}
+
+export type JobOutcomeKind = 'done' | 'retry' | 'failed';
+
+/** The queue of one job kind at a scrape: jobs due and not finished, and how long the oldest has waited. */
+export interface JobQueue {
+  readonly kind: string;
+  readonly depth: number;
+  readonly oldestAgeSeconds: number;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  requestAnswered(request: RequestObservation): void;
+  paymentsRecorded(payments: readonly RecordedPayment[]): void;
+  jobFinished(kind: string, outcome: JobOutcomeKind): void;
+  /** Where the job queues are read at each scrape (the gateway's store). */
+  readJobQueuesWith(read: () => Promise<readonly JobQueue[]>): void;
+  /** The exposition text and its content type. */
+  scrape(): Promise<{ readonly text: string; readonly contentType: string }>;
+}
+
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** The label for a result code: its class, `none` for an answer without one. */
+const classOf = (code: string | undefined) => (code === undefined ? 'none' : resultClassOf(code));
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
+  const requests = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'HTTP requests answered, by route template, method, status class and result class',
+    labelNames: ['route', 'method', 'status', 'result_class'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'Time from the request to its answer, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const throttled = new Counter({
+    name: 'gateway_http_throttled_requests_total',
+    help: 'Requests refused by a request limit (800.120.100), by route template',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const payments = new Counter({
+    name: 'gateway_payments_total',
+    help: 'Payments recorded by this instance, by payment type, brand and result class',
+    labelNames: ['payment_type', 'brand', 'result_class'] as const,
+    registers: [registry],
+  });
+  const jobs = new Counter({
+    name: 'gateway_jobs_total',
+    help: 'Background jobs run by this instance, by kind and outcome (done, retry, failed: given up)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const webhookFailures = new Counter({
+    name: 'gateway_webhook_delivery_failures_total',
+    help: 'Webhook delivery attempts that failed (to be retried, or given up)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  let readQueues: (() => Promise<readonly JobQueue[]>) | undefined;
+  let queues: Promise<readonly JobQueue[]> | undefined;
+  // Both gauges are read in one query per scrape: the first collect starts it, the second shares it.
+  const queuesOfThisScrape = () => (queues ??= (readQueues?.() ?? Promise.resolve([])).finally(() => setImmediate(() => (queues = undefined))));
+  new Gauge({
+    name: 'gateway_job_queue_depth',
+    help: 'Jobs due and not finished, by kind (the whole store: every instance shares the queue)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const queue of await queuesOfThisScrape()) this.set({ kind: queue.kind }, queue.depth);
+    },
+  });
+  new Gauge({
+    name: 'gateway_job_queue_oldest_age_seconds',
+    help: 'How long the oldest due job of each kind has waited',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const queue of await queuesOfThisScrape()) this.set({ kind: queue.kind }, queue.oldestAgeSeconds);
+    },
+  });
+
+  return {
+    registry,
+    requestAnswered({ route, method, status, resultCode, seconds }) {
+      requests.inc({ route, method, status: `${Math.floor(status / 100)}xx`, result_class: classOf(resultCode) });
+      durations.observe({ route, method }, seconds);
+      // COMPAT §17: a request over a limit is answered 400 800.120.100, never 429.
+      if (resultCode === RESULTS.throttled.code) throttled.inc({ route });
+    },
+    paymentsRecorded(recorded) {
+      for (const payment of recorded) {
+        payments.inc({ payment_type: payment.paymentType, brand: payment.paymentBrand ?? 'none', result_class: classOf(payment.resultCode) });
+      }
+    },
+    jobFinished(kind, outcome) {
+      jobs.inc({ kind, outcome });
+      if (kind === WEBHOOK_DELIVERY_JOB && outcome !== 'done') webhookFailures.inc({ outcome });
+    },
+    readJobQueuesWith(read) {
+      readQueues = read;
+    },
+    async scrape() {
+      return { text: await registry.metrics(), contentType: registry.contentType };
+    },
+  };
+}
