@@ -103,6 +103,11 @@ export interface GatewayConfig {
    */
   readonly metrics: { readonly port: number | undefined; readonly host: string; readonly token: string | undefined };
   /**
+   * SHUTDOWN_TIMEOUT_SECONDS: how long a stop (SIGTERM, SIGINT) may drain (requests being handled, jobs running)
+   * before the process exits anyway (main.ts).
+   */
+  readonly shutdownTimeoutMs: number;
+  /**
    * RECONCILIATION_FILE_HOUR (UTC, 0 to 5): from this hour on, yesterday's reconciliation files are sent (COMPAT §14:
    * they must be there by 06:00 UTC); after the settlement run's cut-off before midnight.
    */
@@ -443,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseBearerSecret('ADMIN_TOKEN', env.ADMIN_TOKEN),
     metrics: parseMetrics(env, port),
+    shutdownTimeoutMs: parseInteger('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 60, 1, 3600) * 1000,
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),
     pspEntityId: parsePspEntityId(env.PSP_ENTITY_ID, parsePublicUrl(env.PUBLIC_URL, host, port)),
     settlement: parseSettlement(env),

@@ -367,10 +367,14 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     reconciliation: { uploads: reconciliationUploads },
     notices,
     async close() {
+      // A drain: /ready answers 503 from now on, no new connection is taken (idle ones are closed, busy ones close
+      // after their answer), the jobs stop while the requests being handled finish, then the store closes.
       lifecycle.closing = true;
-      // Jobs first: a running job still needs the store; an unfinished one runs again after restart.
+      const connectionsClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A running job still needs the store: its outcome is recorded before the store closes; an unfinished one runs
+      // again after restart.
       await Promise.all([jobs.stop(), webhookDeliveries.stop(), scheduler.stop(), scheduleExecutions.stop(), reconciliationUploads.stop()]);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await connectionsClosed;
       if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');

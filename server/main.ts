@@ -65,9 +65,19 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    // A second signal while draining: stop at once (what was not recorded is recovered at the next start).
+    if (stopping) {
+      say(`${signal} again: exiting without waiting for the drain`);
+      process.exit(1);
+    }
     stopping = true;
     gateway.logger.info('shutting down', { signal });
+    say(`${signal}: draining (requests being handled, jobs running), at most ${config.shutdownTimeoutMs / 1000} s ...`);
+    setTimeout(() => {
+      say(`the drain did not finish within ${config.shutdownTimeoutMs / 1000} s (SHUTDOWN_TIMEOUT_SECONDS): exiting`);
+      gateway.logger.flush();
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     gateway.close().then(
       () => process.exit(0),
       () => process.exit(1),
