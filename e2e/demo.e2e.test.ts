@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DEMO_MERCHANT } from '../server/config.ts';
 import { startTestGateway, type TestGateway } from '../server/testing/harness.ts';
 import { launchBrowser } from './support/browser.ts';
-import { fillCard } from './support/shopper.ts';
+import { payWithTestCard } from '../ci/playwright.ts';
 
 /** The demo shop of `npm start` pays end to end under its own strict Content-Security-Policy. */
 
@@ -27,8 +27,8 @@ describe('the demo shop', () => {
     const response = await page.goto(`${gateway.url}/demo`);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     await page.locator('.wpwl-form-card').waitFor();
-    await fillCard(page);
-    await page.locator('.wpwl-form-card button.wpwl-button-pay').click();
+    // As a CI pipeline's own test pays (the helper the repository ships: ci/playwright.ts).
+    await payWithTestCard(page);
     await page.waitForURL(/\/demo\/result\?id=/);
     await expect.poll(() => page.locator('h1').innerText()).toBe('Thank you for your order');
     expect(await page.locator('pre').innerText()).toContain('"code": "000.100.110"');
@@ -42,8 +42,7 @@ describe('the demo shop', () => {
     await page.locator('.wpwl-form-card').waitFor();
     const checkoutOf = () => page.evaluate(() => (window as unknown as { wpwl: { checkout: { id: string } } }).wpwl.checkout.id);
     const declinedCheckout = await checkoutOf();
-    await fillCard(page, { holder: '800.100.203' });
-    await page.locator('.wpwl-form-card button.wpwl-button-pay').click();
+    await payWithTestCard(page, { holder: '800.100.203' });
     await page.waitForURL(/\/demo\/result\?id=/);
     expect(new URL(page.url()).searchParams.get('id')).toBe(declinedCheckout);
     expect(await page.locator('h1').innerText()).toBe('The payment did not go through');
@@ -53,8 +52,8 @@ describe('the demo shop', () => {
     await page.locator('a#try-again').click();
     await page.locator('.wpwl-form-card').waitFor();
     expect(await checkoutOf()).not.toBe(declinedCheckout);
-    await fillCard(page);
-    await page.locator('.wpwl-form-card button.wpwl-button-pay').click();
+    // As a CI pipeline's own test pays (the helper the repository ships: ci/playwright.ts).
+    await payWithTestCard(page);
     await page.waitForURL(/\/demo\/result\?id=/);
     await expect.poll(() => page.locator('h1').innerText()).toBe('Thank you for your order');
     await page.close();

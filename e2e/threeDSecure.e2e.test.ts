@@ -1,5 +1,6 @@
 import type { FrameLocator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { completeChallenge } from '../ci/playwright.ts';
 import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
@@ -113,8 +114,7 @@ describe('3-D Secure in the widget', () => {
     expect(await challenge(page).locator('body').innerText()).toContain('92.00 EUR');
     await expect.poll(() => page.evaluate(() => (window as unknown as { threeDLoads: string[] }).threeDLoads)).toEqual(['IFRAME wpwl-target']);
 
-    await challenge(page).locator('input#otp').fill('1234');
-    await challenge(page).locator('button#submit').click();
+    await completeChallenge(page, '1234');
     const result = await resultOf(page);
     expect(result.result.code).toMatch(SUCCESS);
     expect(result.threeDSecure).toMatchObject({
@@ -134,9 +134,7 @@ describe('3-D Secure in the widget', () => {
   ])('ends on the merchant result page with a failed payment after %s', async (_case, button, code, expected) => {
     const { page } = await open('plain');
     await payWithCard(page, CHALLENGE_CARD);
-    await challenge(page).locator('input#otp').waitFor();
-    if (code) await challenge(page).locator('input#otp').fill(code);
-    await challenge(page).locator(`button#${button}`).click();
+    await completeChallenge(page, button === 'cancel' ? 'cancel' : code);
     const result = await resultOf(page);
     expect(result.result.code).toBe(expected);
   });
