@@ -2,6 +2,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ASYNC_CHECKOUT_DATA } from './support/asyncBrands.ts';
 import { resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
+import { chooseBrand } from '../ci/playwright.ts';
 
 /**
  * The asynchronous brands in the widget (issue 20, point 3): each renders its own form by the brand's form family
@@ -155,7 +156,8 @@ describe('asynchronous brands in the widget', () => {
       brand: 'PAYPAL',
       form: 'virtualAccount',
       async shop({ page }: Opened) {
-        await pay(page, 'virtualAccount', 'PAYPAL');
+        // As a CI user's test chooses the brand (ci/playwright.ts): its form's pay button.
+        await chooseBrand(page, 'PAYPAL');
         await frameOf(page, 'virtualAccount', 'PAYPAL').locator('button#decline').click();
         expect((await resultOf(page)).result.code).toBe('800.100.100');
       },
