@@ -267,6 +267,8 @@ beforeAll(async () => {
     ...(location.cardDataKey ? { CARD_DATA_KEY: location.cardDataKey.toString('hex') } : {}),
     ADMIN_TOKEN: adminToken,
     METRICS_TOKEN: metricsToken,
+    // docs/ci.md's control API examples.
+    TEST_CONTROL_API: 'true',
     // The smart retry examples name a fallback acquirer.
     ACQUIRERS: 'simulator,fallback',
     // Today's payments settle today however late in the (UTC) day the examples run.

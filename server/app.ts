@@ -30,6 +30,7 @@ import { widgetRoutes } from './widget/routes.ts';
 import { healthRoutes } from './http/health.ts';
 import { homeRoutes } from './http/home.ts';
 import { metricsResponder } from './metrics/routes.ts';
+import { controlRoutes } from './control/routes.ts';
 
 /** The route template that answered, as a metrics label (never the path itself: it holds ids), or `unmatched`. */
 function routeTemplateOf(c: Context<AppEnv>): string {
@@ -108,6 +109,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
   app.route('/', healthRoutes(deps.readiness));
+  if (deps.control) app.route('/test/v1', controlRoutes(deps.control));
   // On the main port only behind its token (METRICS_TOKEN); METRICS_PORT has a listener of its own (gateway.ts).
   const metricsToken = deps.config.metrics.token;
   if (deps.metrics && metricsToken !== undefined) {

@@ -48,6 +48,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   query: 5,
   reports: 5,
   reconciliation: 5,
+  // The test-only control API (a clock to move, what was sent), over the features' tables.
+  control: 5,
   // Composition: the app, the process, the commands, the demo, the widget's server side, the test harness.
   'app.ts': 6,
   'deps.ts': 6,

@@ -108,6 +108,11 @@ export interface GatewayConfig {
    */
   readonly shutdownTimeoutMs: number;
   /**
+   * TEST_CONTROL_API=true: the test-only control API under /test/v1 (control/routes.ts: advance the gateway's clock,
+   * read what it last sent). Refused in live.
+   */
+  readonly testControlApi: boolean;
+  /**
    * RECONCILIATION_FILE_HOUR (UTC, 0 to 5): from this hour on, yesterday's reconciliation files are sent (COMPAT §14:
    * they must be there by 06:00 UTC); after the settlement run's cut-off before midnight.
    */
@@ -378,6 +383,12 @@ function parseBearerSecret(name: string, raw: string | undefined): string | unde
   return raw;
 }
 
+function parseTestControlApi(environment: GatewayEnvironment, raw: string | undefined): boolean {
+  const enabled = parseBoolean('TEST_CONTROL_API', raw, false);
+  if (enabled && environment === 'live') throw new ConfigError('TEST_CONTROL_API is for tests: a live gateway keeps real time and tells no one what it sent');
+  return enabled;
+}
+
 function parseMetrics(env: NodeJS.ProcessEnv, port: number): GatewayConfig['metrics'] {
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : parseInteger('METRICS_PORT', env.METRICS_PORT, 0, 1, 65535);
   if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: /metrics has a listener of its own there');
@@ -449,6 +460,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     adminToken: parseBearerSecret('ADMIN_TOKEN', env.ADMIN_TOKEN),
     metrics: parseMetrics(env, port),
     shutdownTimeoutMs: parseInteger('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 60, 1, 3600) * 1000,
+    testControlApi: parseTestControlApi(environment, env.TEST_CONTROL_API),
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),
     pspEntityId: parsePspEntityId(env.PSP_ENTITY_ID, parsePublicUrl(env.PUBLIC_URL, host, port)),
     settlement: parseSettlement(env),

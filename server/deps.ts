@@ -1,6 +1,7 @@
 import type { HttpDependencies } from './http/access.ts';
 import type { Readiness } from './http/health.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { ControlDependencies } from './control/routes.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Throttling } from './throttling/service.ts';
 import type { WebhookServices } from './webhooks/service.ts';
@@ -26,4 +27,6 @@ export interface AppDependencies extends HttpDependencies {
   readonly readiness: Readiness;
   /** Prometheus metrics (metrics/metrics.ts); absent in apps tests build without them. */
   readonly metrics?: Metrics;
+  /** The test-only control API (control/routes.ts), with TEST_CONTROL_API=true only. */
+  readonly control?: ControlDependencies;
 }

@@ -40,6 +40,7 @@ import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { openStore, type Store } from './store/index.ts';
 import { pendingMigrations } from './store/migrate.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { createControlledClock } from './control/control.ts';
 import { dueJobQueues } from './jobs/repository.ts';
 import { metricsResponder } from './metrics/routes.ts';
 import type { Readiness } from './http/health.ts';
@@ -192,7 +193,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   }
   for (const notice of notices) logger.warn(notice);
 
-  const now = options.now ?? (() => new Date());
+  // With the test-only control API, the clock it moves (control/); otherwise the caller's or the machine's.
+  const clock = config.testControlApi ? createControlledClock(options.now) : undefined;
+  const now = clock?.now ?? options.now ?? (() => new Date());
+  /** Runs the jobs and schedules due now (the control API, after it moves the clock); set once they are started. */
+  let runDueWork: () => Promise<number> = async () => 0;
   // Request limits (COMPAT §17): counted in Redis when THROTTLE_REDIS_URL is set, else in PostgreSQL (shared by the
   // instances), or in memory over the embedded store (one process at a time opens it: it sees every request).
   const counters = config.throttle.redisUrl
@@ -238,6 +243,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // What /ready reports besides the store: the jobs started below, and a shutdown begun by close().
   const lifecycle = { jobsRunning: false, closing: false };
   const app = createApp({
+    ...(clock ? { control: { clock, store, runDueWork: () => runDueWork() } } : {}),
     metrics,
     readiness: readinessOf(store, lifecycle, options.jobPollMs ?? DEFAULT_JOB_POLL_MS),
     config,
@@ -345,6 +351,11 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     leaseMs: RECONCILIATION_LEASE_MS,
   });
   await reconciliationUploads.scheduleRecurring();
+  runDueWork = async () => {
+    const fired = await scheduler.takeDueFires();
+    const ran = await Promise.all([jobs, webhookDeliveries, scheduleExecutions, reconciliationUploads].map((worker) => worker.runDueJobs()));
+    return ran.reduce((sum, count) => sum + count, fired);
+  };
   // The embedded store's one process re-seals what a previous key still seals itself: no operator command can open
   // the directory while it runs. (On PostgreSQL the operator starts it, once every instance holds the new key.)
   if (store.kind === 'pglite' && (await scheduleRotationIfDue(store, vault, now()))) {
