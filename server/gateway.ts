@@ -132,33 +132,28 @@ function readinessOf(store: Store, lifecycle: { readonly jobsRunning: boolean; r
   };
 }
 
-/** METRICS_PORT's listener (only /metrics); a port it cannot take stops the start like the main one (`undo` first). */
-async function listenForMetrics(config: GatewayConfig, respond: (request: Request) => Promise<Response>, undo: () => Promise<void>): Promise<ServerType> {
-  const { port, host } = config.metrics;
-  try {
-    return await new Promise<ServerType>((resolve, reject) => {
-      const started = serve({ fetch: respond, port, hostname: host }, () => {
-        started.off('error', reject);
-        resolve(started);
-      });
-      started.once('error', reject);
+/** Listens with `serve`; rejects with what the listener's `error` event says (a busy port) instead of crashing. */
+function listen(options: Parameters<typeof serve>[0]): Promise<ServerType> {
+  return new Promise<ServerType>((resolve, reject) => {
+    const started = serve(options, () => {
+      started.off('error', reject);
+      resolve(started);
     });
-  } catch (error) {
-    await undo();
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'EADDRINUSE') throw new ConfigError(`METRICS_PORT ${port} is in use on ${host}: set METRICS_PORT to a free port`);
-    throw error instanceof Error ? new Error(`could not listen for metrics on ${host}:${port}: ${error.message}`) : error;
-  }
+    started.once('error', reject);
+  });
 }
 
-/** Why the server could not listen, in one line naming the setting to change (a busy port, an address not here). */
-function listenRefusal(error: unknown, config: GatewayConfig): Error {
+/**
+ * Why a listener could not listen, in one line naming the setting to change (a busy port, one that needs privileges,
+ * an address not of this machine): `portVariable` is PORT or METRICS_PORT, `hostVariable` HOST or METRICS_HOST.
+ */
+function listenRefusal(error: unknown, where: { readonly port: number; readonly host: string; readonly portVariable: string; readonly hostVariable: string }): Error {
+  const { port, host, portVariable, hostVariable } = where;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const where = `${config.host}:${config.port}`;
-  if (code === 'EADDRINUSE') return new ConfigError(`PORT ${config.port} is in use on ${config.host} (another gateway or program listens there): stop it, or set PORT to a free port`);
-  if (code === 'EACCES') return new ConfigError(`PORT ${config.port} needs privileges this process lacks: set PORT to 1024 or above`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ConfigError(`HOST ${config.host} is not an address of this machine: set HOST to one (0.0.0.0 for every address)`);
-  return error instanceof Error ? new Error(`could not listen on ${where}: ${error.message}`) : new Error(`could not listen on ${where}`);
+  if (code === 'EADDRINUSE') return new ConfigError(`${portVariable} ${port} is in use on ${host} (another gateway or program listens there): stop it, or set ${portVariable} to a free port`);
+  if (code === 'EACCES') return new ConfigError(`${portVariable} ${port} needs privileges this process lacks: set ${portVariable} to 1024 or above`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ConfigError(`${hostVariable} ${host} is not an address of this machine: set ${hostVariable} to one (0.0.0.0 for every address)`);
+  return new Error(`could not listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Opens the store, creates the demo merchant if configured, starts the job worker, and starts listening. */
@@ -260,29 +255,26 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     webhooks: webhookServices,
   });
   const requests = trackInFlight(app.fetch);
-  let server: ServerType;
+  let server: ServerType | undefined;
+  let metricsServer: ServerType | undefined;
   try {
-    server = await new Promise<ServerType>((resolve, reject) => {
-      const started = serve(
-        { fetch: requests.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) },
-        () => {
-          started.off('error', reject);
-          resolve(started);
-        },
-      );
-      started.once('error', reject);
+    server = await listen({ fetch: requests.fetch, port: config.port, hostname: config.host, serverOptions: serverOptions(config.http) }).catch((error: unknown) => {
+      throw listenRefusal(error, { port: config.port, host: config.host, portVariable: 'PORT', hostVariable: 'HOST' });
     });
+    // METRICS_PORT: a listener of its own, serving only /metrics.
+    const { port: metricsPort, host: metricsHost, token: metricsToken } = config.metrics;
+    if (metricsPort !== undefined) {
+      metricsServer = await listen({ fetch: metricsResponder(metrics, metricsToken), port: metricsPort, hostname: metricsHost }).catch((error: unknown) => {
+        throw listenRefusal(error, { port: metricsPort, host: metricsHost, portVariable: 'METRICS_PORT', hostVariable: 'METRICS_HOST' });
+      });
+    }
   } catch (error) {
+    server?.close();
     await throttling.close();
     await store.close();
-    throw listenRefusal(error, config);
+    throw error;
   }
   protectServer(server as Server, config.http);
-  const metricsServer = config.metrics.port === undefined ? undefined : await listenForMetrics(config, metricsResponder(metrics, config.metrics.token), async () => {
-    server.close();
-    await throttling.close();
-    await store.close();
-  });
   const jobs = startJobWorker({
     store,
     logger,

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   await ensureWidgetBuilt(say);
   // The data is the gateway user's alone (files PGlite creates, the generated card-data key).
   process.umask(0o077);
-  // In memory, the database loads from its image while the gateway's modules load (half of a CI start each).
+  // In memory, the database loads from its image while the gateway's modules load: the two take most of a CI start.
   const preopened = inMemory ? openStore(config) : undefined;
   preopened?.catch(() => undefined);
   const { startGateway } = await import('./gateway.ts');
