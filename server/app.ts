@@ -18,6 +18,7 @@ import { scheduleRoutes } from './schedules/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { credentialAdminRoutes } from './merchants/credentialRoutes.ts';
+import { entityAdminRoutes, tokenAdminRoutes } from './merchants/entityRoutes.ts';
 import { smartRetryAdminRoutes } from './merchants/smartRetryRoutes.ts';
 import { throttlingAdminRoutes } from './throttling/routes.ts';
 import { brandsAdminRoutes } from './merchants/brandsRoutes.ts';
@@ -101,6 +102,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', brandsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', entityAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/tokens', tokenAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', settlementSettingsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/settlements', settlementRunAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', reconciliationEntityRoutes(deps, adminToken));

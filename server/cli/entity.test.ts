@@ -11,9 +11,13 @@ const { dataDir } = location;
 
 /** Runs `npm run gateway -- <args>` the way an operator does (through tsx, as the npm script does). */
 async function gateway(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return gatewayWith({}, ...args);
+}
+
+async function gatewayWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli/index.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_TOKEN: '', ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -81,6 +85,44 @@ describe('the operator command line', () => {
         });
       expect((await pay(token)).status).toBe(200);
       expect((await pay(secondToken)).status).toBe(403);
+    } finally {
+      await running.close();
+    }
+  }, 120_000);
+
+  it('sends entity and token commands to the running gateway whose embedded store it is, through its admin API', async () => {
+    const adminToken = `admin-token-of-the-cli-test-${'0'.repeat(16)}`;
+    const running = await startGateway({ ...loadConfig({}), port: 0, host: '127.0.0.1', dataDir, demoMerchant: undefined, logLevel: 'silent', adminToken, tokenCacheSeconds: 0 });
+    try {
+      const beside = { ADMIN_TOKEN: adminToken, GATEWAY_URL: running.url };
+      const created = await gatewayWith(beside, 'entity', 'create', '--name', 'Kiosk');
+      expect(created.code, created.stderr).toBe(0);
+      const entityId = field(created.stdout, 'entityId');
+      const token = field(created.stdout, 'access token');
+      const tokenId = field(created.stdout, 'token id');
+      const pay = () =>
+        fetch(`${running.url}/v1/payments`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(cardPayment(entityId)),
+        });
+      expect((await pay()).status).toBe(200);
+      expect((await gatewayWith(beside, 'entity', 'list')).stdout).toContain(`${entityId}  Kiosk`);
+      const second = await gatewayWith(beside, 'token', 'create', '--entity', entityId, '--label', 'till');
+      expect(second.stdout).toMatch(/^token id {6}[0-9a-f]{32}$/m);
+      const listed = (await gatewayWith(beside, 'token', 'list', '--entity', entityId)).stdout.trim().split('\n');
+      expect(listed.map((line) => line.split('  ').slice(1, 2).concat(line.split('  ').slice(3, 4)))).toEqual([
+        ['active', `entity ${entityId}`],
+        ['active', 'till'],
+      ]);
+      expect((await gatewayWith(beside, 'token', 'revoke', tokenId)).stdout).toContain(`revoked ${tokenId}`);
+      expect((await pay()).status).toBe(403);
+      // Without the gateway's ADMIN_TOKEN the command says what to do; commands with no admin API need it stopped.
+      const refused = await gatewayWith({ GATEWAY_URL: running.url }, 'entity', 'list');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/is in use by process \d+.*set ADMIN_TOKEN/);
+      expect((await gatewayWith(beside, 'entity', 'update', entityId, '--result-url-base', 'none')).stderr).toContain('needs the gateway stopped');
+      expect((await gatewayWith(beside, 'brands', 'list', entityId)).stderr).toContain('is in use by process');
     } finally {
       await running.close();
     }

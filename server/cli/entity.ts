@@ -9,6 +9,7 @@ import {
   newAccessToken,
   revokeToken,
   setShopperResultUrlBase,
+  type TokenListing,
 } from '../merchants/repository.ts';
 import type { Store } from '../store/index.ts';
 import type { Usage } from './command.ts';
@@ -27,6 +28,11 @@ export const ENTITY_USAGE = `  entity create [--name NAME] [--id ID] [--result-u
   token list [--entity ID]                   list access tokens (id, label, entities, created, revoked)
   token revoke TOKEN_ID                      revoke an access token
 `;
+
+/** One line of `token list`: id, active or revoked, created, label, entities. */
+function tokenLine(token: TokenListing): string {
+  return [token.id, token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : 'active', `created ${token.createdAt.toISOString()}`, token.label, `entities ${token.entityIds.join(',') || '(none)'}`].join('  ');
+}
 
 const TOKEN_SHOWN_ONCE = '(the token is shown once; only its hash is stored; revoke it with `token revoke` and its id)';
 
@@ -93,12 +99,7 @@ export async function entityCommand(
       const entityId = values.entity?.[0];
       if (values.entity !== undefined && (values.entity.length > 1 || !ENTITY_ID.test(entityId ?? ''))) throw usage('token list takes at most one --entity ID');
       const tokens = await listTokens(store, entityId);
-      if (tokens.length === 0) return '(no tokens)';
-      return tokens
-        .map((token) =>
-          [token.id, token.revokedAt ? `revoked ${token.revokedAt.toISOString()}` : 'active', `created ${token.createdAt.toISOString()}`, token.label, `entities ${token.entityIds.join(',') || '(none)'}`].join('  '),
-        )
-        .join('\n');
+      return tokens.length === 0 ? '(no tokens)' : tokens.map(tokenLine).join('\n');
     }
     case 'token revoke': {
       const tokenId = positionals[0];
@@ -107,5 +108,88 @@ export async function entityCommand(
     }
     default:
       throw usage(`unknown command: ${args.join(' ')}`);
+  }
+}
+
+/** A running gateway's admin API: where `entity` and `token` commands go when the embedded store is that gateway's. */
+export interface AdminApi {
+  readonly url: string;
+  readonly adminToken: string;
+}
+
+interface AdminAnswer {
+  readonly status: number;
+  readonly body: { readonly result?: { readonly description?: string }; readonly [field: string]: unknown };
+}
+
+async function callAdmin(api: AdminApi, method: string, path: string, body?: Record<string, unknown>): Promise<AdminAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(`${api.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${api.adminToken}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch (error) {
+    throw new Error(`the running gateway's admin API at ${api.url} could not be reached (${error instanceof Error ? error.message : String(error)}): set GATEWAY_URL to its address`);
+  }
+  const answer = { status: response.status, body: (await response.json().catch(() => ({}))) as AdminAnswer['body'] };
+  if (answer.status === 401 || answer.status === 403) throw new Error(`the running gateway at ${api.url} refused ADMIN_TOKEN: set it to that gateway's`);
+  return answer;
+}
+
+function refusedBy(answer: AdminAnswer): Error {
+  return new Error(answer.body.result?.description ?? `the running gateway answered HTTP ${answer.status}`);
+}
+
+/**
+ * `entity` and `token` commands sent to a running gateway (its admin API), with the same options and output as run
+ * against the store: the command line's way when the embedded store is that gateway's (cli/index.ts).
+ */
+export async function entityCommandThroughAdminApi(args: readonly string[], values: EntityOptionValues, positionals: readonly string[], api: AdminApi, usage: Usage): Promise<string> {
+  switch (`${args[0]} ${args[1]}`) {
+    case 'entity create': {
+      if (values.id !== undefined && !ENTITY_ID.test(values.id)) throw usage('--id must be 32 lowercase hexadecimal characters');
+      const base = resultUrlBaseOption(values['result-url-base'], usage);
+      const answer = await callAdmin(api, 'POST', '/admin/v1/entities', { name: values.name ?? 'Merchant', ...(values.id ? { id: values.id } : {}), ...(base ? { resultUrlBase: base } : {}) });
+      if (answer.status !== 201) throw refusedBy(answer);
+      const { entity, token } = answer.body as unknown as { entity: { id: string }; token: { id: string; accessToken: string } };
+      return `entityId      ${entity.id}\ntoken id      ${token.id}\naccess token  ${token.accessToken}\n${TOKEN_SHOWN_ONCE}`;
+    }
+    case 'entity list': {
+      const answer = await callAdmin(api, 'GET', '/admin/v1/entities');
+      if (answer.status !== 200) throw refusedBy(answer);
+      const entities = (answer.body.entities ?? []) as { id: string; name: string; resultUrlBase: string | null }[];
+      return entities.map((entity) => `${entity.id}  ${entity.name}${entity.resultUrlBase ? `  returns under ${entity.resultUrlBase}` : ''}`).join('\n') || '(no entities)';
+    }
+    case 'token create': {
+      const entityIds = values.entity ?? [];
+      if (entityIds.length === 0) throw usage('token create needs at least one --entity ID');
+      const answer = await callAdmin(api, 'POST', '/admin/v1/tokens', { entityIds, label: values.label ?? 'token' });
+      if (answer.status === 404) throw usage(answer.body.result?.description?.replace(/^.*: /, '') ?? 'no such entity');
+      if (answer.status !== 201) throw refusedBy(answer);
+      const { token } = answer.body as unknown as { token: { id: string; accessToken: string } };
+      return `token id      ${token.id}\naccess token  ${token.accessToken}\n${TOKEN_SHOWN_ONCE}`;
+    }
+    case 'token list': {
+      const entityId = values.entity?.[0];
+      if (values.entity !== undefined && (values.entity.length > 1 || !ENTITY_ID.test(entityId ?? ''))) throw usage('token list takes at most one --entity ID');
+      const answer = await callAdmin(api, 'GET', `/admin/v1/tokens${entityId ? `?entityId=${entityId}` : ''}`);
+      if (answer.status !== 200) throw refusedBy(answer);
+      const tokens = ((answer.body.tokens ?? []) as { id: string; label: string; entityIds: string[]; createdAt: string; revokedAt: string | null }[]).map((token) => ({
+        ...token,
+        createdAt: new Date(token.createdAt),
+        revokedAt: token.revokedAt === null ? null : new Date(token.revokedAt),
+      }));
+      return tokens.length === 0 ? '(no tokens)' : tokens.map(tokenLine).join('\n');
+    }
+    case 'token revoke': {
+      const tokenId = positionals[0];
+      if (!tokenId) throw usage('token revoke needs the TOKEN_ID');
+      const answer = await callAdmin(api, 'DELETE', `/admin/v1/tokens/${encodeURIComponent(tokenId)}`);
+      return answer.status === 200 ? `revoked ${tokenId}` : `no active token ${tokenId}`;
+    }
+    default:
+      throw usage(`${args.slice(0, 2).join(' ')} needs the gateway stopped (it opens the embedded store itself); entity create and list, token create, list and revoke work beside it`);
   }
 }

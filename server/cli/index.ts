@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { SmartRetryConfigError } from '../merchants/smartRetrySettings.ts';
 import { openStore } from '../store/index.ts';
+import { StoreInUseError } from '../store/pglite.ts';
 import { ThrottlingConfigError } from '../throttling/settings.ts';
 import { createCardVault } from '../vault/cardVault.ts';
 import { loadCardDataKeys } from '../vault/key.ts';
@@ -12,7 +13,7 @@ import { WebhookConfigError } from '../webhooks/service.ts';
 import { BRANDS_USAGE, brandsCommand } from './brands.ts';
 import type { CliIO, Outcome } from './command.ts';
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
-import { ENTITY_USAGE, entityCommand } from './entity.ts';
+import { ENTITY_USAGE, entityCommand, entityCommandThroughAdminApi } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
@@ -22,8 +23,9 @@ import { THROTTLING_USAGE, throttlingCommand, throttlingRefusal } from './thrott
 import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 /**
- * Operator commands, run with `npm run gateway -- <command>` against the configured store
- * (DATABASE_URL, or the embedded store in DATA_DIR — stop a running gateway on that directory first).
+ * Operator commands, run with `npm run gateway -- <command>` against the configured store (DATABASE_URL, or the
+ * embedded store in DATA_DIR). On an embedded store a running gateway holds, `entity` and `token` commands are sent to
+ * that gateway's admin API (ADMIN_TOKEN, GATEWAY_URL or its PORT on 127.0.0.1); the others need it stopped.
  * This file parses the command line and hands it to the command group's file beside it.
  */
 
@@ -98,7 +100,18 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
   // The keys before the store: a wrong key setting stops the command before it touches anything.
   const keys = resource === 'keys' || resource === 'webhook' ? loadCardDataKeys(config) : undefined;
   const vault = keys ? createCardVault(keys.current, keys.previous) : undefined;
-  const store = await openStore(config);
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    // The embedded store is a running gateway's: entity and token commands go through its admin API.
+    if (!(error instanceof StoreInUseError) || (resource !== 'entity' && resource !== 'token')) throw error;
+    if (!config.adminToken) {
+      throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and ${resource} commands are sent to its admin API`);
+    }
+    const url = io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`;
+    return await entityCommandThroughAdminApi(args, values, positionals, { url, adminToken: config.adminToken }, usage);
+  }
   try {
     const now = io.now ?? (() => new Date());
     if (vault && resource === 'keys') return await keysCommand(action, batchSize, store, vault, io);

@@ -33,6 +33,8 @@ const PATH_ID_SHAPES = {
   settlementDate: /^\d{4}-\d{2}-\d{2}$/,
   /** A settlement report's aggregation (a settlement batch, reports/routes.ts). */
   aggregation: RESOURCE_ID,
+  /** An access token's id (the admin API's /admin/v1/tokens/{id}). */
+  accessToken: RESOURCE_ID,
   /** A documentation page's file name (home.ts: docs/*.md). */
   docPage: /^[a-z][a-z0-9-]{0,63}\.md$/,
 } satisfies Record<string, { test(id: string): boolean }>;

@@ -34,6 +34,17 @@ const heldByThisProcess = new Set<string>();
  * PGlite is one process's database: a second opener of the same directory would corrupt it.
  * A pid file guards the directory; a stale one (its process gone, e.g. after a crash) is taken over.
  */
+/** The embedded store's directory is another running process's (a gateway): one process opens it at a time. */
+export class StoreInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`the embedded store in ${dataDir} is in use by process ${pid}; stop that gateway first, or share a PostgreSQL server through DATABASE_URL`);
+    this.name = 'StoreInUseError';
+  }
+}
+
 function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lockFile = join(dataDir, 'gateway.pid');
@@ -43,11 +54,7 @@ function lockDataDir(dataDir: string): () => void {
   } catch {
     const holder = Number(readFileSync(lockFile, 'utf8'));
     const held = holder === process.pid ? heldByThisProcess.has(key) : Number.isInteger(holder) && isRunning(holder);
-    if (held) {
-      throw new Error(
-        `the embedded store in ${dataDir} is in use by process ${holder}; stop that gateway first, or share a PostgreSQL server through DATABASE_URL`,
-      );
-    }
+    if (held) throw new StoreInUseError(dataDir, holder);
     writeFileSync(lockFile, String(process.pid));
   }
   heldByThisProcess.add(key);

@@ -1,0 +1,96 @@
+import { Hono, type Context } from 'hono';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { ENTITY_ID } from '../domain/ids.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { resultUrlBaseProblem } from '../domain/urls.ts';
+import type { HttpDependencies } from '../http/access.ts';
+import { adminJsonBody, requireAdminToken } from '../http/admin.ts';
+import type { AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
+import { jsonResponse } from '../http/respond.ts';
+import { createEntity, entityExists, grantToken, listEntities, listTokens, newAccessToken, revokeToken, setShopperResultUrlBase, type TokenListing } from './repository.ts';
+
+/**
+ * The admin API of entities and access tokens (`/admin/v1/entities`, `/admin/v1/tokens`; JSON, ADMIN_TOKEN): what the
+ * `entity` and `token` commands do, for a running gateway (the command line sends them here when the embedded store
+ * is the running gateway's: cli/). A token is shown once, in the answer that creates it; lists show ids only.
+ */
+
+const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) => jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), body), status);
+const MAX_TEXT = 200;
+/** A token id of the wrong shape is not echoed. */
+const noToken = (tokenId?: string) => new GatewayError(withReason(RESULTS.invalidParameter, `no active token ${tokenId ?? 'with that id'}`), 404);
+
+function tokenJson(token: TokenListing): Record<string, unknown> {
+  return { id: token.id, label: token.label, entityIds: token.entityIds, createdAt: token.createdAt.toISOString(), revokedAt: token.revokedAt?.toISOString() ?? null };
+}
+
+function textField(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = value as string;
+  if (text.length === 0 || text.length > MAX_TEXT) throw invalidParameters([{ name, value: text, message: `must be 1 to ${MAX_TEXT} characters` }]);
+  return text;
+}
+
+export function entityAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const { store } = deps;
+  routes.use('/', requireAdminToken(deps, adminToken));
+  routes.post('/', async (c) => {
+    const body = await adminJsonBody(c, { name: 'string', id: 'string', resultUrlBase: 'string' });
+    const id = body.id as string | undefined;
+    if (id !== undefined && !ENTITY_ID.test(id)) throw invalidParameters([{ name: 'id', value: id, message: 'must be 32 lowercase hexadecimal characters' }]);
+    if (id !== undefined && (await entityExists(store, id))) throw new GatewayError(withReason(RESULTS.invalidParameter, `entity ${id} exists already`), 409);
+    const base = body.resultUrlBase as string | undefined;
+    const problem = base === undefined ? undefined : resultUrlBaseProblem(base);
+    if (problem) throw invalidParameters([{ name: 'resultUrlBase', value: base ?? '', message: problem }]);
+    const name = textField('name', body.name) ?? 'Merchant';
+    const token = newAccessToken();
+    const made = await store.transaction(async (tx) => {
+      const entity = await createEntity(tx, name, id);
+      if (base) await setShopperResultUrlBase(tx, entity.id, base);
+      return { entity, tokenId: await grantToken(tx, token, `entity ${entity.id}`, [entity.id]) };
+    });
+    // The one answer that carries the token: only its hash is kept.
+    return ok(c, { entity: { id: made.entity.id, name: made.entity.name, resultUrlBase: base ?? null }, token: { id: made.tokenId, accessToken: token } }, 201);
+  });
+  routes.get('/', async (c) => ok(c, { entities: (await listEntities(store)).map((entity) => ({ id: entity.id, name: entity.name, resultUrlBase: entity.shopperResultUrlBase })) }));
+  routes.all('/', () => {
+    throw methodNotAllowed(['GET', 'POST']);
+  });
+  return routes;
+}
+
+export function tokenAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const { store } = deps;
+  routes.use('*', requireAdminToken(deps, adminToken));
+  routes.post('/', async (c) => {
+    const body = await adminJsonBody(c, { entityIds: 'stringsOrString', label: 'string' });
+    const entityIds = body.entityIds === undefined ? [] : typeof body.entityIds === 'string' ? [body.entityIds] : (body.entityIds as string[]);
+    if (entityIds.length === 0) throw invalidParameters([{ name: 'entityIds', value: '', message: 'is required: the entities the token may act for' }]);
+    for (const id of entityIds) {
+      if (!ENTITY_ID.test(id)) throw invalidParameters([{ name: 'entityIds', value: id, message: 'must be 32 lowercase hexadecimal characters' }]);
+      if (!(await entityExists(store, id))) throw new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id}`), 404);
+    }
+    const token = newAccessToken();
+    const tokenId = await grantToken(store, token, textField('label', body.label) ?? 'token', entityIds);
+    return ok(c, { token: { id: tokenId, accessToken: token } }, 201);
+  });
+  routes.get('/', async (c) => {
+    const entityId = c.req.query('entityId');
+    if (entityId !== undefined && !ENTITY_ID.test(entityId)) throw invalidParameters([{ name: 'entityId', value: entityId, message: 'must be 32 lowercase hexadecimal characters' }]);
+    return ok(c, { tokens: (await listTokens(store, entityId)).map(tokenJson) });
+  });
+  routes.delete('/:tokenId', pathId('accessToken', () => noToken(), 'tokenId'), async (c) => {
+    const tokenId = c.req.param('tokenId');
+    if (!(await revokeToken(store, tokenId))) throw noToken(tokenId);
+    return ok(c, { revoked: tokenId });
+  });
+  routes.all('/', () => {
+    throw methodNotAllowed(['GET', 'POST']);
+  });
+  return routes;
+}
