@@ -13,6 +13,7 @@ import type { ParameterError } from '../domain/errors.ts';
 import { LEGACY_USER_ID } from '../domain/ids.ts';
 import { issueLegacyCredentials, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from './legacyCredentials.ts';
 import { entityExists } from './repository.ts';
+import type { Queryable } from '../store/index.ts';
 
 /**
  * The admin API of legacy credentials (COMPAT §1): `/admin/v1/credentials`, JSON in and out, with
@@ -41,8 +42,19 @@ const noCredentials = (userId: string): GatewayError =>
 
 const MAX_LABEL_LENGTH = 200;
 
-function entityProblem(entityId: string): ParameterError {
-  return { name: 'entityIds', value: entityId, message: 'must be 32 lowercase hexadecimal characters' };
+/**
+ * The `entityIds` of an admin body (one id, or a list): required, each 32 lowercase hex (every malformed one named at
+ * once), each an entity (404 for the first that is not). Shared by the credentials' and the tokens' POST.
+ */
+export async function existingEntityIds(store: Queryable, raw: unknown, actingFor: string): Promise<string[]> {
+  const entityIds = raw === undefined ? [] : typeof raw === 'string' ? [raw] : (raw as string[]);
+  if (entityIds.length === 0) throw invalidParameters([{ name: 'entityIds', value: '', message: `is required: the entities the ${actingFor} may act for` }]);
+  const malformed = entityIds.filter((id) => !ENTITY_ID.test(id));
+  if (malformed.length > 0) throw invalidParameters(malformed.map((id): ParameterError => ({ name: 'entityIds', value: id, message: 'must be 32 lowercase hexadecimal characters' })));
+  for (const id of entityIds) {
+    if (!(await entityExists(store, id))) throw new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id}`), 404);
+  }
+  return entityIds;
 }
 
 export function credentialAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
@@ -52,13 +64,7 @@ export function credentialAdminRoutes(deps: Pick<HttpDependencies, 'authFailures
 
   routes.post('/', async (c) => {
     const body = await adminJsonBody(c, { entityIds: 'stringsOrString', label: 'string' });
-    const entityIds = body.entityIds === undefined ? [] : typeof body.entityIds === 'string' ? [body.entityIds] : (body.entityIds as string[]);
-    if (entityIds.length === 0) throw invalidParameters([{ name: 'entityIds', value: '', message: 'is required: the entities the credentials may act for' }]);
-    const malformed = entityIds.filter((id) => !ENTITY_ID.test(id));
-    if (malformed.length > 0) throw invalidParameters(malformed.map(entityProblem));
-    for (const id of entityIds) {
-      if (!(await entityExists(store, id))) throw new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id}`), 404);
-    }
+    const entityIds = await existingEntityIds(store, body.entityIds, 'credentials');
     const label = (body.label as string | undefined) ?? 'legacy client';
     if (label.length > MAX_LABEL_LENGTH) throw invalidParameters([{ name: 'label', value: label, message: `must be at most ${MAX_LABEL_LENGTH} characters` }]);
     const issued = await store.transaction((tx) => issueLegacyCredentials(tx, entityIds, label));

@@ -10,6 +10,7 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
+import { existingEntityIds } from './credentialRoutes.ts';
 import { createEntity, entityExists, grantToken, listEntities, listTokens, newAccessToken, revokeToken, setShopperResultUrlBase, type TokenListing } from './repository.ts';
 
 /**
@@ -69,12 +70,7 @@ export function tokenAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | '
   routes.use('*', requireAdminToken(deps, adminToken));
   routes.post('/', async (c) => {
     const body = await adminJsonBody(c, { entityIds: 'stringsOrString', label: 'string' });
-    const entityIds = body.entityIds === undefined ? [] : typeof body.entityIds === 'string' ? [body.entityIds] : (body.entityIds as string[]);
-    if (entityIds.length === 0) throw invalidParameters([{ name: 'entityIds', value: '', message: 'is required: the entities the token may act for' }]);
-    for (const id of entityIds) {
-      if (!ENTITY_ID.test(id)) throw invalidParameters([{ name: 'entityIds', value: id, message: 'must be 32 lowercase hexadecimal characters' }]);
-      if (!(await entityExists(store, id))) throw new GatewayError(withReason(RESULTS.invalidParameter, `no entity ${id}`), 404);
-    }
+    const entityIds = await existingEntityIds(store, body.entityIds, 'token');
     const token = newAccessToken();
     const tokenId = await grantToken(store, token, textField('label', body.label) ?? 'token', entityIds);
     return ok(c, { token: { id: tokenId, accessToken: token } }, 201);
