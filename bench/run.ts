@@ -90,6 +90,7 @@ import { benchLegacyCredentials } from './legacyCredentials.ts';
 import { benchAcquirerWait } from './acquirerWait.ts';
 import { benchPaymentCost } from './paymentCost.ts';
 import { benchStartup } from './startup.ts';
+import { benchInstances } from './instances.ts';
 import { benchReconciliationFile } from './reconciliation.ts';
 import { MAX_LIMIT } from '../server/throttling/limits.ts';
 import { positiveIntFromEnv } from './env.ts';
@@ -122,8 +123,8 @@ const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** Seconds of merchant payments measured beside the schedules' burst, from about a second before its fire time. */
 const SCHEDULE_NOISE_SECONDS = 5;
 /** BENCH_ONLY=<letter> runs that section alone (C with B and D, which it runs beside; H on PostgreSQL only). */
-const ONLY = (['C', 'G', 'H', 'L', 'P', 'Q', 'R', 'S', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, P, Q, R, S, T, U or W');
+const ONLY = (['C', 'G', 'H', 'L', 'M', 'P', 'Q', 'R', 'S', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, P, Q, R, S, T, U or W');
 /** The stores the per-store sections measure: both unless BENCH_STORES names one (PGlite or PostgreSQL). */
 const STORES: readonly StoreKind[] = (() => {
   const raw = process.env.BENCH_STORES;
@@ -826,6 +827,7 @@ async function main(): Promise<void> {
   if (!interrupted && (!ONLY || ONLY === 'P')) await benchPaymentCost(kinds, sectionContext);
   if (!interrupted && (!ONLY || ONLY === 'W')) await benchAcquirerWait(kinds, sectionContext);
   if (!interrupted && (!ONLY || ONLY === 'S')) await benchStartup(sectionContext);
+  if (source && !interrupted && (!ONLY || ONLY === 'M')) await benchInstances(sectionContext);
   if (source && !interrupted && (!ONLY || ONLY === 'H')) await benchSchedules();
   if (interrupted) return; // the signal handler cleans up and exits
 
