@@ -2,7 +2,7 @@ import { ENTITY_ID, LEGACY_USER_ID } from '../domain/ids.ts';
 import { issueLegacyCredentials, listLegacyCredentials, revokeLegacyCredentials, type LegacyCredentialsSummary } from '../merchants/legacyCredentials.ts';
 import { entityExists } from '../merchants/repository.ts';
 import type { Store } from '../store/index.ts';
-import type { Usage } from './command.ts';
+import { callAdmin, refusedBy, type AdminApi, type Usage } from './command.ts';
 
 /** `npm run gateway -- credentials ...`: legacy credentials (COMPAT §1, merchants/legacyCredentials.ts). */
 
@@ -59,6 +59,53 @@ export async function credentialsCommand(
       const userId = positionals[0];
       if (!userId || !LEGACY_USER_ID.test(userId)) throw usage('credentials revoke needs the USER_ID (32 lowercase hexadecimal characters)');
       return (await revokeLegacyCredentials(store, userId)) ? `revoked ${userId}` : `no active legacy credentials ${userId}`;
+    }
+    default:
+      throw usage(`unknown command: credentials ${action ?? ''}`.trim());
+  }
+}
+
+/** `credentials` commands sent to a running gateway's admin API (/admin/v1/credentials), with the same output. */
+export async function credentialsCommandThroughAdminApi(
+  action: string | undefined,
+  values: CredentialsOptionValues,
+  positionals: readonly string[],
+  api: AdminApi,
+  usage: Usage,
+): Promise<string> {
+  switch (action) {
+    case 'create': {
+      const entityIds = values.entity ?? [];
+      if (entityIds.length === 0) throw usage('credentials create needs at least one --entity ID');
+      const answer = await callAdmin(api, 'POST', '/admin/v1/credentials', { entityIds, label: values.label ?? 'legacy client' });
+      if (answer.status === 404 || answer.status === 400) throw usage(answer.body.result?.description?.replace(/^.*: /, '') ?? 'no such entity');
+      if (answer.status !== 201) throw refusedBy(answer);
+      const { credentials } = answer.body as unknown as { credentials: { userId: string; password: string } };
+      return [
+        `authentication.userId    ${credentials.userId}`,
+        `authentication.password  ${credentials.password}`,
+        `allowed for              ${[...new Set(entityIds)].join(', ')}`,
+        '(the password is shown once; only a salted scrypt hash of it is stored)',
+      ].join('\n');
+    }
+    case 'list': {
+      const entityId = values.entity?.[0];
+      if ((values.entity?.length ?? 0) > 1) throw usage('credentials list takes at most one --entity ID');
+      if (entityId !== undefined && !ENTITY_ID.test(entityId)) throw usage('--entity must be 32 lowercase hexadecimal characters');
+      const answer = await callAdmin(api, 'GET', `/admin/v1/credentials${entityId ? `?entityId=${entityId}` : ''}`);
+      if (answer.status !== 200) throw refusedBy(answer);
+      const listed = (answer.body.credentials ?? []) as { userId: string; entityIds: string[]; label: string; demo: boolean; createdAt: string; revokedAt: string | null }[];
+      return (
+        listed
+          .map((credentials) => describeCredentials({ ...credentials, createdAt: new Date(credentials.createdAt), revokedAt: credentials.revokedAt === null ? null : new Date(credentials.revokedAt) }))
+          .join('\n') || '(no legacy credentials)'
+      );
+    }
+    case 'revoke': {
+      const userId = positionals[0];
+      if (!userId || !LEGACY_USER_ID.test(userId)) throw usage('credentials revoke needs the USER_ID (32 lowercase hexadecimal characters)');
+      const answer = await callAdmin(api, 'DELETE', `/admin/v1/credentials/${userId}`);
+      return answer.status === 200 ? `revoked ${userId}` : `no active legacy credentials ${userId}`;
     }
     default:
       throw usage(`unknown command: credentials ${action ?? ''}`.trim());

@@ -117,6 +117,21 @@ describe('the operator command line', () => {
       ]);
       expect((await gatewayWith(beside, 'token', 'revoke', tokenId)).stdout).toContain(`revoked ${tokenId}`);
       expect((await pay()).status).toBe(403);
+      // Legacy credentials the same way.
+      const pair = await gatewayWith(beside, 'credentials', 'create', '--entity', entityId, '--label', 'shop plugin');
+      expect(pair.code, pair.stderr).toBe(0);
+      const userId = field(pair.stdout, 'authentication.userId');
+      const password = field(pair.stdout, 'authentication.password');
+      const payLegacy = () =>
+        fetch(`${running.url}/v1/payments`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...cardPayment(entityId), 'authentication.userId': userId, 'authentication.password': password }),
+        });
+      expect((await payLegacy()).status).toBe(200);
+      expect((await gatewayWith(beside, 'credentials', 'list', '--entity', entityId)).stdout).toMatch(new RegExp(`^${userId}  active  entities ${entityId}  shop plugin  created `, 'm'));
+      expect((await gatewayWith(beside, 'credentials', 'revoke', userId)).stdout).toContain(`revoked ${userId}`);
+      expect((await payLegacy()).status).toBe(403);
       // Without the gateway's ADMIN_TOKEN the command says what to do; commands with no admin API need it stopped.
       const refused = await gatewayWith({ GATEWAY_URL: running.url }, 'entity', 'list');
       expect(refused.code).toBe(1);

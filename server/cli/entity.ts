@@ -12,7 +12,7 @@ import {
   type TokenListing,
 } from '../merchants/repository.ts';
 import type { Store } from '../store/index.ts';
-import type { Usage } from './command.ts';
+import { callAdmin, refusedBy, type AdminApi, type Usage } from './command.ts';
 
 /** `npm run gateway -- entity ...` and `token ...`: the merchants' entities and their access tokens. */
 
@@ -109,37 +109,6 @@ export async function entityCommand(
     default:
       throw usage(`unknown command: ${args.join(' ')}`);
   }
-}
-
-/** A running gateway's admin API: where `entity` and `token` commands go when the embedded store is that gateway's. */
-export interface AdminApi {
-  readonly url: string;
-  readonly adminToken: string;
-}
-
-interface AdminAnswer {
-  readonly status: number;
-  readonly body: { readonly result?: { readonly description?: string }; readonly [field: string]: unknown };
-}
-
-async function callAdmin(api: AdminApi, method: string, path: string, body?: Record<string, unknown>): Promise<AdminAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(`${api.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${api.adminToken}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch (error) {
-    throw new Error(`the running gateway's admin API at ${api.url} could not be reached (${error instanceof Error ? error.message : String(error)}): set GATEWAY_URL to its address`);
-  }
-  const answer = { status: response.status, body: (await response.json().catch(() => ({}))) as AdminAnswer['body'] };
-  if (answer.status === 401 || answer.status === 403) throw new Error(`the running gateway at ${api.url} refused ADMIN_TOKEN: set it to that gateway's`);
-  return answer;
-}
-
-function refusedBy(answer: AdminAnswer): Error {
-  return new Error(answer.body.result?.description ?? `the running gateway answered HTTP ${answer.status}`);
 }
 
 /**

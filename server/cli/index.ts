@@ -12,7 +12,7 @@ import { DEFAULT_ROTATION_BATCH } from '../vault/rotation.ts';
 import { WebhookConfigError } from '../webhooks/service.ts';
 import { BRANDS_USAGE, brandsCommand } from './brands.ts';
 import type { CliIO, Outcome } from './command.ts';
-import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
+import { CREDENTIALS_USAGE, credentialsCommand, credentialsCommandThroughAdminApi } from './credentials.ts';
 import { ENTITY_USAGE, entityCommand, entityCommandThroughAdminApi } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
@@ -24,8 +24,9 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 /**
  * Operator commands, run with `npm run gateway -- <command>` against the configured store (DATABASE_URL, or the
- * embedded store in DATA_DIR). On an embedded store a running gateway holds, `entity` and `token` commands are sent to
- * that gateway's admin API (ADMIN_TOKEN, GATEWAY_URL or its PORT on 127.0.0.1); the others need it stopped.
+ * embedded store in DATA_DIR). On an embedded store a running gateway holds, `entity`, `token` and `credentials`
+ * commands are sent to that gateway's admin API (ADMIN_TOKEN, GATEWAY_URL or its PORT on 127.0.0.1); the others need
+ * it stopped.
  * This file parses the command line and hands it to the command group's file beside it.
  */
 
@@ -104,13 +105,14 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
   try {
     store = await openStore(config);
   } catch (error) {
-    // The embedded store is a running gateway's: entity and token commands go through its admin API.
-    if (!(error instanceof StoreInUseError) || (resource !== 'entity' && resource !== 'token')) throw error;
+    // The embedded store is a running gateway's: entity, token and credentials commands go through its admin API.
+    if (!(error instanceof StoreInUseError) || !['entity', 'token', 'credentials'].includes(resource ?? '')) throw error;
     if (!config.adminToken) {
       throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and ${resource} commands are sent to its admin API`);
     }
-    const url = io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`;
-    return await entityCommandThroughAdminApi(args, values, positionals, { url, adminToken: config.adminToken }, usage);
+    const api = { url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken };
+    if (resource === 'credentials') return await credentialsCommandThroughAdminApi(action, values, positionals, api, usage);
+    return await entityCommandThroughAdminApi(args, values, positionals, api, usage);
   }
   try {
     const now = io.now ?? (() => new Date());
