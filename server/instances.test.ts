@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantToken, newAccessToken, revokeToken } from './merchants/repository.ts';
 import { openStore, type Store } from './store/index.ts';
 import { startGatewayProcess, type GatewayProcess } from './testing/gatewayProcess.ts';
-import { cardPayment, freshStoreLocation, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreLocation } from './testing/harness.ts';
+import { cardPayment, CIT_INITIAL, freshStoreLocation, MIT_REPEATED, STORE_KINDS, testCard, warnIfPostgresSkipped, type StoreLocation } from './testing/harness.ts';
 
 warnIfPostgresSkipped('instances.test.ts (three gateway processes on one PostgreSQL)');
 
@@ -14,8 +14,8 @@ warnIfPostgresSkipped('instances.test.ts (three gateway processes on one Postgre
  * (SIGKILL) in the middle of it: every payment a client asked for exists once, whichever instance answered it, the
  * clients that lost their answer getting it from another instance with the same Idempotency-Key; a checkout made on
  * one instance is paid through another; a key replayed on another instance answers the first answer; a request
- * limit is counted across instances; every payment's webhook is delivered once; a revoked token is refused
- * everywhere within TOKEN_CACHE_SECONDS.
+ * limit is counted across instances; every payment's webhook is delivered once; a schedule's fire times are each
+ * taken and paid once; a revoked token is refused everywhere within TOKEN_CACHE_SECONDS.
  */
 
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
@@ -85,7 +85,7 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'PostgreSQL'))('three gatewa
     await location?.dispose();
   });
 
-  it('loses and doubles nothing when one is killed under load, and shares keys, checkouts, limits, webhooks and tokens', async () => {
+  it('loses and doubles nothing when one is killed under load, and shares keys, checkouts, limits, webhooks, schedules and tokens', async () => {
     const [first, second, third] = instances as [Instance, Instance, Instance];
     const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const made = await send(`${first.url}/admin/v1/webhooks`, {
@@ -194,6 +194,44 @@ describe.each(STORE_KINDS.filter((kind) => kind === 'PostgreSQL'))('three gatewa
     // The activation message, then one request per delivery (a delivery attempt cut by the kill would show twice).
     expect(hooks).toBe((deliveries.rows[0]?.deliveries ?? 0) + 1);
     expect(attempts.rows[0]?.n).toBe(deliveries.rows[0]?.deliveries);
+
+    // A schedule firing every second for three seconds, on the instances still running: each fire time taken once,
+    // each execution's payment made once.
+    const initial = await send(`${first.url}/v1/payments`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ entityId, amount: '9.99', currency: 'EUR', paymentType: 'PA', createRegistration: 'true', ...testCard(), ...CIT_INITIAL }),
+    });
+    const registrationId = (initial.body as { registrationId?: string }).registrationId as string;
+    const utc = (at: number) => new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+    const from = Math.ceil((Date.now() + 2_000) / 1_000) * 1_000;
+    const schedule = await send(`${third.url}/scheduling/v1/schedules`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({
+        entityId,
+        registrationId,
+        amount: '12.50',
+        currency: 'EUR',
+        paymentType: 'DB',
+        ...MIT_REPEATED,
+        'job.expression': '* * * * * ?',
+        'job.startDate': utc(from),
+        'job.endDate': utc(from + 2_000),
+      }),
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(200);
+    const finished = async () =>
+      (await store.query<{ n: number }>('SELECT count(*)::int AS n FROM schedule_executions WHERE schedule_id = $1 AND finished_at IS NOT NULL', [schedule.body.id])).rows[0]?.n;
+    await expect.poll(finished, { timeout: 30_000, interval: 250 }).toBe(3);
+    const executions = await store.query<{ fires: number; paid: number; payments: number }>(
+      `SELECT count(DISTINCT e.fire_at)::int AS fires, count(e.payment_id)::int AS paid, count(DISTINCT p.id)::int AS payments
+         FROM schedule_executions e LEFT JOIN payments p ON p.id = e.payment_id WHERE e.schedule_id = $1`,
+      [schedule.body.id],
+    );
+    expect(executions.rows[0]).toEqual({ fires: 3, paid: 3, payments: 3 });
+    const scheduled = await store.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE entity_id = $1 AND source = 'SYSTEM'", [entityId]);
+    expect(scheduled.rows[0]?.n).toBe(3);
 
     // A revoked token is refused by every instance within TOKEN_CACHE_SECONDS (1 s here).
     const second_token = newAccessToken();
