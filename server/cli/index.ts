@@ -12,8 +12,8 @@ import { DEFAULT_ROTATION_BATCH } from '../vault/rotation.ts';
 import { WebhookConfigError } from '../webhooks/service.ts';
 import { BRANDS_USAGE, brandsCommand } from './brands.ts';
 import type { CliIO, Outcome } from './command.ts';
-import { CREDENTIALS_USAGE, credentialsCommand, credentialsCommandThroughAdminApi } from './credentials.ts';
-import { ENTITY_USAGE, entityCommand, entityCommandThroughAdminApi } from './entity.ts';
+import { adminApiCredentials, CREDENTIALS_USAGE, credentialsCommand, storeCredentials } from './credentials.ts';
+import { adminApiMerchants, ENTITY_USAGE, entityCommand, storeMerchants } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
@@ -111,8 +111,8 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
       throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and ${resource} commands are sent to its admin API`);
     }
     const api = { url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken };
-    if (resource === 'credentials') return await credentialsCommandThroughAdminApi(action, values, positionals, api, usage);
-    return await entityCommandThroughAdminApi(args, values, positionals, api, usage);
+    if (resource === 'credentials') return await credentialsCommand(action, values, positionals, adminApiCredentials(api, usage), usage);
+    return await entityCommand(args, values, positionals, adminApiMerchants(api, usage), usage);
   }
   try {
     const now = io.now ?? (() => new Date());
@@ -121,9 +121,9 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
     switch (resource) {
       case 'entity':
       case 'token':
-        return await entityCommand(args, values, positionals, store, usage);
+        return await entityCommand(args, values, positionals, storeMerchants(store, usage), usage);
       case 'credentials':
-        return await credentialsCommand(action, values, positionals, store, usage);
+        return await credentialsCommand(action, values, positionals, storeCredentials(store, usage), usage);
       case 'brands':
         return await brandsCommand(action, positionals, store, config.environment, now, usage);
       case 'payments':
