@@ -22,18 +22,31 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
+/** What an Authorization header is against a secret bearer token (compared in constant time). */
+export type BearerCheck = 'missing' | 'malformed' | 'wrong' | 'match';
+
+/** A checker of Authorization headers against `secret`: the admin API's and /metrics' (metrics/routes.ts). */
+export function bearerChecker(secret: string): (header: string | undefined) => BearerCheck {
+  const expected = digest(secret);
+  return (header) => {
+    if (!header) return 'missing';
+    const token = BEARER.exec(header.trim())?.[1];
+    if (!token) return 'malformed';
+    return timingSafeEqual(digest(token), expected) ? 'match' : 'wrong';
+  };
+}
+
 export function requireAdminToken(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'now'>, adminToken: string): MiddlewareHandler<AppEnv> {
-  const expected = digest(adminToken);
+  const check = bearerChecker(adminToken);
   return async (c, next) => {
     const address = clientAddressOf(c, deps.config.clientAddressHeader);
     const failed = guardAuthentication(deps.authFailures, address, deps.now);
-    const header = c.req.header('authorization');
-    const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
-    if (!token) {
-      const reason = header ? 'malformed Authorization header' : 'missing Authorization header';
+    const checked = check(c.req.header('authorization'));
+    if (checked === 'missing' || checked === 'malformed') {
+      const reason = checked === 'malformed' ? 'malformed Authorization header' : 'missing Authorization header';
       throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, reason), 401, undefined, { 'WWW-Authenticate': 'Bearer' }));
     }
-    if (!timingSafeEqual(digest(token), expected)) throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'not the admin token'), 403));
+    if (checked === 'wrong') throw await failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'not the admin token'), 403));
     await next();
   };
 }

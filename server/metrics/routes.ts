@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerChecker } from '../http/admin.ts';
 import type { Metrics } from './metrics.ts';
 
 /**
@@ -7,20 +7,16 @@ import type { Metrics } from './metrics.ts';
  * envelope, no request id, a plain 401 or 403 for a wrong token (Prometheus shows the status).
  */
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
 export function metricsResponder(metrics: Metrics, token: string | undefined): (request: Request) => Promise<Response> {
-  const expected = token === undefined ? undefined : digest(token);
+  const check = token === undefined ? undefined : bearerChecker(token);
   const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
     new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers } });
   return async (request) => {
     if (new URL(request.url).pathname !== '/metrics') return plain(404, 'only /metrics is served here');
     if (request.method !== 'GET') return plain(405, 'GET /metrics', { allow: 'GET' });
-    if (expected !== undefined) {
-      const presented = /^Bearer (\S{1,512})$/.exec(request.headers.get('authorization')?.trim() ?? '')?.[1];
-      if (presented === undefined) return plain(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
-      if (!timingSafeEqual(digest(presented), expected)) return plain(403, 'not the metrics token');
-    }
+    const checked = check?.(request.headers.get('authorization') ?? undefined);
+    if (checked === 'missing' || checked === 'malformed') return plain(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
+    if (checked === 'wrong') return plain(403, 'not the metrics token');
     const { text, contentType } = await metrics.scrape();
     return new Response(text, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
   };
