@@ -1,7 +1,7 @@
 import { ENTITY_ID } from '../domain/ids.ts';
 import { resultUrlBaseProblem } from '../domain/urls.ts';
 import {
-  createEntity,
+  createEntityWithToken,
   entityExists,
   grantToken,
   listEntities,
@@ -69,13 +69,9 @@ export interface MerchantsBackend {
 
 export function storeMerchants(store: Store, usage: Usage): MerchantsBackend {
   return {
-    async createEntity({ name, id, resultUrlBase }) {
-      const token = newAccessToken();
-      return store.transaction(async (tx) => {
-        const created = await createEntity(tx, name, id);
-        if (resultUrlBase) await setShopperResultUrlBase(tx, created.id, resultUrlBase);
-        return { entityId: created.id, tokenId: await grantToken(tx, token, `entity ${created.id}`, [created.id]), token };
-      });
+    async createEntity(settings) {
+      const { entity, tokenId, token } = await createEntityWithToken(store, settings);
+      return { entityId: entity.id, tokenId, token };
     },
     setResultUrlBase: (entityId, base) => setShopperResultUrlBase(store, entityId, base),
     listEntities: () => listEntities(store),

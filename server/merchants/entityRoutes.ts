@@ -11,7 +11,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { existingEntityIds } from './credentialRoutes.ts';
-import { createEntity, entityExists, grantToken, listEntities, listTokens, newAccessToken, revokeToken, setShopperResultUrlBase, type TokenListing } from './repository.ts';
+import { createEntityWithToken, entityExists, grantToken, listEntities, listTokens, newAccessToken, revokeToken, type TokenListing } from './repository.ts';
 
 /**
  * The admin API of entities and access tokens (`/admin/v1/entities`, `/admin/v1/tokens`; JSON, ADMIN_TOKEN): what the
@@ -47,15 +47,9 @@ export function entityAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 
     const base = body.resultUrlBase as string | undefined;
     const problem = base === undefined ? undefined : resultUrlBaseProblem(base);
     if (problem) throw invalidParameters([{ name: 'resultUrlBase', value: base ?? '', message: problem }]);
-    const name = textField('name', body.name) ?? 'Merchant';
-    const token = newAccessToken();
-    const made = await store.transaction(async (tx) => {
-      const entity = await createEntity(tx, name, id);
-      if (base) await setShopperResultUrlBase(tx, entity.id, base);
-      return { entity, tokenId: await grantToken(tx, token, `entity ${entity.id}`, [entity.id]) };
-    });
+    const made = await createEntityWithToken(store, { name: textField('name', body.name) ?? 'Merchant', id, resultUrlBase: base });
     // The one answer that carries the token: only its hash is kept.
-    return ok(c, { entity: { id: made.entity.id, name: made.entity.name, resultUrlBase: base ?? null }, token: { id: made.tokenId, accessToken: token } }, 201);
+    return ok(c, { entity: { id: made.entity.id, name: made.entity.name, resultUrlBase: made.entity.shopperResultUrlBase }, token: { id: made.tokenId, accessToken: made.token } }, 201);
   });
   routes.get('/', async (c) => ok(c, { entities: (await listEntities(store)).map((entity) => ({ id: entity.id, name: entity.name, resultUrlBase: entity.shopperResultUrlBase })) }));
   routes.all('/', () => {

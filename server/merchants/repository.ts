@@ -133,6 +133,24 @@ export async function listTokens(db: Queryable, entityId?: string): Promise<Toke
   }));
 }
 
+/**
+ * A merchant's start: an entity (with its shoppers' result URL base when given) and an access token for it, in one
+ * transaction. The token is returned once, here; only its hash is kept. For the `entity create` command and the admin
+ * API alike.
+ */
+export async function createEntityWithToken(
+  store: { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
+  settings: { readonly name: string; readonly id?: string | undefined; readonly resultUrlBase?: string | undefined },
+): Promise<{ entity: Entity; tokenId: string; token: string }> {
+  const token = newAccessToken();
+  return store.transaction(async (tx) => {
+    const created = await createEntity(tx, settings.name, settings.id);
+    if (settings.resultUrlBase) await setShopperResultUrlBase(tx, created.id, settings.resultUrlBase);
+    const tokenId = await grantToken(tx, token, `entity ${created.id}`, [created.id]);
+    return { entity: { ...created, shopperResultUrlBase: settings.resultUrlBase ?? null }, tokenId, token };
+  });
+}
+
 export async function revokeToken(db: Queryable, tokenId: string): Promise<boolean> {
   const updated = await db.query('UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [tokenId]);
   return updated.rowCount > 0;
