@@ -26,6 +26,7 @@ import { settlementAdminRoutes } from './payments/settlementRoutes.ts';
 import { webhookAdminRoutes } from './webhooks/routes.ts';
 import { reconciliationDayRoutes, reconciliationEntityRoutes } from './reconciliation/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
+import { commandAdminRoutes } from './cli/commandRoutes.ts';
 import { settlementRunAdminRoutes, settlementSettingsAdminRoutes } from './reports/adminRoutes.ts';
 import { widgetRoutes } from './widget/routes.ts';
 import { healthRoutes } from './http/health.ts';
@@ -108,6 +109,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/settlements', settlementRunAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', reconciliationEntityRoutes(deps, adminToken));
     app.route('/admin/v1/reconciliation', reconciliationDayRoutes(deps, adminToken));
+    app.route('/admin/v1/commands', commandAdminRoutes(deps, adminToken));
   }
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));

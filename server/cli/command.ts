@@ -1,3 +1,6 @@
+import { createWriteStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ENTITY_ID } from '../domain/ids.ts';
 
 /** What every command group is given and gives back: index.ts parses the command line and runs the group. */
@@ -8,6 +11,31 @@ export interface CliIO {
   /** A line of progress, before the command's result. */
   readonly progress: (line: string) => void;
   readonly now?: () => Date;
+  /** The files a command reads and writes (`--password-file`, `--out`): this machine's unless given. */
+  readonly files?: CommandFiles;
+}
+
+/**
+ * The files a command names: read and written where the command line runs, also when the command itself runs in a
+ * gateway (cli/remote.ts carries their contents both ways).
+ */
+export interface CommandFiles {
+  /** The file's text; throws when it cannot be read. */
+  read(path: string): string;
+  write(path: string, chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<void>;
+}
+
+export const LOCAL_FILES: CommandFiles = {
+  read: (path) => readFileSync(path, 'utf8'),
+  write: (path, chunks) => pipeline(Readable.from(chunks), createWriteStream(path)),
+};
+
+/** What a command printed and how it ended. */
+export interface CliResult {
+  readonly exitCode: number;
+  /** The command's result (progress lines went to `io.progress` before). */
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 /** A command's result: what it prints on standard output, and its exit code. */
@@ -31,38 +59,3 @@ export function booleanOption(raw: string | undefined, option: string, usage: Us
   if (raw !== 'true' && raw !== 'false') throw usage(`${option} must be true or false`);
   return raw === 'true';
 }
-
-/**
- * A running gateway's admin API: where the entity, token and credentials commands go when the embedded store is that
- * gateway's (index.ts).
- */
-export interface AdminApi {
-  readonly url: string;
-  readonly adminToken: string;
-}
-
-export interface AdminAnswer {
-  readonly status: number;
-  readonly body: { readonly result?: { readonly description?: string }; readonly [field: string]: unknown };
-}
-
-export async function callAdmin(api: AdminApi, method: string, path: string, body?: Record<string, unknown>): Promise<AdminAnswer> {
-  let response: Response;
-  try {
-    response = await fetch(`${api.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${api.adminToken}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch (error) {
-    throw new Error(`the running gateway's admin API at ${api.url} could not be reached (${error instanceof Error ? error.message : String(error)}): set GATEWAY_URL to its address`);
-  }
-  const answer = { status: response.status, body: (await response.json().catch(() => ({}))) as AdminAnswer['body'] };
-  if (answer.status === 401 || answer.status === 403) throw new Error(`the running gateway at ${api.url} refused ADMIN_TOKEN: set it to that gateway's`);
-  return answer;
-}
-
-export function refusedBy(answer: AdminAnswer): Error {
-  return new Error(answer.body.result?.description ?? `the running gateway answered HTTP ${answer.status}`);
-}
-

@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
@@ -90,7 +94,7 @@ describe('the operator command line', () => {
     }
   }, 120_000);
 
-  it('sends entity and token commands to the running gateway whose embedded store it is, through its admin API', async () => {
+  it('runs every command in the running gateway whose embedded store it is, through its admin API, with its files where the command line runs', async () => {
     const adminToken = `admin-token-of-the-cli-test-${'0'.repeat(16)}`;
     const running = await startGateway({ ...loadConfig({}), port: 0, host: '127.0.0.1', dataDir, demoMerchant: undefined, logLevel: 'silent', adminToken, tokenCacheSeconds: 0 });
     try {
@@ -132,12 +136,49 @@ describe('the operator command line', () => {
       expect((await gatewayWith(beside, 'credentials', 'list', '--entity', entityId)).stdout).toMatch(new RegExp(`^${userId}  active  entities ${entityId}  shop plugin  created `, 'm'));
       expect((await gatewayWith(beside, 'credentials', 'revoke', userId)).stdout).toContain(`revoked ${userId}`);
       expect((await payLegacy()).status).toBe(403);
-      // Without the gateway's ADMIN_TOKEN the command says what to do; commands with no admin API need it stopped.
+      // The other groups run there too, on the gateway's store (it holds the embedded store; nothing else may open it).
+      const updated = await gatewayWith(beside, 'entity', 'update', entityId, '--result-url-base', 'https://shop.example/return/');
+      expect(updated.stdout).toContain(`${entityId}  shopper result URL base https://shop.example/return/`);
+      expect((await gatewayWith(beside, 'brands', 'set', entityId, 'VISA', 'MASTER')).code).toBe(0);
+      expect((await gatewayWith(beside, 'brands', 'show', entityId)).stdout).toContain(`${entityId} offers 2 brands`);
+      expect((await gatewayWith(beside, 'throttling', 'show', entityId)).stdout).toContain(entityId);
+      expect((await gatewayWith(beside, 'settlement', 'show', entityId)).stdout).toContain(`${entityId}  settles in`);
+      // Progress streams back as the command goes.
+      const rotated = await gatewayWith(beside, 'keys', 'rotate', '--batch', '1');
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(rotated.stdout).toMatch(/^Re-sealing card data with the current key /m);
+      expect((await gatewayWith(beside, 'keys', 'status')).code).toBe(0);
+      // A file the command reads is read here and sent; a file it writes comes back and is written here.
+      const work = await mkdtemp(join(tmpdir(), 'cli-files-'));
+      try {
+        await writeFile(join(work, 'ftp-password'), 'ftp-secret-of-the-cli-test\n');
+        const set = await gatewayWith(beside, 'reconciliation', 'ftp', 'set', entityId, '--host', 'ftp.example.com', '--user', 'merchant', '--password-file', join(work, 'ftp-password'));
+        expect(set.code, set.stderr).toBe(0);
+        expect(set.stdout).toContain('"host": "ftp.example.com"');
+        expect(set.stdout).not.toContain('ftp-secret-of-the-cli-test');
+        const unreadable = await gatewayWith(beside, 'reconciliation', 'ftp', 'set', entityId, '--host', 'ftp.example.com', '--user', 'merchant', '--password-file', join(work, 'absent'));
+        expect(unreadable.stderr).toContain(`--password-file: cannot read ${join(work, 'absent')}`);
+        const day = new Date().toISOString().slice(0, 10);
+        // Run from another directory (where tsx is not found by name): the relative --out is that directory's.
+        const tsx = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/loader.mjs')).href;
+        const downloaded = await run(process.execPath, ['--import', tsx, join(process.cwd(), 'server/cli/index.ts'), 'reconciliation', 'download', entityId, day, '--out', 'day.csv'], {
+          cwd: work,
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...beside },
+        });
+        expect(downloaded.stdout).toContain('wrote ');
+        expect(await readFile(join(work, 'day.csv'), 'utf8')).toMatch(/^[^\r\n]+\r\n/);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+      // A refused command is refused as it is here: the usage, exit code 1.
+      const wrong = await gatewayWith(beside, 'brands', 'show', 'not-an-entity');
+      expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringContaining('brands show needs the ENTITY_ID')]);
+      // Without the gateway's ADMIN_TOKEN the command says what to do; with a wrong one, that it was refused.
       const refused = await gatewayWith({ GATEWAY_URL: running.url }, 'entity', 'list');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/is in use by process \d+.*set ADMIN_TOKEN/);
-      expect((await gatewayWith(beside, 'entity', 'update', entityId, '--result-url-base', 'none')).stderr).toContain('needs the gateway stopped');
-      expect((await gatewayWith(beside, 'brands', 'list', entityId)).stderr).toContain('is in use by process');
+      const wrongToken = await gatewayWith({ ...beside, ADMIN_TOKEN: `${adminToken}x` }, 'entity', 'list');
+      expect(wrongToken.stderr).toContain("refused ADMIN_TOKEN: set it to that gateway's");
     } finally {
       await running.close();
     }

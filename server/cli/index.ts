@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, type GatewayConfig } from '../config.ts';
 import { SmartRetryConfigError } from '../merchants/smartRetrySettings.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, type Store } from '../store/index.ts';
 import { StoreInUseError } from '../store/pglite.ts';
 import { ThrottlingConfigError } from '../throttling/settings.ts';
 import { createCardVault } from '../vault/cardVault.ts';
@@ -11,12 +11,13 @@ import { loadCardDataKeys } from '../vault/key.ts';
 import { DEFAULT_ROTATION_BATCH } from '../vault/rotation.ts';
 import { WebhookConfigError } from '../webhooks/service.ts';
 import { BRANDS_USAGE, brandsCommand } from './brands.ts';
-import type { CliIO, Outcome } from './command.ts';
-import { adminApiCredentials, CREDENTIALS_USAGE, credentialsCommand, storeCredentials } from './credentials.ts';
-import { adminApiMerchants, ENTITY_USAGE, entityCommand, storeMerchants } from './entity.ts';
+import { LOCAL_FILES, type CliIO, type CliResult, type CommandFiles, type Outcome } from './command.ts';
+import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
+import { ENTITY_USAGE, entityCommand } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
+import { runInGateway } from './remote.ts';
 import { SETTLEMENT_USAGE, settlementCommand } from './settlement.ts';
 import { SMART_RETRY_USAGE, smartRetryCommand, smartRetryRefusal } from './smartRetry.ts';
 import { THROTTLING_USAGE, throttlingCommand, throttlingRefusal } from './throttling.ts';
@@ -24,15 +25,18 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 /**
  * Operator commands, run with `npm run gateway -- <command>` against the configured store (DATABASE_URL, or the
- * embedded store in DATA_DIR). On an embedded store a running gateway holds, `entity`, `token` and `credentials`
- * commands are sent to that gateway's admin API (ADMIN_TOKEN, GATEWAY_URL or its PORT on 127.0.0.1); the others need
- * it stopped.
+ * embedded store in DATA_DIR). When the embedded store is a running gateway's (it admits one process), the command is
+ * sent to that gateway's admin API (ADMIN_TOKEN; GATEWAY_URL, or its PORT on 127.0.0.1) and runs there on the same
+ * code (cli/remote.ts, cli/commandRoutes.ts).
  * This file parses the command line and hands it to the command group's file beside it.
  */
 
 const USAGE = `Usage: npm run gateway -- <command>
 
-${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${THROTTLING_USAGE}`;
+${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${THROTTLING_USAGE}
+A command finds a running gateway whose embedded store it is at GATEWAY_URL (default http://127.0.0.1:PORT) and runs
+there with its ADMIN_TOKEN; with PostgreSQL (DATABASE_URL) it runs beside running gateways.
+`;
 
 /** Any of these, as the command or after it, prints the usage (and runs nothing). */
 const HELP = new Set(['help', '--help', '-h']);
@@ -41,34 +45,73 @@ class UsageError extends Error {}
 
 const usage = (message: string) => new UsageError(message);
 
-/** What a command printed and how it ended. */
-export interface CliResult {
-  readonly exitCode: number;
-  /** The command's result (progress lines went to `io.progress` before). */
-  readonly stdout: string;
-  readonly stderr: string;
+/** What a command runs with: the configuration, the store (opened once asked for), the clock and the files. */
+interface CommandContext {
+  readonly config: GatewayConfig;
+  readonly store: () => Promise<Store>;
+  readonly io: CliIO;
+  readonly now: () => Date;
+  readonly files: CommandFiles;
 }
 
 /** Runs one operator command. The entry below runs it for `npm run gateway`; tests run it in-process. */
 export async function runCli(args: readonly string[], io: CliIO): Promise<CliResult> {
+  const files = io.files ?? LOCAL_FILES;
+  let opened: Store | undefined;
   try {
-    const outcome = await run([...args], io);
-    return typeof outcome === 'string' ? { exitCode: 0, stdout: `${outcome}\n`, stderr: '' } : { exitCode: outcome.exitCode, stdout: `${outcome.output}\n`, stderr: '' };
+    if (generatesKey(args)) return resultOf(generateKey());
+    const config = loadConfig(io.env);
+    const store = async () => (opened ??= await openStore(config));
+    try {
+      return resultOf(await run([...args], { config, store, io, now: io.now ?? (() => new Date()), files }));
+    } catch (error) {
+      // The embedded store is a running gateway's: the command runs there.
+      if (!(error instanceof StoreInUseError)) throw error;
+      if (!config.adminToken) throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and the command runs in it`);
+      return await runInGateway({ url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken }, args, io, files);
+    }
   } catch (error) {
-    if (error instanceof UsageError) return { exitCode: 1, stdout: '', stderr: `${error.message}\n\n${USAGE}` };
-    if (error instanceof ConfigError) return { exitCode: 1, stdout: '', stderr: `Configuration error: ${error.message}\n` };
-    if (error instanceof WebhookConfigError) return { exitCode: 1, stdout: '', stderr: `${webhookRefusal(error)}\n` };
-    if (error instanceof SmartRetryConfigError) return { exitCode: 1, stdout: '', stderr: `${smartRetryRefusal(error)}\n` };
-    if (error instanceof ThrottlingConfigError) return { exitCode: 1, stdout: '', stderr: `${throttlingRefusal(error)}\n` };
-    return { exitCode: 1, stdout: '', stderr: `${error instanceof Error ? error.message : String(error)}\n` };
+    return refusal(error);
+  } finally {
+    await opened?.close();
   }
 }
 
-async function run(args: string[], io: CliIO): Promise<string | Outcome> {
+/**
+ * Runs one operator command in this gateway, on its store, configuration and clock: what the admin API runs for a
+ * command line that found the embedded store in use (cli/commandRoutes.ts).
+ */
+export async function runCliIn(gateway: { readonly store: Store; readonly config: GatewayConfig; readonly now: () => Date }, args: readonly string[], io: CliIO & { readonly files: CommandFiles }): Promise<CliResult> {
+  try {
+    if (generatesKey(args)) return resultOf(generateKey());
+    return resultOf(await run([...args], { config: gateway.config, store: async () => gateway.store, io: { ...io, now: gateway.now }, now: gateway.now, files: io.files }));
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+const generatesKey = (args: readonly string[]) => ['key', 'keys'].includes(args[0] ?? '') && args[1] === 'generate';
+
+function resultOf(outcome: string | Outcome): CliResult {
+  return typeof outcome === 'string' ? { exitCode: 0, stdout: `${outcome}\n`, stderr: '' } : { exitCode: outcome.exitCode, stdout: `${outcome.output}\n`, stderr: '' };
+}
+
+function refusal(error: unknown): CliResult {
+  const refused = (stderr: string): CliResult => ({ exitCode: 1, stdout: '', stderr });
+  if (error instanceof UsageError) return refused(`${error.message}\n\n${USAGE}`);
+  if (error instanceof ConfigError) return refused(`Configuration error: ${error.message}\n`);
+  if (error instanceof WebhookConfigError) return refused(`${webhookRefusal(error)}\n`);
+  if (error instanceof SmartRetryConfigError) return refused(`${smartRetryRefusal(error)}\n`);
+  if (error instanceof ThrottlingConfigError) return refused(`${throttlingRefusal(error)}\n`);
+  return refused(`${error instanceof Error ? error.message : String(error)}\n`);
+}
+
+async function run(args: string[], context: CommandContext): Promise<string | Outcome> {
+  const { config, io, now } = context;
   const [resource, action, ...rest] = args;
   if (resource !== undefined && (HELP.has(resource) || (action !== undefined && HELP.has(action)))) return USAGE.trimEnd();
   // Options of its own: parsed by the command group.
-  if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), io, usage);
+  if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), context, usage);
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
@@ -93,52 +136,32 @@ async function run(args: string[], io: CliIO): Promise<string | Outcome> {
     },
     allowPositionals: true,
   });
-  const command = `${resource} ${action}`;
-  if (command === 'key generate' || command === 'keys generate') return generateKey();
   if (resource === 'keys' && action !== 'status' && action !== 'rotate') throw usage(`unknown command: ${args.join(' ')}`);
-  const batchSize = command === 'keys rotate' ? batchOption(values.batch, usage) : DEFAULT_ROTATION_BATCH;
-  const config = loadConfig(io.env);
+  const batchSize = resource === 'keys' && action === 'rotate' ? batchOption(values.batch, usage) : DEFAULT_ROTATION_BATCH;
   // The keys before the store: a wrong key setting stops the command before it touches anything.
   const keys = resource === 'keys' || resource === 'webhook' ? loadCardDataKeys(config) : undefined;
   const vault = keys ? createCardVault(keys.current, keys.previous) : undefined;
-  let store: Awaited<ReturnType<typeof openStore>>;
-  try {
-    store = await openStore(config);
-  } catch (error) {
-    // The embedded store is a running gateway's: entity, token and credentials commands go through its admin API.
-    if (!(error instanceof StoreInUseError) || !['entity', 'token', 'credentials'].includes(resource ?? '')) throw error;
-    if (!config.adminToken) {
-      throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and ${resource} commands are sent to its admin API`);
-    }
-    const api = { url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken };
-    if (resource === 'credentials') return await credentialsCommand(action, values, positionals, adminApiCredentials(api, usage), usage);
-    return await entityCommand(args, values, positionals, adminApiMerchants(api, usage), usage);
-  }
-  try {
-    const now = io.now ?? (() => new Date());
-    if (vault && resource === 'keys') return await keysCommand(action, batchSize, store, vault, io);
-    if (vault && resource === 'webhook') return await webhookCommand(action, values, positionals, { store, config, vault }, io, usage);
-    switch (resource) {
-      case 'entity':
-      case 'token':
-        return await entityCommand(args, values, positionals, storeMerchants(store, usage), usage);
-      case 'credentials':
-        return await credentialsCommand(action, values, positionals, storeCredentials(store, usage), usage);
-      case 'brands':
-        return await brandsCommand(action, positionals, store, config.environment, now, usage);
-      case 'payments':
-        return await paymentsCommand(action, positionals, store, config.environment, now, usage);
-      case 'settlement':
-        return await settlementCommand(action, values, positionals, store, config, now, usage);
-      case 'smart-retry':
-        return await smartRetryCommand(action, values, positionals, store, { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer }, io, usage);
-      case 'throttling':
-        return await throttlingCommand(action, positionals, store, config.limits, io, usage);
-      default:
-        throw usage(`unknown command: ${args.join(' ') || '(none)'}`);
-    }
-  } finally {
-    await store.close();
+  const store = await context.store();
+  if (vault && resource === 'keys') return await keysCommand(action, batchSize, store, vault, io);
+  if (vault && resource === 'webhook') return await webhookCommand(action, values, positionals, { store, config, vault }, io, usage);
+  switch (resource) {
+    case 'entity':
+    case 'token':
+      return await entityCommand(args, values, positionals, store, usage);
+    case 'credentials':
+      return await credentialsCommand(action, values, positionals, store, usage);
+    case 'brands':
+      return await brandsCommand(action, positionals, store, config.environment, now, usage);
+    case 'payments':
+      return await paymentsCommand(action, positionals, store, config.environment, now, usage);
+    case 'settlement':
+      return await settlementCommand(action, values, positionals, store, config, now, usage);
+    case 'smart-retry':
+      return await smartRetryCommand(action, values, positionals, store, { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer }, io, usage);
+    case 'throttling':
+      return await throttlingCommand(action, positionals, store, config.limits, io, usage);
+    default:
+      throw usage(`unknown command: ${args.join(' ') || '(none)'}`);
   }
 }
 

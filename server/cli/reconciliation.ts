@@ -1,17 +1,14 @@
-import { createWriteStream, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig, type GatewayConfig } from '../config.ts';
+import type { GatewayConfig } from '../config.ts';
 import { entityExists } from '../merchants/repository.ts';
 import { dayFile } from '../reconciliation/dayFile.ts';
 import { dateProblem, fileJson, resendFile, ResendRefused } from '../reconciliation/files.ts';
 import { filesOfDay, filesOfEntity, findFile, type FileRecord, type FileStatus } from '../reconciliation/repository.ts';
 import { FtpSettingsError, ftpSettingsJson, removeFtpSettings, saveFtpSettings, showFtpSettings, type FtpSettingsInput } from '../reconciliation/settings.ts';
-import { openStore, type Store } from '../store/index.ts';
+import type { Store } from '../store/index.ts';
 import { createCardVault, type CardVault } from '../vault/cardVault.ts';
 import { loadCardDataKeys } from '../vault/key.ts';
-import { booleanOption, entityIdArgument, type CliIO, type Usage } from './command.ts';
+import { booleanOption, entityIdArgument, type CommandFiles, type Usage } from './command.ts';
 
 /** `npm run gateway -- reconciliation ...`: the reconciliation file's FTP settings and files (COMPAT §14). It parses options of its own. */
 
@@ -43,10 +40,13 @@ function dateOf(value: string | undefined, what: string, usage: Usage): string {
   return value;
 }
 
+/** The options that name a file the command reads: where the command line runs (cli/remote.ts sends them along). */
+export const INPUT_FILE_OPTIONS = ['--password-file', '--tls-certificate-file'] as const;
+
 /** A secret read from a file (not the command line, where ps and the shell's history would keep it): one final line break dropped. */
-function secretFile(path: string, option: string, usage: Usage): string {
+function secretFile(files: CommandFiles, path: string, option: string, usage: Usage): string {
   try {
-    return readFileSync(path, 'utf8').replace(/\r?\n$/, '');
+    return files.read(path).replace(/\r?\n$/, '');
   } catch {
     throw usage(`${option}: cannot read ${path}`);
   }
@@ -63,7 +63,7 @@ function describeFile(file: FileRecord): string {
   return parts.join('  ');
 }
 
-function settingsInput(values: Record<string, string | undefined>, usage: Usage): FtpSettingsInput {
+function settingsInput(values: Record<string, string | undefined>, files: CommandFiles, usage: Usage): FtpSettingsInput {
   const port = values.port === undefined ? undefined : Number(values.port);
   if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) throw usage('--port must be an integer between 1 and 65535');
   const explicitTls = booleanOption(values.tls, '--tls', usage);
@@ -71,10 +71,10 @@ function settingsInput(values: Record<string, string | undefined>, usage: Usage)
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(port !== undefined ? { port } : {}),
     ...(values.user !== undefined ? { username: values.user } : {}),
-    ...(values['password-file'] !== undefined ? { password: secretFile(values['password-file'], '--password-file', usage) } : {}),
+    ...(values['password-file'] !== undefined ? { password: secretFile(files, values['password-file'], '--password-file', usage) } : {}),
     ...(values.folder !== undefined ? { folder: values.folder } : {}),
     ...(explicitTls !== undefined ? { explicitTls } : {}),
-    ...(values['tls-certificate-file'] !== undefined ? { tlsCertificate: secretFile(values['tls-certificate-file'], '--tls-certificate-file', usage) } : {}),
+    ...(values['tls-certificate-file'] !== undefined ? { tlsCertificate: secretFile(files, values['tls-certificate-file'], '--tls-certificate-file', usage) } : {}),
   };
 }
 
@@ -110,8 +110,16 @@ async function ftpCommand(
   }
 }
 
+/** What `reconciliation` runs with: the store is opened only once the command line was found right. */
+export interface ReconciliationContext {
+  readonly config: GatewayConfig;
+  readonly now: () => Date;
+  readonly store: () => Promise<Store>;
+  readonly files: CommandFiles;
+}
+
 /** Runs `reconciliation <args>` (the arguments after `reconciliation`). */
-export async function reconciliationCommand(args: readonly string[], io: Pick<CliIO, 'env' | 'now'>, usage: Usage): Promise<string> {
+export async function reconciliationCommand(args: readonly string[], context: ReconciliationContext, usage: Usage): Promise<string> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -137,8 +145,7 @@ export async function reconciliationCommand(args: readonly string[], io: Pick<Cl
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (!['ftp', 'files', 'day', 'show', 'resend', 'download'].includes(command ?? '')) throw usage(`unknown command: reconciliation ${command ?? ''}`.trim());
-  const config = loadConfig(io.env);
-  const now = io.now ?? (() => new Date());
+  const { config, now, files } = context;
   // Checked before the store opens: a mistyped command touches nothing.
   const entityId = command === 'day' ? '' : entityIdArgument(command === 'ftp' ? rest[1] : rest[0], `reconciliation ${command}`, usage);
   const date = command === 'day' ? dateOf(rest[0], 'DATE', usage) : ['show', 'resend', 'download'].includes(command as string) ? dateOf(rest[1], 'DATE', usage) : '';
@@ -146,49 +153,46 @@ export async function reconciliationCommand(args: readonly string[], io: Pick<Cl
   const from = values.from === undefined ? new Date(Date.parse(to) - 30 * DAY_MS).toISOString().slice(0, 10) : dateOf(values.from, '--from', usage);
   const status = values.status as FileStatus | undefined;
   if (status !== undefined && !['pending', 'retrying', 'uploaded', 'failed'].includes(status)) throw usage('--status must be pending, retrying, uploaded or failed');
-  const input = command === 'ftp' && rest[0] === 'set' ? settingsInput(values, usage) : undefined;
+  const input = command === 'ftp' && rest[0] === 'set' ? settingsInput(values, files, usage) : undefined;
   // The keys before the store, as every command that seals: a wrong key setting stops it before it touches anything.
   const keys = input ? loadCardDataKeys(config) : undefined;
   const vault = keys ? createCardVault(keys.current, keys.previous) : undefined;
-  const store = await openStore(config);
-  try {
-    switch (command) {
-      case 'ftp':
-        return await ftpCommand(rest[0], entityId, input, { store, config, vault, now }, usage);
-      case 'files': {
-        if (!(await entityExists(store, entityId))) throw usage(`no entity ${entityId}`);
-        return (await filesOfEntity(store, entityId, { from, to })).map(describeFile).join('\n') || `(no reconciliation files of ${entityId} from ${from} to ${to})`;
-      }
-      case 'day': {
-        const files = await filesOfDay(store, date, { limit: DAY_LIST_LIMIT, ...(status ? { status } : {}) });
-        return files.map(describeFile).join('\n') || `(no reconciliation files for ${date})`;
-      }
-      case 'show': {
-        const file = await findFile(store, entityId, date);
-        if (!file) return `no reconciliation file of ${entityId} for ${date} (not scheduled: no FTP settings then, or the day is not due yet)`;
-        return describeFile(file);
-      }
-      case 'resend':
-        try {
-          return `${describeFile(await resendFile(store, entityId, date, now()))}\n(a running gateway uploads it now)`;
-        } catch (error) {
-          if (error instanceof ResendRefused) throw new Error(error.unknownEntity ? `no entity ${entityId}` : error.message);
-          throw error;
-        }
-      default: {
-        const file = await dayFile(store, entityId, date, config.pspEntityId);
-        if (!file) throw usage(`no entity ${entityId}`);
-        if (values.out !== undefined) {
-          await pipeline(Readable.from(file.chunks), createWriteStream(values.out));
-          return `wrote ${file.name} to ${values.out}: ${file.counted.records} records, ${file.counted.bytes} bytes`;
-        }
-        let text = '';
-        for await (const chunk of file.chunks) text += chunk.toString('utf8');
-        // The command line ends its output with a LF: together with this CR, the file's last CRLF.
-        return text.slice(0, -1);
-      }
+  const store = await context.store();
+  switch (command) {
+    case 'ftp':
+      return await ftpCommand(rest[0], entityId, input, { store, config, vault, now }, usage);
+    case 'files': {
+      if (!(await entityExists(store, entityId))) throw usage(`no entity ${entityId}`);
+      return (await filesOfEntity(store, entityId, { from, to })).map(describeFile).join('\n') || `(no reconciliation files of ${entityId} from ${from} to ${to})`;
     }
-  } finally {
-    await store.close();
+    case 'day': {
+      const listed = await filesOfDay(store, date, { limit: DAY_LIST_LIMIT, ...(status ? { status } : {}) });
+      return listed.map(describeFile).join('\n') || `(no reconciliation files for ${date})`;
+    }
+    case 'show': {
+      const file = await findFile(store, entityId, date);
+      if (!file) return `no reconciliation file of ${entityId} for ${date} (not scheduled: no FTP settings then, or the day is not due yet)`;
+      return describeFile(file);
+    }
+    case 'resend':
+      try {
+        return `${describeFile(await resendFile(store, entityId, date, now()))}\n(a running gateway uploads it now)`;
+      } catch (error) {
+        if (error instanceof ResendRefused) throw new Error(error.unknownEntity ? `no entity ${entityId}` : error.message);
+        throw error;
+      }
+    default: {
+      const file = await dayFile(store, entityId, date, config.pspEntityId);
+      if (!file) throw usage(`no entity ${entityId}`);
+      if (values.out !== undefined) {
+        await files.write(values.out, file.chunks);
+        return `wrote ${file.name} to ${values.out}: ${file.counted.records} records, ${file.counted.bytes} bytes`;
+      }
+      let text = '';
+      for await (const chunk of file.chunks) text += chunk.toString('utf8');
+      // The command line ends its output with a LF: together with this CR, the file's last CRLF.
+      return text.slice(0, -1);
+    }
   }
 }
+
