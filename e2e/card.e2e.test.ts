@@ -60,6 +60,31 @@ describe('the card widget on a merchant page', () => {
     expect(page.url()).not.toContain('/result');
   });
 
+  it('keeps errors calm: none for fields tabbed past, one for a field edited and left, all of them on a submit', async () => {
+    const page = await open('plain');
+    const errors = () => page.locator('.wpwl-container-card .wpwl-has-error, .wpwl-container-card [class*="Error"]').count();
+    // Tab from the number field through every field, typing nothing.
+    await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').focus();
+    for (let step = 0; step < 4; step += 1) await page.keyboard.press('Tab');
+    await page.waitForTimeout(200);
+    expect(await errors()).toBe(0);
+    // An expiry date typed wrong and left shows its error, and only its own.
+    await page.locator('input.wpwl-control-expiry').fill('01/20');
+    await page.locator('input.wpwl-control-expiry').blur();
+    await expect.poll(() => page.locator('.wpwl-hint-expiryError').count()).toBe(1);
+    expect(await page.locator('.wpwl-hint').count()).toBe(1);
+    expect(await page.locator('.wpwl-hint-cardHolderError').count()).toBe(0);
+    // A number typed and left that cannot be a card's.
+    await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('4200000000000001');
+    await page.locator('input.wpwl-control-cardHolder').focus();
+    await expect.poll(() => page.locator('.wpwl-hint-cardNumberError').count()).toBe(1);
+    expect(await page.locator('.wpwl-hint-cardHolderError').count()).toBe(0);
+    // The submit shows every field's error, the empty holder's too, and pays nothing.
+    await page.locator('button.wpwl-button-pay').click();
+    await expect.poll(() => page.locator('.wpwl-hint-cardHolderError').count()).toBe(1);
+    expect(page.url()).not.toContain('/result');
+  });
+
   it.each([
     ['a Visa prefix at a length no Visa number has', '420000000000002'],
     ['a prefix no brand issues', '9100000000000000'],

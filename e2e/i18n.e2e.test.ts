@@ -89,7 +89,8 @@ describe('languages', () => {
     });
     await expect.poll(() => label(page, 'cardNumber')).toBe('Kartennummer');
     expect(await label(page, 'cardHolder')).toBe('<i>Name</i>');
-    await page.locator('input.wpwl-control-cardHolder').focus();
+    // Calm errors: the holder shows its error once the shopper typed in it and left it.
+    await page.locator('input.wpwl-control-cardHolder').fill('J');
     await page.locator('input.wpwl-control-cardHolder').blur();
     expect(await page.locator('.wpwl-hint-cardHolderError').innerText()).toBe('<b>Bitte Namen angeben</b>');
     expect(await page.locator('.wpwl-container-card b, .wpwl-container-card i').count()).toBe(0);

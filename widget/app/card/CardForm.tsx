@@ -37,7 +37,7 @@ export function CardForm(props: CardFormProps) {
     cardHolder: 'onBlurCardHolder',
   };
   const blurred = (field: CardFieldName) => {
-    model.show(field);
+    model.leave(field);
     invoke(options, blurCallbacks[field], formRef.current, model.validity()[field]);
   };
 
@@ -72,6 +72,8 @@ export function CardForm(props: CardFormProps) {
       const field = 'field' in message && message.field === 'cvv' ? 'cvv' : 'cardNumber';
       switch (message.type) {
         case 'state':
+          // Typed in, or filled by the browser: from now on the field shows its error when left.
+          if (!message.empty) model.edit(field);
           if (field === 'cvv') model.set({ cvvState: message });
           else {
             model.set({ numberState: message });
@@ -80,14 +82,21 @@ export function CardForm(props: CardFormProps) {
             tellFields();
             if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands, model.selectedBrand);
           }
-          if (message.showErrors) model.show(field);
+          // Sent when the field was left (a submit shows every error itself: submit.ts).
+          if (message.showErrors) model.leave(field);
           break;
         case 'blur':
           blurred(field);
           break;
         case 'autofill':
-          if (message.expiryMonth && message.expiryYear) model.set({ expiry: `${message.expiryMonth} / ${message.expiryYear.slice(-2)}` });
-          if (message.holder && model.holder === '') model.set({ holder: message.holder });
+          if (message.expiryMonth && message.expiryYear) {
+            model.set({ expiry: `${message.expiryMonth} / ${message.expiryYear.slice(-2)}` });
+            model.edit('expiry');
+          }
+          if (message.holder && model.holder === '') {
+            model.set({ holder: message.holder });
+            model.edit('cardHolder');
+          }
           break;
         default:
           break;
@@ -211,6 +220,7 @@ export function CardForm(props: CardFormProps) {
             const input = event.currentTarget as HTMLInputElement;
             const deleting = (event as InputEvent).inputType?.startsWith('delete') ?? false;
             model.set({ expiry: formatExpiry(input.value, deleting) });
+            model.edit('expiry');
             input.value = model.expiry;
           }}
         />,
@@ -229,6 +239,7 @@ export function CardForm(props: CardFormProps) {
           value={model.holder}
           onInput={(event) => {
             model.set({ holder: (event.currentTarget as HTMLInputElement).value });
+            model.edit('cardHolder');
           }}
         />,
         errorOf('cardHolder', 'cardHolderError'),

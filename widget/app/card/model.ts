@@ -1,7 +1,7 @@
 import type { FieldState } from '../../shared/protocol.ts';
 import { rulesFor, type NumberRules } from '../../shared/cards.ts';
 import { detectBrands } from '../brands.ts';
-import { assignChanges } from '../payment/state.ts';
+import { assignChanges, calmErrors } from '../payment/state.ts';
 import type { WidgetOptions } from '../options.ts';
 import { isExpiryInPast, parseExpiry } from './expiry.ts';
 
@@ -15,14 +15,14 @@ export interface CardFields {
   readonly holder: string;
   readonly selectedBrand: string;
   readonly detectedBrands: readonly string[];
-  /** Fields whose error is visible (after blur or a submit attempt). */
+  /** Fields whose error is visible: after a submit attempt, or once the shopper edited the field and left it. */
   readonly shown: ReadonlySet<CardFieldName>;
 }
 
 /**
  * The card form's state: plain fields changed through `set`, which re-renders the form when one changed (`changed`,
  * the form's useRerender), and what follows from them, computed when read (validity once per change: a render reads
- * it for every field). Validation rules follow wpwlOptions.
+ * it for every field). Validation rules follow wpwlOptions; errors are calm (payment/state.ts calmErrors).
  */
 export function createCardModel(brands: readonly string[], options: WidgetOptions, changed: () => void) {
   const cvvRequired = options.requireCvv && !options.allowEmptyCvv;
@@ -68,6 +68,7 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     show(...shown: CardFieldName[]) {
       model.set({ shown: new Set([...model.shown, ...shown]) });
     },
+    ...calmErrors<CardFieldName>((field) => model.show(field)),
     /**
      * Brand detection from the first digits; returns the brand to select, if it changes. Every offered brand the
      * digits fit is reported (a co-badged card is several), the first of brandDetectionPriority's order active; once

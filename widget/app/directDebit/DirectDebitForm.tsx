@@ -3,7 +3,7 @@ import { isValidAccountHolder } from '../../shared/directDebit.ts';
 import { isValidIban, normalizeIban } from '../../shared/iban.ts';
 import { invoke } from '../callbacks.ts';
 import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { assignChanges, createPaymentState, loadPaymentFlow, useRerender } from '../payment/state.ts';
+import { assignChanges, calmErrors, createPaymentState, loadPaymentFlow, useRerender } from '../payment/state.ts';
 import { randomChannel } from '../random.ts';
 import type { FamilyFormProps, PaymentState } from '../types.ts';
 
@@ -22,7 +22,7 @@ import type { FamilyFormProps, PaymentState } from '../types.ts';
  *       div.wpwl-group.wpwl-group-submit > div.wpwl-wrapper.wpwl-wrapper-submit > button.wpwl-button.wpwl-button-pay
  *
  * Errors as in the card form: the control gets wpwl-has-error and a div.wpwl-hint.wpwl-hint-<field>Error follows it
- * (after the field was left, or on a submit). The shopper types the IBAN with spaces (shown in groups of four); it is
+ * (on a submit, or once the shopper edited the field and left it). The shopper types the IBAN with spaces (shown in groups of four); it is
  * posted uppercase without them, and checked here first (shared/iban.ts: the country's length and the mod-97
  * checksum, as the gateway checks it). There is no card data, so the payment is posted straight to the gateway,
  * and its answer is handled as for cards (result page, redirect, or the reason in the form).
@@ -41,7 +41,7 @@ export function formatIban(input: string): string {
 interface DirectDebitFields {
   readonly holder: string;
   readonly iban: string;
-  /** Fields whose error is visible (after blur or a submit attempt). */
+  /** Fields whose error is visible: after a submit attempt, or once the shopper edited the field and left it. */
   readonly shown: ReadonlySet<Field>;
 }
 
@@ -63,6 +63,7 @@ function createModel(changed: () => void) {
     show(...fields: Field[]) {
       model.set({ shown: new Set([...model.shown, ...fields]) });
     },
+    ...calmErrors<Field>((field) => model.show(field)),
   };
   return model;
 }
@@ -105,7 +106,7 @@ export function DirectDebitForm(props: FamilyFormProps) {
   const id = (suffix: string) => `${prefix}-${suffix}`;
   const blurCallbacks: Record<Field, string> = { accountHolder: 'onBlurAccountHolder', iban: 'onBlurIban' };
   const blurred = (field: Field) => {
-    model.show(field);
+    model.leave(field);
     invoke(options, blurCallbacks[field], formRef.current, model.validity()[field]);
   };
   const group = (field: Field, label: string, control: preact.ComponentChildren, error: string) =>
@@ -148,6 +149,7 @@ export function DirectDebitForm(props: FamilyFormProps) {
           value={model.holder}
           onInput={(event) => {
             model.set({ holder: (event.currentTarget as HTMLInputElement).value });
+            model.edit('accountHolder');
           }}
         />,
         texts.error('accountHolderError'),
@@ -169,6 +171,7 @@ export function DirectDebitForm(props: FamilyFormProps) {
           onInput={(event) => {
             const input = event.currentTarget as HTMLInputElement;
             model.set({ iban: formatIban(input.value) });
+            model.edit('iban');
             input.value = model.iban;
           }}
         />,

@@ -29,6 +29,21 @@ export function assignChanges<T extends object>(target: T, changes: Partial<T>, 
   if (different) changed();
 }
 
+/**
+ * Calm errors: a submit attempt shows every field's error; otherwise a field shows its error only once the shopper
+ * edited it and left it, not when tabbed past. `show` shows a field's error (the form's model).
+ */
+export function calmErrors<F extends string>(show: (field: F) => void) {
+  /** No render reads it: a plain set. */
+  const edited = new Set<F>();
+  return {
+    /** The shopper typed in the field (or the browser filled it). */
+    edit: (field: F) => void edited.add(field),
+    /** The shopper left the field: its error shows if they edited it. */
+    leave: (field: F) => edited.has(field) && show(field),
+  };
+}
+
 /** A form's payment state; `rerender` is the form's useRerender(). */
 export function createPaymentState(rerender: () => void): PaymentState {
   const state: PaymentState = {

@@ -5,7 +5,7 @@ import { invoke } from '../callbacks.ts';
 import { attachHostedField, type HostedField } from '../hostedField.ts';
 import { randomChannel } from '../random.ts';
 import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { assignChanges, createPaymentState, useRerender } from '../payment/state.ts';
+import { assignChanges, calmErrors, createPaymentState, useRerender } from '../payment/state.ts';
 import type { PaymentFormProps } from '../types.ts';
 import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
 
@@ -59,6 +59,8 @@ export function RegistrationForm(props: RegistrationFormProps) {
       },
     });
   }, []);
+  /** The selected card's CVV error shows once the shopper typed in it and left it (calm errors). */
+  const calm = useMemo(() => calmErrors<string>((id) => id === model.selected && model.set({ cvvErrorShown: true })), []);
   const state = useMemo(() => createPaymentState(rerender), []);
   const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
   const formRef = useRef<HTMLFormElement>(null);
@@ -107,8 +109,10 @@ export function RegistrationForm(props: RegistrationFormProps) {
       const onMessage = (message: FieldMessage) => {
         switch (message.type) {
           case 'state':
+            if (!message.empty) calm.edit(card.id);
             model.set({ cvvStates: { ...model.cvvStates, [card.id]: message } });
-            if (message.showErrors && card.id === model.selected) model.set({ cvvErrorShown: true });
+            // Sent when the CVV was left (a submit shows its error itself).
+            if (message.showErrors) calm.leave(card.id);
             break;
           case 'blur':
             invoke(options, 'onBlurSecurityCode', form, cvvValid(card.id));
