@@ -85,6 +85,37 @@ describe('the card widget on a merchant page', () => {
     expect(page.url()).not.toContain('/result');
   });
 
+  it.each([320, 375])('fits a %i px wide phone: inputs of 16 px, touch targets of 44 px, no sideways scroll, hosted fields aligned with the inputs', async (width) => {
+    const page = await env.browser.newPage({ viewport: { width, height: 740 } });
+    env.track(page);
+    await page.goto(env.site.pageUrl('plain'));
+    const field = (name: string) => page.frameLocator(`iframe.wpwl-control-${name}`).locator('input.wpwl-field');
+    await field('cvv').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // iOS Safari zooms into an input under 16 px on focus; a finger needs 44 px.
+    const controls = await page.locator('.wpwl-container-card :is(.wpwl-control, .wpwl-button)').evaluateAll((elements) =>
+      elements.map((element) => ({ name: `${element.tagName} ${element.className}`, font: parseFloat(getComputedStyle(element).fontSize), height: element.getBoundingClientRect().height })),
+    );
+    expect(controls.length).toBeGreaterThanOrEqual(6);
+    for (const control of controls) {
+      expect(control.height, control.name).toBeGreaterThanOrEqual(44);
+      if (/^(INPUT|SELECT)/.test(control.name)) expect(control.font, control.name).toBeGreaterThanOrEqual(16);
+    }
+    for (const name of ['cardNumber', 'cvv']) expect(await field(name).evaluate((input) => parseFloat(getComputedStyle(input).fontSize)), name).toBeGreaterThanOrEqual(16);
+    // The hosted number field lines up with the holder's input, the CVV's with the expiry date's, to the pixel.
+    const box = async (selector: string) => {
+      const found = await page.locator(selector).boundingBox();
+      return [found?.x, found?.width, found?.height];
+    };
+    expect(await box('iframe.wpwl-control-cardNumber')).toEqual(await box('input.wpwl-control-cardHolder'));
+    expect(await box('iframe.wpwl-control-cvv')).toEqual(await box('input.wpwl-control-expiry'));
+    // The browser's saved cards fill every field.
+    expect(await field('cardNumber').getAttribute('autocomplete')).toBe('cc-number');
+    expect(await field('cvv').getAttribute('autocomplete')).toBe('cc-csc');
+    expect(await page.locator('input.wpwl-control-expiry').getAttribute('autocomplete')).toBe('cc-exp');
+    expect(await page.locator('input.wpwl-control-cardHolder').getAttribute('autocomplete')).toBe('cc-name');
+  });
+
   it.each([
     ['a Visa prefix at a length no Visa number has', '420000000000002'],
     ['a prefix no brand issues', '9100000000000000'],
