@@ -33,15 +33,13 @@ export async function measureWidget(): Promise<void> {
   );
   console.log(`  per language: ${languages.map(([code, bytes]) => `${code} ${bytes}`).join(', ')} bytes`);
   const sum = (files: ReadonlyMap<string, number>) => [...files.values()].reduce((total, bytes) => total + bytes, 0);
-  const cardOnly = sum(sizes.cardOnlyPage);
+  const cardOnly = sum(sizes.cardOnlyPage) + sum(sizes.cardOnlyAfterReady);
   console.log(
-    `  card-only page before onReady: ${kb(cardOnly)} (${cardOnly} B; budget ${kb(BUDGETS.cardOnlyPage)}; hosted-field files once, ` +
-      `the second frame's come from the browser cache): ${[...sizes.cardOnlyPage].map(([file, bytes]) => `${file} ${bytes}`).join(', ')}`,
+    `  card-only page until ready to pay: ${kb(cardOnly)} (${cardOnly} B; budget ${kb(BUDGETS.cardOnlyPage)}, with @preact/signals; hosted-field ` +
+      `files once, the second frame's come from the browser cache; the submit path included): ` +
+      `${[...sizes.cardOnlyPage, ...sizes.cardOnlyAfterReady].map(([file, bytes]) => `${file} ${bytes}`).join(', ')}`,
   );
-  console.log(
-    `  the same counting both frames' files: ${kb(sum(sizes.cardOnlyPageUncached))} (ceiling ${kb(BUDGETS.cardOnlyCeiling)}); ` +
-      `then, right after onReady, the submit path: ${[...sizes.cardOnlyAfterReady].map(([file, bytes]) => `${file} ${bytes}`).join(', ')} B`,
-  );
+  console.log(`  the same counting both frames' files: ${kb(sum(sizes.cardOnlyPageUncached))} before the submit path (ceiling ${kb(BUDGETS.cardOnlyCeiling)})`);
 
   const site = await startMerchantSite();
   const browser = await launchBrowser();

@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ASYNC_CHECKOUT_DATA } from './support/asyncBrands.ts';
-import { resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
+import { brandLogos, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 import { chooseBrand } from '../ci/playwright.ts';
 
 /**
@@ -72,8 +72,8 @@ describe('asynchronous brands in the widget', () => {
         const selector = formOf(form, brand);
         expect(await page.locator(selector).count(), selector).toBe(1);
         expect(await page.locator(selector).getByRole('img', { name: label, exact: true }).count(), brand).toBe(1);
-        // The logo is the stylesheet's: the brand's name, drawn from its text alternative.
-        expect(await page.locator(`${selector} .wpwl-brand-${brand}`).evaluate((element) => getComputedStyle(element, '::after').content)).toBe(`"${label}"`);
+        // The logo is an image from the gateway (its own, or its family's neutral one), named by the element around it.
+        expect(await brandLogos(page.locator(`${selector} .wpwl-brand-${brand}[role="img"]`))).toEqual([{ brand, alt: '' }]);
         expect(await page.locator(`${selector} p.wpwl-text`).innerText(), brand).toBe(info);
         expect(await page.locator(`${selector} button.wpwl-button-pay`).innerText()).toBe('Pay now');
         expect(await page.locator(`${selector} input[name="paymentBrand"]`).inputValue()).toBe(brand);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chooseBrand } from '../ci/playwright.ts';
-import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
+import { brandLogos, fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /** A shopper pays on merchant pages written for this widget API (issue 3, point 9). */
 
@@ -60,6 +60,37 @@ describe('the card widget on a merchant page', () => {
     expect(page.url()).not.toContain('/result');
   });
 
+  it('shows the brands as logos, detects the brand from the number and shows it inline, and keeps the brand select in the form, hidden', async () => {
+    const page = await open('plain');
+    const select = page.locator('select.wpwl-control-brand[name="paymentBrand"]');
+    // Before any digit: the offered brands, each with its name as the text alternative; nothing to choose.
+    expect(await brandLogos(page.locator('.wpwl-group-brand .wpwl-brand.wpwl-brand-card'))).toEqual([
+      { brand: 'VISA', alt: 'Visa' },
+      { brand: 'MASTER', alt: 'Mastercard' },
+      { brand: 'AMEX', alt: 'American Express' },
+    ]);
+    expect([await select.count(), await select.isHidden()]).toEqual([1, true]);
+    expect(await page.locator('.wpwl-brand-inline').count()).toBe(0);
+    // The number tells the brand: its logo inside the number field and in the brand group, the select following it.
+    await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('5454 5454');
+    await expect.poll(() => page.locator('.wpwl-wrapper-cardNumber .wpwl-brand.wpwl-brand-inline.wpwl-brand-MASTER').count()).toBe(1);
+    expect(await brandLogos(page.locator('.wpwl-brand-inline'))).toEqual([{ brand: 'MASTER', alt: 'Mastercard' }]);
+    expect(await brandLogos(page.locator('.wpwl-group-brand .wpwl-brand'))).toEqual([{ brand: 'MASTER', alt: 'Mastercard' }]);
+    expect(await select.inputValue()).toBe('MASTER');
+    // Without detection, the shopper chooses the brand in the select.
+    const asked = await env.browser.newPage();
+    env.track(asked);
+    await asked.addInitScript(() => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = { brandDetection: false };
+    });
+    await asked.goto(env.site.pageUrl('plain'));
+    await asked.locator('select.wpwl-control-brand').waitFor({ state: 'visible' });
+    await asked.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('5454 5454');
+    await asked.waitForTimeout(200);
+    expect(await asked.locator('.wpwl-brand-inline').count()).toBe(0);
+    expect(await brandLogos(asked.locator('.wpwl-group-brand .wpwl-brand'))).toEqual([{ brand: 'VISA', alt: 'Visa' }]);
+  });
+
   it('keeps errors calm: none for fields tabbed past, one for a field edited and left, all of them on a submit', async () => {
     const page = await open('plain');
     const errors = () => page.locator('.wpwl-container-card .wpwl-has-error, .wpwl-container-card [class*="Error"]').count();
@@ -93,10 +124,10 @@ describe('the card widget on a merchant page', () => {
     await field('cvv').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     // iOS Safari zooms into an input under 16 px on focus; a finger needs 44 px.
-    const controls = await page.locator('.wpwl-container-card :is(.wpwl-control, .wpwl-button)').evaluateAll((elements) =>
+    const controls = await page.locator('.wpwl-container-card :is(.wpwl-control, .wpwl-button):not([hidden])').evaluateAll((elements) =>
       elements.map((element) => ({ name: `${element.tagName} ${element.className}`, font: parseFloat(getComputedStyle(element).fontSize), height: element.getBoundingClientRect().height })),
     );
-    expect(controls.length).toBeGreaterThanOrEqual(6);
+    expect(controls.length).toBeGreaterThanOrEqual(5);
     for (const control of controls) {
       expect(control.height, control.name).toBeGreaterThanOrEqual(44);
       if (/^(INPUT|SELECT)/.test(control.name)) expect(control.font, control.name).toBeGreaterThanOrEqual(16);
@@ -314,25 +345,19 @@ describe('the card widget on a merchant page', () => {
     const page = await open('plain');
     // Tab moves into and out of the hosted fields once their pages are there (a frame still loading takes the key).
     for (const field of ['cardNumber', 'cvv']) await page.frameLocator(`iframe.wpwl-control-${field}`).locator('input.wpwl-field').waitFor();
-    await page.locator('select.wpwl-control-brand').focus();
+    // The brand is detected from the number, not asked for: its select is hidden (see the brand logo tests).
+    await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').focus();
     const focused = () =>
       page.evaluate(() => {
         const active = document.activeElement as HTMLElement | null;
         return active?.className.match(/wpwl-control-(\w+)|wpwl-button-pay/)?.[0] ?? active?.tagName ?? '';
       });
     const order: string[] = [await focused()];
-    for (let step = 0; step < 5; step++) {
+    for (let step = 0; step < 4; step++) {
       await page.keyboard.press('Tab');
       order.push(await focused());
     }
-    expect(order).toEqual([
-      'wpwl-control-brand',
-      'wpwl-control-cardNumber',
-      'wpwl-control-expiry',
-      'wpwl-control-cardHolder',
-      'wpwl-control-cvv',
-      'wpwl-button-pay',
-    ]);
+    expect(order).toEqual(['wpwl-control-cardNumber', 'wpwl-control-expiry', 'wpwl-control-cardHolder', 'wpwl-control-cvv', 'wpwl-button-pay']);
     for (let step = 0; step < 4; step++) await page.keyboard.press('Shift+Tab');
     expect(await focused()).toBe('wpwl-control-cardNumber');
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AMEX_CARD, MASTER_CARD, offering, storeCard, VISA_CARD } from './support/registrations.ts';
-import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
+import { brandLogos, fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
  * One-click payments with stored cards (COMPAT §4, wpwlOptions.registrations): the checkout offers the
@@ -146,10 +146,10 @@ describe('stored cards (one-click) in the widget', () => {
     expect(await texts('number')).toEqual(['Card ending in 0000', 'Card ending in 5454']);
     expect(await texts('expiry')).toEqual(['Expires 05/34', 'Expires 12/30']);
     expect(await texts('holder')).toEqual(['Jane Jones', 'John Smith']);
-    // Brand badges like the card form's, drawn by the stylesheet, with an accessible name.
+    // The brands' logos, with an accessible name.
     expect(await groups.nth(0).locator('.wpwl-wrapper-registration-brand .wpwl-brand.wpwl-brand-VISA').count()).toBe(1);
     expect(await groups.nth(1).getByRole('img', { name: 'Mastercard' }).count()).toBe(1);
-    expect(await groups.nth(0).locator('.wpwl-brand').evaluate((element) => getComputedStyle(element, '::after').content)).toBe('"VISA"');
+    expect(await brandLogos(groups.nth(0).locator('.wpwl-brand'))).toEqual([{ brand: 'VISA', alt: '' }]);
     // The first card is chosen.
     expect(await groups.evaluateAll((nodes) => nodes.map((node) => node.classList.contains('wpwl-selected')))).toEqual([true, false]);
     expect(await radios.nth(0).isChecked()).toBe(true);
@@ -338,7 +338,7 @@ describe('stored cards (one-click) in the widget', () => {
     await expect.poll(() => cardContainer.isVisible()).toBe(true);
     expect(await show.count()).toBe(0);
     // Focus goes to the forms that appeared, not to the page.
-    expect(await page.evaluate(() => document.activeElement?.className)).toContain('wpwl-control-brand');
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain('wpwl-control-cardNumber');
     // The shopper can pay with a new card instead.
     await fillCard(page, { number: '5454545454545454' });
     await page.locator('form.wpwl-form-card button.wpwl-button-pay').click();

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type InlineConfig } from 'vite';
+import { writeBrandLogos } from './logos.ts';
 import { widgetSourcesDigest } from './sources.ts';
 
 /**
  * Builds the widget's static files into dist/widget/: the widget bundle (js/static.min.js, an ES module with
  * Preact and its hooks, the method registry, the form shell and the English texts; and its chunks, loaded on
  * demand: one per method family, the submit path, the 3-D Secure frame), its stylesheet (css/static.min.css),
- * the hosted-field page and its script (fields.html, js/fields.min.js), and for other languages the i18next
- * engine (js/i18n.min.js) and one file per language (locales/<code>.json).
+ * the hosted-field page and its script (fields.html, js/fields.min.js), the brand logos (img/brands/, logos.ts),
+ * and for other languages the i18next engine (js/i18n.min.js) and one file per language (locales/<code>.json).
  * The hosted-field script and the i18next engine are classic IIFE scripts.
  * manifest.json names the content version the gateway serves them under: /v1/static/<version>/...
  */
@@ -22,7 +23,8 @@ function bundle(entry: string, fileName: string, cssFileName?: string, format: '
     configFile: false,
     root: ROOT,
     logLevel: 'warn',
-    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+    // Classic JSX (h calls) in the widget bundle: Preact's createElement is there anyway, jsx-runtime is not.
+    oxc: format === 'es' ? { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' }, jsxInject: `import { h, Fragment } from 'preact'` } : {},
     define: { 'process.env.NODE_ENV': '"production"' },
     build: {
       outDir: WIDGET_DIST,
@@ -102,6 +104,7 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
   await buildForProduction(bundle('widget/fields/index.ts', 'js/fields.min.js', 'css/fields.min'));
   await buildForProduction(bundle('widget/i18n/engine.ts', 'js/i18n.min.js'));
   writeFileSync(join(WIDGET_DIST, 'fields.html'), FIELDS_PAGE);
+  writeBrandLogos(WIDGET_DIST);
   // English is bundled; the other languages are fetched on demand from <version>/locales/<code>.json, with the groups
   // the widget reads (the gateway's own pages read the others from locales/ on the server).
   mkdirSync(join(WIDGET_DIST, 'locales'), { recursive: true });

@@ -10,16 +10,17 @@ import type { WidgetBuild } from '../server/widget/build.ts';
 const KB = 1024;
 
 /**
- * Issue 3, 4 and 14 budgets, gzip. `cardOnlyPage` is issue 14's target for what a card-only page downloads from the
- * gateway before onReady, met even with both hosted fields' files counted in full; `cardOnlyCeiling` is that figure
- * before issue 14 (30.5 KB, counted so), which it must never exceed again (adding method families must not grow it).
+ * Issue 3, 4, 14 and 25 budgets, gzip. `cardOnlyPage` is issue 25's: what a card-only page downloads from the gateway
+ * until it is ready to pay (the second hosted field's files from the browser cache, the submit path included), with
+ * @preact/signals in it. `cardOnlyCeiling` is the figure before issue 14 (30.5 KB, both hosted fields' files counted
+ * in full), which it must never exceed again.
  */
 export const BUDGETS = {
   bootstrap: 2 * KB,
   widget: 30 * KB,
   hostedFields: 6 * KB,
   language: 2 * KB,
-  cardOnlyPage: 25 * KB,
+  cardOnlyPage: 26 * KB,
   cardOnlyCeiling: 30.5 * KB,
 } as const;
 

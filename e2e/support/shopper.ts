@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { fillTestCard, type TestCard } from '../../ci/playwright.ts';
 import { launchBrowser } from './browser.ts';
@@ -66,4 +66,24 @@ export async function resultOf(page: Page): Promise<{ result: { code: string }; 
   const paths = [`/v1/checkouts/${id}/payment`, `/v1/checkouts/${id}/registration`, `/v1/payments/${id}`];
   expect(paths, 'the resourcePath of the result URL').toContain(landed.searchParams.get('resourcePath'));
   return JSON.parse(await page.locator('#result').innerText());
+}
+
+/**
+ * The brand logos shown in `scope` (img.wpwl-brand-logo): each one's brand and text alternative, after checking that
+ * the gateway serves its file as an SVG image from the widget's versioned static path.
+ */
+export async function brandLogos(scope: Locator): Promise<{ brand: string; alt: string }[]> {
+  const images = await scope.locator('img.wpwl-brand-logo').evaluateAll((elements) =>
+    elements.map((element) => ({ src: (element as HTMLImageElement).src, alt: element.getAttribute('alt') ?? '', lazy: element.getAttribute('loading') === 'lazy' })),
+  );
+  const logos: { brand: string; alt: string }[] = [];
+  for (const { src, alt, lazy } of images) {
+    const match = /\/v1\/static\/[0-9a-f]{16}\/img\/brands\/(\w+)\.svg$/.exec(src);
+    expect(match, src).not.toBeNull();
+    expect(lazy, src).toBe(true);
+    const served = await scope.page().request.get(src);
+    expect([served.status(), served.headers()['content-type']], src).toEqual([200, 'image/svg+xml']);
+    logos.push({ brand: match?.[1] ?? '', alt });
+  }
+  return logos;
 }

@@ -25,7 +25,7 @@ import { isRegistrationOnly, type CheckoutInfo, type FormHandle } from './types.
  */
 
 // Shared by the forms' chunks: kept in this entry (see payment/common.ts).
-export * from './payment/common.ts';
+import './payment/common.ts';
 
 interface Wpwl {
   checkout?: { id: string; resourcePath: string; config?: { registrations?: unknown } } | null;
@@ -138,7 +138,7 @@ async function renderForms(): Promise<void> {
       host.classList.remove('wpwl-hidden');
     }
     // The button that was clicked is gone: focus goes to the first control of the forms it revealed.
-    initialHosts[0]?.querySelector<HTMLElement>('select, input:not([type="hidden"]), button')?.focus();
+    initialHosts[0]?.querySelector<HTMLElement>(':is(select, iframe, input:not([type="hidden"]), button):not([hidden])')?.focus();
   };
   const [chunks, registration] = await loading;
   if (unloaded) return;

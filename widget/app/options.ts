@@ -31,8 +31,6 @@ export interface WidgetOptions {
    * frame, `_top`, or the name of a frame or window.
    */
   readonly paymentTarget: string | undefined;
-  /** Size of the widget's 3-D Secure frame, as CSS lengths (numbers are pixels). */
-  readonly threeDIframeSize: { readonly width: string; readonly height: string };
   /**
    * The one-click form of stored cards: `requireCvv` asks the selected card's CVV (in a hosted field);
    * `hideInitialPaymentForms` hides the other forms until the shopper asks for them. Both default to false.
@@ -44,7 +42,7 @@ export interface WidgetOptions {
   readonly raw: Record<string, unknown>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Booleans, also as the strings "true"/"false" that some pages use. */
@@ -65,17 +63,6 @@ function texts(value: unknown): Record<string, string> {
   for (const [key, item] of Object.entries(value)) if (typeof item === 'string') result[key] = item;
   return result;
 }
-
-/** A CSS length merchants may give threeDIframeSize: a number of pixels, or `400px`, `100%`, `30em`, `80vh`... */
-function cssLength(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value > 0 && value <= 10_000 ? `${value}px` : undefined;
-  if (typeof value !== 'string') return undefined;
-  const trimmed = value.trim();
-  if (/^\d{1,5}(\.\d+)?$/.test(trimmed)) return Number(trimmed) > 0 ? `${trimmed}px` : undefined;
-  return /^\d{1,5}(\.\d+)?(px|%|em|rem|vw|vh|vmin|vmax|ch)$/.test(trimmed) ? trimmed : undefined;
-}
-
-export const DEFAULT_THREE_D_IFRAME_SIZE = { width: '100%', height: '580px' } as const;
 
 export function readOptions(): WidgetOptions {
   const candidate = (window as { wpwlOptions?: unknown }).wpwlOptions;
@@ -104,10 +91,6 @@ export function readOptions(): WidgetOptions {
     iframeStyles: isObject(raw.iframeStyles) ? raw.iframeStyles : {},
     shopperResultTarget: text(raw.shopperResultTarget),
     paymentTarget: text(raw.paymentTarget)?.trim(),
-    threeDIframeSize: {
-      width: (isObject(raw.threeDIframeSize) && cssLength(raw.threeDIframeSize.width)) || DEFAULT_THREE_D_IFRAME_SIZE.width,
-      height: (isObject(raw.threeDIframeSize) && cssLength(raw.threeDIframeSize.height)) || DEFAULT_THREE_D_IFRAME_SIZE.height,
-    },
     registrations: {
       requireCvv: isObject(raw.registrations) && flag(raw.registrations.requireCvv, false),
       hideInitialPaymentForms: isObject(raw.registrations) && flag(raw.registrations.hideInitialPaymentForms, false),

@@ -14,11 +14,3 @@ export function isDirectDebitBrand(brand: string | undefined): brand is DirectDe
 
 /** The account fields the direct-debit form posts (the IBAN uppercase, without spaces). */
 export const DIRECT_DEBIT_FIELDS = ['bankAccount.holder', 'bankAccount.iban'] as const;
-
-/** The holder's name as the gateway's parameter spec takes it (bankAccount.holder: 4 to 128 characters). */
-export const ACCOUNT_HOLDER_LENGTH = { min: 4, max: 128 } as const;
-
-export function isValidAccountHolder(holder: string): boolean {
-  const trimmed = holder.trim();
-  return trimmed.length >= ACCOUNT_HOLDER_LENGTH.min && trimmed.length <= ACCOUNT_HOLDER_LENGTH.max;
-}

@@ -1,13 +1,13 @@
+import { effect } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { FieldMessage } from '../../shared/protocol.ts';
-import { filterStyles } from '../../shared/protocol.ts';
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
-import { attachHostedField, type HostedField } from '../hostedField.ts';
+import { attachHostedField, postableStyles, type HostedField } from '../hostedField.ts';
 import { randomChannel } from '../random.ts';
 import type { Texts } from '../messages.ts';
-import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { createPaymentState, useRerender } from '../payment/state.ts';
+import { BrandLogo, cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { createPaymentState } from '../payment/state.ts';
 import type { PaymentFormProps } from '../types.ts';
 import { formatExpiry, parseExpiry } from './expiry.ts';
 import { createCardModel, type CardFieldName } from './model.ts';
@@ -20,9 +20,8 @@ export interface CardFormProps extends PaymentFormProps {
 /** The card form, in the DOM shape merchant CSS and scripts select (COMPAT §4). */
 export function CardForm(props: CardFormProps) {
   const { checkout, options, texts } = props;
-  const rerender = useRerender();
-  const model = useMemo(() => createCardModel(props.brands, options, rerender), []);
-  const state = useMemo(() => createPaymentState(rerender), []);
+  const model = useMemo(() => createCardModel(props.brands, options), []);
+  const state = useMemo(createPaymentState, []);
   const channel = useMemo(randomChannel, []);
   const formRef = useRef<HTMLFormElement>(null);
   const numberFrame = useRef<HTMLIFrameElement>(null);
@@ -38,24 +37,12 @@ export function CardForm(props: CardFormProps) {
   };
   const blurred = (field: CardFieldName) => {
     model.leave(field);
-    invoke(options, blurCallbacks[field], formRef.current, model.validity()[field]);
+    invoke(options, blurCallbacks[field], formRef.current, model.validity.value[field]);
   };
 
-  // The hosted fields follow the selected brand and its CVV length, which the number can change too (a co-badged
-  // card takes its network's; a brand without a CVV has length 0).
-  const toldFields = useRef('');
-  const tellFields = () => {
-    const brand = model.selectedBrand;
-    const cvvLength = model.cvvLength();
-    if (toldFields.current === `${brand} ${cvvLength}`) return;
-    toldFields.current = `${brand} ${cvvLength}`;
-    fields.current.cvv?.send({ type: 'brand', brand, cvvLength });
-    fields.current.number?.send({ type: 'brand', brand, cvvLength });
-  };
   const selectBrand = (brand: string) => {
     if (brand === model.selectedBrand) return;
     model.set({ selectedBrand: brand });
-    tellFields();
     invoke(options, 'onChangeBrand', formRef.current, brand);
   };
 
@@ -79,7 +66,6 @@ export function CardForm(props: CardFormProps) {
             model.set({ numberState: message });
             const brand = model.detect(message.bin);
             if (brand) selectBrand(brand);
-            tellFields();
             if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands, model.selectedBrand);
           }
           // Sent when the field was left (a submit shows every error itself: submit.ts).
@@ -111,11 +97,11 @@ export function CardForm(props: CardFormProps) {
         field: 'cardNumber',
         label: texts.label('cardNumber'),
         placeholder: options.showPlaceholders ? texts.label('cardNumberPlaceholder') : '',
-        styles: filterStyles(styles['card-number']),
-        placeholderStyles: filterStyles(styles['card-number-placeholder']),
+        styles: postableStyles(styles['card-number']),
+        placeholderStyles: postableStyles(styles['card-number-placeholder']),
         autofocus: options.autofocus === 'card.number',
         mask: false,
-        cvvLength: model.cvvLength(),
+        cvvLength: model.cvvLength.value,
         required: true,
       }),
     });
@@ -126,16 +112,24 @@ export function CardForm(props: CardFormProps) {
         field: 'cvv',
         label: texts.label('cvv'),
         placeholder: options.showPlaceholders ? texts.label('cvvPlaceholder') : '',
-        styles: filterStyles(styles['cvv']),
-        placeholderStyles: filterStyles(styles['cvv-placeholder']),
+        styles: postableStyles(styles['cvv']),
+        placeholderStyles: postableStyles(styles['cvv-placeholder']),
         autofocus: options.autofocus === 'card.cvv',
         mask: options.maskCvv,
-        cvvLength: model.cvvLength(),
+        cvvLength: model.cvvLength.value,
         required: model.cvvRequired,
       }),
     });
+    // The hosted fields follow the selected brand and its CVV length, which the number can change too (a co-badged
+    // card takes its network's; a brand without a CVV has length 0): an effect, told again when either changes.
+    const stopTelling = effect(() => {
+      const message = { type: 'brand', brand: model.selectedBrand, cvvLength: model.cvvLength.value } as const;
+      fields.current.cvv?.send(message);
+      fields.current.number?.send(message);
+    });
     props.register({ container: 'wpwl-container-card', form, submit: () => submit(undefined) });
     return () => {
+      stopTelling();
       fields.current.number?.destroy();
       fields.current.cvv?.destroy();
       state.dispose();
@@ -158,6 +152,13 @@ export function CardForm(props: CardFormProps) {
   });
   const parsedExpiry = parseExpiry(model.expiry);
   const brand = model.selectedBrand;
+  const detected = model.detectedBrands;
+  /**
+   * With brand detection, the brand is shown (the offered brands' logos, then the detected one's), not asked for: the
+   * select stays in the form, hidden, unless the shopper must choose — a co-badged card (several detected), or an
+   * offered brand that is never detected (one living on its networks' cards only).
+   */
+  const selectHidden = options.brandDetection && detected.length < 2 && model.brands.every((code) => CARD_BRANDS[code]?.patterns);
 
   return (
     <PaymentContainer
@@ -175,7 +176,8 @@ export function CardForm(props: CardFormProps) {
         texts.label('brand'),
         <>
           <select
-            class="wpwl-control wpwl-control-brand"
+            class={cx('wpwl-control', 'wpwl-control-brand', selectHidden && 'wpwl-hidden')}
+            hidden={selectHidden}
             name="paymentBrand"
             aria-labelledby={options.showLabels ? id('label-brand') : undefined}
             aria-label={options.showLabels ? undefined : texts.label('brand')}
@@ -188,19 +190,30 @@ export function CardForm(props: CardFormProps) {
               </option>
             ))}
           </select>
-          <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${brand}`)} aria-hidden="true" />
+          <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${brand}`)}>
+            {(selectHidden && detected.length === 0 ? model.brands : [brand]).map((code) => (
+              <BrandLogo key={code} checkout={checkout} brand={code} label={CARD_BRANDS[code]?.label ?? code} />
+            ))}
+          </div>
         </>,
       )}
       {group(
         'cardNumber',
         texts.label('cardNumber'),
-        <iframe
-          ref={numberFrame}
-          class={cx('wpwl-control', 'wpwl-control-cardNumber', invalid('cardNumber') && 'wpwl-has-error')}
-          dir="ltr"
-          title={texts.label('cardNumber')}
-          aria-describedby={describedBy('cardNumber')}
-        />,
+        <>
+          <iframe
+            ref={numberFrame}
+            class={cx('wpwl-control', 'wpwl-control-cardNumber', invalid('cardNumber') && 'wpwl-has-error')}
+            dir="ltr"
+            title={texts.label('cardNumber')}
+            aria-describedby={describedBy('cardNumber')}
+          />
+          {detected.length > 0 && (
+            <div class={cx('wpwl-brand', 'wpwl-brand-inline', `wpwl-brand-${brand}`)}>
+              <BrandLogo checkout={checkout} brand={brand} label={CARD_BRANDS[brand]?.label ?? brand} />
+            </div>
+          )}
+        </>,
         errorOf('cardNumber', 'cardNumberError'),
       )}
       {group(
@@ -266,7 +279,7 @@ export function CardForm(props: CardFormProps) {
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />
       <MerchantFields nodes={props.merchantChildren} />
       <Spinner state={state} options={options} texts={texts} />
-      <PayButton state={state} texts={texts} checkout={checkout} invalid={options.validation && model.shown.size > 0 && !model.formValid()} />
+      <PayButton state={state} texts={texts} checkout={checkout} invalid={options.validation && model.anyShown() && !model.formValid.value} />
     </PaymentContainer>
   );
 }

@@ -21,7 +21,7 @@ export async function submitCard(context: CardSubmitContext): Promise<void> {
   if (options.validation) {
     await Promise.all([context.number.validate(), context.cvv?.validate()]);
     model.show('cardNumber', 'expiry', 'cardHolder', 'cvv');
-    if (!model.formValid()) return;
+    if (!model.formValid.value) return;
   }
   const flow = await loadPaymentFlow(state, options, context.texts);
   if (!flow || flow.cancelledByMerchant(options, 'onBeforeSubmitCard', form, context.trigger)) return;

@@ -1,9 +1,9 @@
+import { computed } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { isValidAccountHolder } from '../../shared/directDebit.ts';
 import { isValidIban, normalizeIban } from '../../shared/iban.ts';
 import { invoke } from '../callbacks.ts';
-import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { assignChanges, calmErrors, createPaymentState, loadPaymentFlow, useRerender } from '../payment/state.ts';
+import { BrandLogo, cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { calmErrors, createPaymentState, loadPaymentFlow, signalFields } from '../payment/state.ts';
 import { randomChannel } from '../random.ts';
 import type { FamilyFormProps, PaymentState } from '../types.ts';
 
@@ -30,6 +30,15 @@ import type { FamilyFormProps, PaymentState } from '../types.ts';
 
 type Field = 'accountHolder' | 'iban';
 
+/**
+ * The holder's name as the gateway's parameter spec takes it (bankAccount.holder: 4 to 128 characters). Here, not in
+ * shared/directDebit.ts, which the widget's entry imports: only this form's chunk needs it.
+ */
+function isValidAccountHolder(holder: string): boolean {
+  const { length } = holder.trim();
+  return length >= 4 && length <= 128;
+}
+
 /** Groups of four, as printed on statements: `DE23 1000 0000 1234 5678 90`. */
 export function formatIban(input: string): string {
   return normalizeIban(input)
@@ -38,34 +47,11 @@ export function formatIban(input: string): string {
     .replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-interface DirectDebitFields {
-  readonly holder: string;
-  readonly iban: string;
-  /** Fields whose error is visible: after a submit attempt, or once the shopper edited the field and left it. */
-  readonly shown: ReadonlySet<Field>;
-}
-
-/** What the shopper typed, and which errors show; `set` re-renders the form. Validity is computed once per change. */
-function createModel(changed: () => void) {
-  let validity: Record<Field, boolean> | undefined;
-  const model = {
-    holder: '',
-    iban: '',
-    shown: new Set<Field>() as ReadonlySet<Field>,
-    set(changes: Partial<DirectDebitFields>) {
-      validity = undefined;
-      assignChanges<DirectDebitFields>(model, changes, changed);
-    },
-    validity(): Record<Field, boolean> {
-      validity ??= { accountHolder: isValidAccountHolder(model.holder), iban: isValidIban(normalizeIban(model.iban)) };
-      return validity;
-    },
-    show(...fields: Field[]) {
-      model.set({ shown: new Set([...model.shown, ...fields]) });
-    },
-    ...calmErrors<Field>((field) => model.show(field)),
-  };
-  return model;
+/** What the shopper typed (signals), its validity (computed from them), and which errors show (calm: payment/state.ts). */
+function createModel() {
+  const fields = signalFields({ holder: '', iban: '' });
+  const validity = computed((): Record<Field, boolean> => ({ accountHolder: isValidAccountHolder(fields.holder), iban: isValidIban(normalizeIban(fields.iban)) }));
+  return Object.assign(fields, calmErrors<Field>(), { validity });
 }
 
 async function submitDirectDebit(props: FamilyFormProps, model: ReturnType<typeof createModel>, state: PaymentState, form: HTMLFormElement, trigger: Event | undefined): Promise<void> {
@@ -74,7 +60,7 @@ async function submitDirectDebit(props: FamilyFormProps, model: ReturnType<typeo
   state.update({ message: undefined });
   if (options.validation) {
     model.show('accountHolder', 'iban');
-    if (!model.validity().accountHolder || !model.validity().iban) return;
+    if (!model.validity.value.accountHolder || !model.validity.value.iban) return;
   }
   const flow = await loadPaymentFlow(state, options, props.texts);
   // The IBAN as the gateway takes it: uppercase, no spaces.
@@ -86,9 +72,8 @@ async function submitDirectDebit(props: FamilyFormProps, model: ReturnType<typeo
 export function DirectDebitForm(props: FamilyFormProps) {
   const { options, texts, checkout } = props;
   const brand = props.brands[0] ?? 'DIRECTDEBIT_SEPA';
-  const rerender = useRerender();
-  const model = useMemo(() => createModel(rerender), []);
-  const state = useMemo(() => createPaymentState(rerender), []);
+  const model = useMemo(createModel, []);
+  const state = useMemo(createPaymentState, []);
   const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
   const formRef = useRef<HTMLFormElement>(null);
   const submit = (trigger: Event | undefined) => {
@@ -102,12 +87,12 @@ export function DirectDebitForm(props: FamilyFormProps) {
     return () => state.dispose();
   }, []);
 
-  const invalid = (field: Field) => options.validation && model.shown.has(field) && !model.validity()[field];
+  const invalid = (field: Field) => options.validation && model.shows(field) && !model.validity.value[field];
   const id = (suffix: string) => `${prefix}-${suffix}`;
   const blurCallbacks: Record<Field, string> = { accountHolder: 'onBlurAccountHolder', iban: 'onBlurIban' };
   const blurred = (field: Field) => {
     model.leave(field);
-    invoke(options, blurCallbacks[field], formRef.current, model.validity()[field]);
+    invoke(options, blurCallbacks[field], formRef.current, model.validity.value[field]);
   };
   const group = (field: Field, label: string, control: preact.ComponentChildren, error: string) =>
     fieldGroup(field, label, control, invalid(field) ? error : undefined, { showLabels: options.showLabels, id });
@@ -133,7 +118,9 @@ export function DirectDebitForm(props: FamilyFormProps) {
     >
       <div class="wpwl-group wpwl-group-brand wpwl-clearfix">
         <div class="wpwl-wrapper wpwl-wrapper-brand">
-          <div class={cx('wpwl-brand', 'wpwl-brand-directDebit', `wpwl-brand-${brand}`)} role="img" aria-label={texts.label('directDebit')} />
+          <div class={cx('wpwl-brand', 'wpwl-brand-directDebit', `wpwl-brand-${brand}`)} role="img" aria-label={texts.label('directDebit')}>
+            <BrandLogo checkout={checkout} brand={brand} label="" />
+          </div>
         </div>
       </div>
       {group(
@@ -188,7 +175,7 @@ export function DirectDebitForm(props: FamilyFormProps) {
         state={state}
         texts={texts}
         checkout={checkout}
-        invalid={options.validation && model.shown.size > 0 && !(model.validity().accountHolder && model.validity().iban)}
+        invalid={options.validation && model.anyShown() && !(model.validity.value.accountHolder && model.validity.value.iban)}
       />
     </PaymentContainer>
   );

@@ -10,6 +10,14 @@ import { isRegistrationOnly, type CheckoutInfo, type PaymentState } from '../typ
 export const cx = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ');
 
 /**
+ * A brand's logo: an image from the gateway's static path (img/brands/<BRAND>.svg, widget/logos.ts), loaded lazily
+ * and cached like the widget's other files, `label` its text alternative (empty where the element around it names it).
+ */
+export const BrandLogo = ({ checkout, brand, label }: { checkout: CheckoutInfo; brand: string; label: string }) => (
+  <img class="wpwl-brand-logo" src={`${checkout.staticBaseUrl}/img/brands/${brand}.svg`} alt={label} loading="lazy" />
+);
+
+/**
  * One field of a form (COMPAT §4): div.wpwl-group-<field> with its label (when labels are shown) and its wrapper
  * holding the control and, when `error` is given, div.wpwl-hint-<field>Error. `id` makes the form's element ids.
  */

@@ -1,42 +1,53 @@
-import { useReducer } from 'preact/hooks';
+import { batch, signal, type Signal } from '@preact/signals';
 import { reportError } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { PaymentState } from '../types.ts';
 
 /**
- * A payment form's state, kept with plain Preact hooks: each form holds its state in objects it creates once
- * (useMemo) and changes through their `update`/`set`, which re-render the form (useRerender). No signals
- * library: @preact/signals cost a card-only page about 2.6 KB gzip before onReady (see widget/README.md).
+ * A form's state is kept in signals (@preact/signals): a component that reads one while it renders re-renders when
+ * it changes, a `computed` (a form's validity) is worked out again only when what it read changed, and an `effect`
+ * (what the hosted fields are told) runs again when its signals change. A signal notifies only on a new value: a
+ * re-render resets what a page script or the browser changed in the form's controls.
  */
 
-/** A stable function that re-renders the calling component. */
-export function useRerender(): () => void {
-  return useReducer<number, void>((count) => count + 1, 0)[1];
-}
+/** Fields, each a signal read through its property, changed together by `set`. */
+export type SignalFields<T extends object> = T & {
+  /** Writes `changes` in one batch: what depends on them runs once. */
+  set(changes: Partial<T>): void;
+};
 
-/**
- * Assigns `changes` to `target` and calls `changed` (a re-render) if a value is different, as a signal re-renders
- * only on a new value: a re-render resets what a page script or the browser changed in the form's controls.
- */
-export function assignChanges<T extends object>(target: T, changes: Partial<T>, changed: () => void): void {
-  let different = false;
-  for (const key of Object.keys(changes) as (keyof T)[]) {
-    if (Object.is(target[key], changes[key])) continue;
-    target[key] = changes[key] as T[keyof T];
-    different = true;
+/** `initial`'s fields as signals: reading `fields.name` subscribes the render, computed or effect reading it. */
+export function signalFields<T extends object>(initial: T): SignalFields<T> {
+  const signals: Record<string, Signal<unknown>> = {};
+  const fields = {
+    set: (changes: Partial<T>) =>
+      batch(() => {
+        for (const key in changes) (signals[key] as Signal<unknown>).value = changes[key];
+      }),
+  } as SignalFields<T>;
+  for (const key in initial) {
+    const value = (signals[key] = signal<unknown>(initial[key]));
+    Object.defineProperty(fields, key, { get: () => value.value });
   }
-  if (different) changed();
+  return fields;
 }
 
 /**
- * Calm errors: a submit attempt shows every field's error; otherwise a field shows its error only once the shopper
- * edited it and left it, not when tabbed past. `show` shows a field's error (the form's model).
+ * Calm errors: a submit attempt shows every field's error (`show`); otherwise a field shows its error only once the
+ * shopper edited it and left it, not when tabbed past.
  */
-export function calmErrors<F extends string>(show: (field: F) => void) {
+export function calmErrors<F extends string>() {
+  const shown = signal<ReadonlySet<F>>(new Set());
   /** No render reads it: a plain set. */
   const edited = new Set<F>();
+  const show = (...fields: F[]) => {
+    shown.value = new Set([...shown.value, ...fields]);
+  };
   return {
+    show,
+    shows: (field: F) => shown.value.has(field),
+    anyShown: () => shown.value.size > 0,
     /** The shopper typed in the field (or the browser filled it). */
     edit: (field: F) => void edited.add(field),
     /** The shopper left the field: its error shows if they edited it. */
@@ -44,22 +55,18 @@ export function calmErrors<F extends string>(show: (field: F) => void) {
   };
 }
 
-/** A form's payment state; `rerender` is the form's useRerender(). */
-export function createPaymentState(rerender: () => void): PaymentState {
-  const state: PaymentState = {
-    busy: false,
-    message: undefined,
-    frame: undefined,
-    cleanups: new Set(),
-    update(changes) {
-      assignChanges(state as { -readonly [K in keyof PaymentState]: PaymentState[K] }, changes, rerender);
-    },
+/** A form's payment state. */
+export function createPaymentState(): PaymentState {
+  const cleanups = new Set<() => void>();
+  const fields = signalFields<Pick<PaymentState, 'busy' | 'message' | 'frame'>>({ busy: false, message: undefined, frame: undefined });
+  return Object.assign(fields, {
+    cleanups,
+    update: fields.set,
     dispose() {
-      for (const cleanup of [...state.cleanups]) cleanup();
-      state.cleanups.clear();
+      for (const cleanup of [...cleanups]) cleanup();
+      cleanups.clear();
     },
-  };
-  return state;
+  });
 }
 
 export type PaymentFlow = typeof import('./flow.ts');

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useSignal } from '@preact/signals';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { asyncBrand, paysOnProviderPage, type AsyncBrand, type AsyncForm } from '../../shared/asyncBrands.ts';
 import type { LabelKey } from '../messages.ts';
-import { cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { createPaymentState, loadPaymentFlow, useRerender } from '../payment/state.ts';
+import { BrandLogo, cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { createPaymentState, loadPaymentFlow } from '../payment/state.ts';
 import { randomChannel } from '../random.ts';
 import type { FamilyFormProps, PaymentState } from '../types.ts';
 import { countryChoice } from './country.ts';
@@ -58,14 +59,13 @@ export function RedirectForm(props: FamilyFormProps) {
   const brand = props.brands[0] ?? '';
   const info: AsyncBrand = asyncBrand(brand) ?? { family: 'eWallet', form: 'virtualAccount', label: brand };
   const form = info.form;
-  const rerender = useRerender();
-  const state = useMemo(() => createPaymentState(rerender), []);
+  const state = useMemo(createPaymentState, []);
   const formRef = useRef<HTMLFormElement>(null);
   const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
   // The bank's country, when the brand needs it: chosen by the shopper among several, or the one it serves.
   const served = info.requires?.includes('bankAccount.country') ? (info.countries ?? []) : [];
   const choice = useMemo(() => (served.length > 1 ? countryChoice(served, options.locale, props.language) : undefined), []);
-  const [country, setCountry] = useState(choice?.selected);
+  const country = useSignal(choice?.selected);
   const submit = (trigger: Event | undefined) => {
     if (formRef.current) void submitAsyncBrand(props, form, state, formRef.current, trigger);
   };
@@ -92,7 +92,9 @@ export function RedirectForm(props: FamilyFormProps) {
     >
       <div class="wpwl-group wpwl-group-brand wpwl-clearfix">
         <div class="wpwl-wrapper wpwl-wrapper-brand">
-          <div class={cx('wpwl-brand', `wpwl-brand-${form}`, `wpwl-brand-${brand}`)} role="img" aria-label={info.label} />
+          <div class={cx('wpwl-brand', `wpwl-brand-${form}`, `wpwl-brand-${brand}`)} role="img" aria-label={info.label}>
+            <BrandLogo checkout={checkout} brand={brand} label="" />
+          </div>
         </div>
       </div>
       {choice &&
@@ -105,8 +107,10 @@ export function RedirectForm(props: FamilyFormProps) {
             aria-labelledby={options.showLabels ? id('label-country') : undefined}
             aria-label={options.showLabels ? undefined : texts.label('country')}
             autofocus={options.autofocus === 'bankAccount.country'}
-            value={country}
-            onChange={(event) => setCountry((event.currentTarget as HTMLSelectElement).value)}
+            value={country.value}
+            onChange={(event) => {
+              country.value = (event.currentTarget as HTMLSelectElement).value;
+            }}
           >
             {choice.countries.map(({ code, name }) => (
               <option key={code} value={code}>

@@ -5,6 +5,7 @@ import type { WidgetOptions } from '../options.ts';
 import type { Redirect } from '../payment/answer.ts';
 import type { CheckoutInfo, PaymentState } from '../types.ts';
 import { isRedirectComplete } from '../../shared/protocol.ts';
+import { threeDIframeSize } from './frameSize.ts';
 import { ThreeDSecureFrame } from './ThreeDSecureFrame.tsx';
 
 /**
@@ -86,10 +87,11 @@ export function openRedirect(context: RedirectContext, redirect: Redirect, done:
   if (target === undefined) {
     let submitted = false;
     let loadReported = false;
+    const size = threeDIframeSize(options.raw);
     state.update({ frame: {
       name: `wpwl-threeDSecure-${randomChannel().slice(0, 16)}`,
-      width: options.threeDIframeSize.width,
-      height: options.threeDIframeSize.height,
+      width: size.width,
+      height: size.height,
       title: context.texts.label('threeDSecureFrameTitle'),
       Frame: ThreeDSecureFrame,
       mounted(iframe) {

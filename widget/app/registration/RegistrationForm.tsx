@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { filterStyles, type FieldMessage, type FieldState } from '../../shared/protocol.ts';
+import type { FieldMessage, FieldState } from '../../shared/protocol.ts';
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
-import { attachHostedField, type HostedField } from '../hostedField.ts';
+import { attachHostedField, postableStyles, type HostedField } from '../hostedField.ts';
 import { randomChannel } from '../random.ts';
-import { cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { assignChanges, calmErrors, createPaymentState, useRerender } from '../payment/state.ts';
+import { BrandLogo, cx, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
+import { createPaymentState, signalFields } from '../payment/state.ts';
 import type { PaymentFormProps } from '../types.ts';
 import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
 
@@ -44,24 +44,19 @@ export interface RegistrationFormProps extends PaymentFormProps {
 export function RegistrationForm(props: RegistrationFormProps) {
   const { checkout, cards, options, texts } = props;
   const requireCvv = options.registrations.requireCvv;
-  const rerender = useRerender();
-  const model = useMemo(() => {
-    const fields = {
-      selected: cards[0]?.id ?? '',
-      cvvStates: {} as Readonly<Record<string, FieldState>>,
-      cvvErrorShown: false,
-      initialFormsHidden: props.showInitialForms !== undefined,
-    };
-    return Object.assign(fields, {
-      /** Changes the fields, re-rendering the form if one changed. */
-      set(changes: Partial<typeof fields>) {
-        assignChanges(fields, changes, rerender);
-      },
-    });
-  }, []);
-  /** The selected card's CVV error shows once the shopper typed in it and left it (calm errors). */
-  const calm = useMemo(() => calmErrors<string>((id) => id === model.selected && model.set({ cvvErrorShown: true })), []);
-  const state = useMemo(() => createPaymentState(rerender), []);
+  const model = useMemo(
+    () =>
+      signalFields({
+        selected: cards[0]?.id ?? '',
+        cvvStates: {} as Readonly<Record<string, FieldState>>,
+        cvvErrorShown: false,
+        initialFormsHidden: props.showInitialForms !== undefined,
+      }),
+    [],
+  );
+  /** The stored cards whose CVV the shopper typed in: only the selected one's error shows when left (calm errors). */
+  const edited = useMemo(() => new Set<string>(), []);
+  const state = useMemo(createPaymentState, []);
   const prefix = useMemo(() => `wpwl-${randomChannel().slice(0, 8)}`, []);
   const formRef = useRef<HTMLFormElement>(null);
   const frames = useRef(new Map<string, HTMLIFrameElement>());
@@ -109,10 +104,10 @@ export function RegistrationForm(props: RegistrationFormProps) {
       const onMessage = (message: FieldMessage) => {
         switch (message.type) {
           case 'state':
-            if (!message.empty) calm.edit(card.id);
+            if (!message.empty) edited.add(card.id);
             model.set({ cvvStates: { ...model.cvvStates, [card.id]: message } });
             // Sent when the CVV was left (a submit shows its error itself).
-            if (message.showErrors) calm.leave(card.id);
+            if (message.showErrors && card.id === model.selected && edited.has(card.id)) model.set({ cvvErrorShown: true });
             break;
           case 'blur':
             invoke(options, 'onBlurSecurityCode', form, cvvValid(card.id));
@@ -135,8 +130,8 @@ export function RegistrationForm(props: RegistrationFormProps) {
             field: 'cvv',
             label: texts.label('cvv'),
             placeholder: options.showPlaceholders ? texts.label('cvvPlaceholder') : '',
-            styles: filterStyles(styles['cvv']),
-            placeholderStyles: filterStyles(styles['cvv-placeholder']),
+            styles: postableStyles(styles['cvv']),
+            placeholderStyles: postableStyles(styles['cvv-placeholder']),
             autofocus: false,
             mask: options.maskCvv,
             cvvLength: cvvLengthOf(card),
@@ -184,7 +179,9 @@ export function RegistrationForm(props: RegistrationFormProps) {
               </div>
               <div class={wrapper('brand')}>
                 {card.brand && (
-                  <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${card.brand}`)} role="img" aria-label={CARD_BRANDS[card.brand]?.label ?? card.brand} />
+                  <div class={cx('wpwl-brand', 'wpwl-brand-card', `wpwl-brand-${card.brand}`)} role="img" aria-label={CARD_BRANDS[card.brand]?.label ?? card.brand}>
+                    <BrandLogo checkout={checkout} brand={card.brand} label="" />
+                  </div>
                 )}
               </div>
               <div class={wrapper('number')}>{card.last4 && texts.label('storedCardEnding', { last4: card.last4 })}</div>
