@@ -105,6 +105,13 @@ describe('the card widget on a merchant page', () => {
     await expect.poll(() => page.locator('.wpwl-hint-expiryError').count()).toBe(1);
     expect(await page.locator('.wpwl-hint').count()).toBe(1);
     expect(await page.locator('.wpwl-hint-cardHolderError').count()).toBe(0);
+    // Announced once: one alert, the same element while the error stands (edited again and left, it is not made anew).
+    const hint = page.locator('.wpwl-hint-expiryError');
+    expect(await hint.getAttribute('role')).toBe('alert');
+    await hint.evaluate((element) => element.setAttribute('data-seen', 'yes'));
+    await page.locator('input.wpwl-control-expiry').fill('01/21');
+    await page.locator('input.wpwl-control-expiry').blur();
+    expect([await page.locator('[role="alert"]').count(), await hint.getAttribute('data-seen')]).toEqual([1, 'yes']);
     // A number typed and left that cannot be a card's.
     await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('4200000000000001');
     await page.locator('input.wpwl-control-cardHolder').focus();

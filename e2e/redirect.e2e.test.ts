@@ -24,8 +24,8 @@ interface Opened {
   readonly submits: URLSearchParams[];
 }
 
-async function open(checkout: Record<string, string> = {}): Promise<Opened> {
-  const page = env.track(await env.browser.newPage());
+async function open(checkout: Record<string, string> = {}, viewport?: { width: number; height: number }): Promise<Opened> {
+  const page = env.track(await env.browser.newPage(viewport ? { viewport } : {}));
   const submits: URLSearchParams[] = [];
   page.on('pageerror', (error) => {
     throw error;
@@ -95,6 +95,22 @@ describe('redirect brands in the widget', () => {
     const result = await resultOf(page);
     expect(result.result.code).toMatch(expected);
     expect(result.paymentBrand).toBe(brand);
+  });
+
+  it('fits the provider page in its frame on a 320 px wide phone: no sideways scroll, its buttons in reach', async () => {
+    const { page } = await open({}, { width: 320, height: 640 });
+    await page.locator(`${container('virtualAccount', 'PAYPAL')} button.wpwl-button-pay`).click();
+    const provider = providerPage(page, 'virtualAccount', 'PAYPAL');
+    await provider.locator('form#challenge').waitFor();
+    const frame = await page.locator(`${container('virtualAccount', 'PAYPAL')} iframe.wpwl-target`).boundingBox();
+    expect((frame?.x ?? -1) >= 0 && (frame?.x ?? 0) + (frame?.width ?? 0) <= 320).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const inFrame = await provider.locator('html').evaluate((html) => ({ scroll: html.scrollWidth, client: html.clientWidth }));
+    expect(inFrame.scroll).toBeLessThanOrEqual(inFrame.client);
+    for (const button of ['button#submit', 'button#cancel']) {
+      const box = await provider.locator(button).boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0), button).toBeLessThanOrEqual(frame?.width ?? 0);
+    }
   });
 
   it('makes no payment when onBeforeSubmitVirtualAccount returns false or onBeforeSubmitOnlineTransfer calls preventDefault()', async () => {
