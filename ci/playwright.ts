@@ -40,6 +40,7 @@ function hostedField(form: Locator, field: 'cardNumber' | 'cvv'): Locator {
 
 /** Types a test card into the widget's card form, without paying. */
 export async function fillTestCard(page: Page, card: TestCard & { readonly within?: string } = {}): Promise<void> {
+  await chooseMethod(page, 'wpwl-container-card', card.within);
   const form = cardForm(page, card.within);
   await hostedField(form, 'cardNumber').fill(card.number ?? '4200000000000000');
   await form.locator('input.wpwl-control-expiry').fill(card.expiry ?? '05/34');
@@ -55,6 +56,18 @@ export async function payWithTestCard(page: Page, options: PayOptions = {}): Pro
 }
 
 /**
+ * Chooses a payment method in the widget's chooser (a form offering several: cards, PayPal, Sofort...) by its
+ * container (`wpwl-container-card`, `wpwl-container-virtualAccount-PAYPAL`...), so its form shows. A page without a
+ * chooser (one method, or the `plain` style) needs nothing.
+ */
+export async function chooseMethod(page: Page, container: string, within?: string): Promise<void> {
+  const scope = page.locator(within ?? 'body');
+  await scope.locator(`.${container}`).first().waitFor({ state: 'attached' });
+  const option = scope.locator(`.wpwl-chooser-options input[type="radio"][value="${container}"]`).first();
+  if ((await option.count()) > 0) await option.check();
+}
+
+/**
  * Chooses a payment brand: a card brand in the card form's brand list (when brand detection is off, or the number
  * fits several brands), or an asynchronous brand (`PAYPAL`, `SOFORTUEBERWEISUNG`, ...) by its own form's pay button,
  * which then leads to the simulated provider's page.
@@ -63,11 +76,15 @@ export async function chooseBrand(page: Page, brand: string, within?: string): P
   const scope = page.locator(within ?? 'body');
   const select = scope.locator('form.wpwl-form-card select.wpwl-control-brand').first();
   if ((await select.count()) > 0 && (await select.locator(`option[value="${brand}"]`).count()) > 0) {
-    await select.selectOption(brand);
+    await chooseMethod(page, 'wpwl-container-card', within);
+    // With brand detection the list stays in the form, hidden, until the number fits several brands.
+    await select.selectOption(brand, { force: true });
     return;
   }
   const form = scope.locator(`form.wpwl-form[class*="-${brand}"]`).filter({ has: page.locator(`input[name="paymentBrand"][value="${brand}"]`) }).first();
   if ((await form.count()) === 0) throw new Error(`the widget offers no brand ${brand} here`);
+  const container = await form.evaluate((element) => /\bwpwl-container-\S+-\S+/.exec(element.parentElement?.className ?? '')?.[0] ?? '');
+  await chooseMethod(page, container, within);
   await form.locator('button.wpwl-button-pay').click();
 }
 

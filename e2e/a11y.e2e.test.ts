@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASYNC_CHECKOUT_DATA } from './support/asyncBrands.ts';
 import { MASTER_CARD, offering, storeCard, VISA_CARD } from './support/registrations.ts';
+import { chooseMethod } from '../ci/playwright.ts';
 import { fillCard, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
@@ -65,11 +66,16 @@ describe('accessibility of the card form', () => {
   it('has no serious or critical violation on the redirect-brand forms, whose logos and buttons have names', async () => {
     const page = await (await env.browser.newContext()).newPage();
     await page.goto(env.site.pageUrl('redirect-brands'));
-    await page.locator('.wpwl-container-onlineTransfer').waitFor();
-    expect(await seriousViolations(page, '.wpwl-container-virtualAccount', '.wpwl-container-onlineTransfer')).toEqual([]);
+    await page.locator('.wpwl-container-onlineTransfer').waitFor({ state: 'attached' });
+    // The methods' chooser too (card, PayPal, Sofort in one form).
+    expect(await seriousViolations(page, '.wpwl-chooser-options', '.wpwl-container-card')).toEqual([]);
+    await chooseMethod(page, 'wpwl-container-virtualAccount-PAYPAL');
+    expect(await seriousViolations(page, '.wpwl-container-virtualAccount')).toEqual([]);
     const snapshot = await page.locator('.wpwl-container-virtualAccount-PAYPAL').ariaSnapshot();
     expect(snapshot).toContain('img "PayPal"');
     expect(snapshot).toContain('button "Pay now"');
+    await chooseMethod(page, 'wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG');
+    expect(await seriousViolations(page, '.wpwl-container-onlineTransfer')).toEqual([]);
     expect(await page.locator('.wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG').ariaSnapshot()).toContain('img "Sofort"');
     await page.context().close();
   });
@@ -221,6 +227,7 @@ describe('accessibility of the direct-debit, giropay and iDEAL forms next to the
     const containers = await page.evaluate(() => (window as unknown as { readyForms: { container: string }[] }).readyForms.map((form) => form.container));
     expect(containers).toEqual(['wpwl-container-card', 'wpwl-container-directDebit', 'wpwl-container-onlineTransfer-GIROPAY', 'wpwl-container-onlineTransfer-IDEAL']);
     expect(await allViolations(page)).toEqual([]);
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jo');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 91');
     await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
@@ -232,13 +239,16 @@ describe('accessibility of the direct-debit, giropay and iDEAL forms next to the
 
   it('names the direct-debit controls, its logo and the mandate, and ties the IBAN error to its field as an alert', async () => {
     const page = await openAllFamilies('card');
+    await chooseMethod(page, 'wpwl-container-directDebit');
     const snapshot = await page.locator('.wpwl-container-directDebit').ariaSnapshot();
     for (const name of ['img "SEPA Direct Debit"', 'textbox "Account holder"', 'textbox "IBAN"', 'button "Pay now"', 'By paying, you authorise the merchant']) {
       expect(snapshot).toContain(name);
     }
     for (const [brand, label] of [['GIROPAY', 'giropay'], ['IDEAL', 'iDEAL']]) {
+      await chooseMethod(page, `wpwl-container-onlineTransfer-${brand}`);
       expect(await page.locator(`.wpwl-container-onlineTransfer-${brand}`).ariaSnapshot(), brand).toContain(`img "${label}"`);
     }
+    await chooseMethod(page, 'wpwl-container-directDebit');
     const iban = page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`);
     expect(await iban.getAttribute('aria-invalid')).toBeNull();
     await iban.fill('DE00 1234');
@@ -276,6 +286,7 @@ describe("accessibility of the asynchronous brands' forms", () => {
     ['plain', false],
   ])('has no axe violation in the %s style (labels shown: %s); the country select and every logo have names', async (style, showLabels) => {
     const page = await openAsyncBrands({ style, showLabels });
+    await chooseMethod(page, 'wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG');
     expect(await violationsIn(page, 'wpwl-control-country')).toEqual([]);
     expect(await page.locator('.wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG').ariaSnapshot()).toContain('combobox "Country"');
     for (const [container, label] of [
@@ -285,6 +296,7 @@ describe("accessibility of the asynchronous brands' forms", () => {
       ['onlineTransfer-BOLETO', 'Boleto Bancário'],
       ['prepayment-PREPAYMENT', 'Prepayment'],
     ]) {
+      await chooseMethod(page, `wpwl-container-${container}`);
       const snapshot = await page.locator(`.wpwl-container-${container}`).ariaSnapshot();
       expect(snapshot, container).toContain(`img "${label}"`);
       expect(snapshot, container).toContain('button "Pay now"');
@@ -294,6 +306,7 @@ describe("accessibility of the asynchronous brands' forms", () => {
 
   it('has no axe violation with a cash voucher shown in the widget frame', async () => {
     const page = await openAsyncBrands({});
+    await chooseMethod(page, 'wpwl-container-onlineTransfer-BOLETO');
     await page.locator('.wpwl-container-onlineTransfer-BOLETO button.wpwl-button-pay').click();
     await page.frameLocator('.wpwl-container-onlineTransfer-BOLETO iframe.wpwl-target').locator('a#continue').waitFor();
     expect(await violationsIn(page, 'voucher-number')).toEqual([]);

@@ -1,6 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ASYNC_CHECKOUT_DATA } from './support/asyncBrands.ts';
+import { chooseMethod } from '../ci/playwright.ts';
 import { brandLogos, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 import { chooseBrand } from '../ci/playwright.ts';
 
@@ -59,7 +60,10 @@ async function open(checkout: Readonly<Record<string, string>> = ASYNC_CHECKOUT_
 }
 
 const formOf = (form: string, brand: string) => `div.wpwl-container.wpwl-container-${form}.wpwl-container-${form}-${brand} > form.wpwl-form.wpwl-form-${form}.wpwl-form-${form}-${brand}`;
-const pay = (page: Page, form: string, brand: string) => page.locator(`${formOf(form, brand)} button.wpwl-button-pay`).click();
+async function pay(page: Page, form: string, brand: string): Promise<void> {
+  await chooseMethod(page, `wpwl-container-${form}-${brand}`);
+  await page.locator(`${formOf(form, brand)} button.wpwl-button-pay`).click();
+}
 const frameOf = (page: Page, form: string, brand: string) => page.frameLocator(`.wpwl-container-${form}-${brand} iframe.wpwl-target`);
 
 describe('asynchronous brands in the widget', () => {
@@ -69,6 +73,7 @@ describe('asynchronous brands in the widget', () => {
       const ready = await page.evaluate(() => (window as unknown as { readyForms: { container: string; brands: string[] }[] }).readyForms);
       expect(ready).toEqual(FORMS.map(({ form, brand }) => ({ container: `wpwl-container-${form}-${brand}`, brands: [brand] })));
       for (const { brand, form, label, info } of FORMS) {
+        await chooseMethod(page, `wpwl-container-${form}-${brand}`);
         const selector = formOf(form, brand);
         expect(await page.locator(selector).count(), selector).toBe(1);
         expect(await page.locator(selector).getByRole('img', { name: label, exact: true }).count(), brand).toBe(1);
@@ -82,6 +87,7 @@ describe('asynchronous brands in the widget', () => {
       expect(await page.locator('.wpwl-container-prepayment .wpwl-text-prepaymentInfo').count()).toBe(1);
 
       // Sofort serves eight countries: the shopper chooses, among their names, the first preselected (locale en).
+      await chooseMethod(page, 'wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG');
       const sofort = formOf('onlineTransfer', 'SOFORTUEBERWEISUNG');
       const country = page.locator(`${sofort} div.wpwl-group.wpwl-group-country select.wpwl-control.wpwl-control-country[name="bankAccount.country"]`);
       expect(await page.locator(`${sofort} .wpwl-group-country .wpwl-label-country`).innerText()).toBe('Country');

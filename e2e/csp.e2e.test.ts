@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { chooseMethod } from '../ci/playwright.ts';
 import { fillCard, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
@@ -43,7 +44,7 @@ describe('a merchant page with a strict CSP', () => {
     });
     const response = await page.goto(env.site.pageUrl(name));
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
-    await page.locator(shown).waitFor();
+    await page.locator(shown).waitFor({ state: 'attached' });
     return { page, violations };
   }
   const pageViolations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
@@ -64,6 +65,7 @@ describe('a merchant page with a strict CSP', () => {
 
   it('pays with a redirect brand (PayPal) with no policy violation', async () => {
     const { page, violations } = await openStrict('csp-redirect');
+    await chooseMethod(page, 'wpwl-container-virtualAccount-PAYPAL');
     await page.locator('.wpwl-container-virtualAccount-PAYPAL button.wpwl-button-pay').click();
     const provider = page.frameLocator('.wpwl-container-virtualAccount-PAYPAL iframe.wpwl-target');
     await provider.locator('button#submit').waitFor();
@@ -79,16 +81,18 @@ describe('a merchant page with a strict CSP', () => {
 
   it('renders the direct-debit, giropay and iDEAL forms, validates the IBAN and pays by SEPA direct debit with no policy violation', async () => {
     const { page, violations } = await openStrict('csp-direct-debit', DIRECT_DEBIT);
-    for (const brand of ['GIROPAY', 'IDEAL']) await page.locator(`.wpwl-container-onlineTransfer-${brand} .wpwl-brand-${brand}`).waitFor();
+    for (const brand of ['GIROPAY', 'IDEAL']) await page.locator(`.wpwl-container-onlineTransfer-${brand} .wpwl-brand-${brand}`).waitFor({ state: 'attached' });
     // The widget's stylesheet applied to the new forms (style-src allows the gateway).
     await expect.poll(() => page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).evaluate((button) => getComputedStyle(button).borderRadius)).toBe('4px');
     // Validation: a wrong checksum and a short holder show their errors in the page.
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jo');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 91');
     await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
     await page.locator(`${DIRECT_DEBIT} .wpwl-hint-ibanError`).waitFor();
     await page.locator(`${DIRECT_DEBIT} .wpwl-hint-accountHolderError`).waitFor();
     expect(await pageViolations(page)).toEqual([]);
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jane Jones');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 90');
     await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
@@ -106,6 +110,7 @@ describe('a merchant page with a strict CSP', () => {
       headers: { Authorization: `Bearer ${env.site.token}` },
     });
     expect(deleted.status).toBe(200);
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.holder"]`).fill('Jane Jones');
     await page.locator(`${DIRECT_DEBIT} input[name="bankAccount.iban"]`).fill('DE23100000001234567890');
     await page.locator(`${DIRECT_DEBIT} button.wpwl-button-pay`).click();
@@ -116,6 +121,7 @@ describe('a merchant page with a strict CSP', () => {
 
   it.each(['GIROPAY', 'IDEAL'])('pays with %s through the provider page in the widget frame with no policy violation', async (brand) => {
     const { page, violations } = await openStrict('csp-direct-debit', DIRECT_DEBIT);
+    await chooseMethod(page, `wpwl-container-onlineTransfer-${brand}`);
     await page.locator(`.wpwl-container-onlineTransfer-${brand} button.wpwl-button-pay`).click();
     const provider = page.frameLocator(`.wpwl-container-onlineTransfer-${brand} iframe.wpwl-target`);
     await provider.locator('button#submit').waitFor();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DEMO_MERCHANT } from '../server/config.ts';
 import { startTestGateway, type TestGateway } from '../server/testing/harness.ts';
 import { launchBrowser } from './support/browser.ts';
-import { completeChallenge, payWithTestCard } from '../ci/playwright.ts';
+import { chooseMethod, completeChallenge, payWithTestCard } from '../ci/playwright.ts';
 import { DEMO_CHALLENGE, DEMO_TEST_CARDS } from '../server/demo/offer.ts';
 
 /**
@@ -67,6 +67,7 @@ describe('the demo shop', () => {
   it('takes an order by prepayment: the result page shows it pending, with the bank details to transfer to', async () => {
     const page = await browser.newPage();
     await page.goto(`${gateway.url}/demo`);
+    await chooseMethod(page, 'wpwl-container-prepayment-PREPAYMENT');
     await page.locator('.wpwl-container-prepayment-PREPAYMENT button.wpwl-button-pay').click();
     await page.waitForURL(/\/demo\/result\?id=/);
     expect(await page.locator('h1').innerText()).toBe('Your payment is being processed');
@@ -114,12 +115,14 @@ describe('the demo shop', () => {
   it('takes an order by Klarna (the customer on the checkout) and by Multibanco (a voucher to pay, pending)', async () => {
     const page = await browser.newPage();
     await page.goto(`${gateway.url}/demo`);
+    await chooseMethod(page, 'wpwl-container-virtualAccount-KLARNA_PAYMENTS_PAYLATER');
     await page.locator('.wpwl-container-virtualAccount-KLARNA_PAYMENTS_PAYLATER button.wpwl-button-pay').click();
     await page.frameLocator('.wpwl-container-virtualAccount-KLARNA_PAYMENTS_PAYLATER iframe.wpwl-target').locator('button#submit').click();
     await page.waitForURL(/\/demo\/result\?id=/);
     await expect.poll(() => page.locator('h1').innerText()).toBe('Thank you for your order');
 
     await page.goto(`${gateway.url}/demo`);
+    await chooseMethod(page, 'wpwl-container-virtualAccount-SIBS_MULTIBANCO');
     await page.locator('.wpwl-container-virtualAccount-SIBS_MULTIBANCO button.wpwl-button-pay').click();
     await page.frameLocator('.wpwl-container-virtualAccount-SIBS_MULTIBANCO iframe.wpwl-target').locator('a#continue').click();
     await page.waitForURL(/\/demo\/result\?id=/);

@@ -1,5 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { chooseMethod } from '../ci/playwright.ts';
 import { resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
@@ -45,11 +46,12 @@ describe('the direct-debit form', () => {
     const ready = await page.evaluate(() => (window as unknown as { readyForms: { container: string }[] }).readyForms.map((form) => form.container));
     expect(ready).toEqual(['wpwl-container-directDebit', 'wpwl-container-onlineTransfer-GIROPAY', 'wpwl-container-onlineTransfer-IDEAL']);
     expect(scripts.filter((path) => /\/js\/card-/.test(path))).toEqual([]);
-    expect(scripts.some((path) => /\/js\/DirectDebitForm-/.test(path))).toBe(true);
+    expect(scripts.some((path) => /\/js\/otherMethods-/.test(path))).toBe(true);
   });
 
   it('shows errors for a short holder and an IBAN with a wrong checksum, and sends nothing', async () => {
     const { page, submits } = await open();
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${FORM} input[name="bankAccount.holder"]`).fill('Jo');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 91');
     await page.locator(`${FORM} button.wpwl-button-pay`).click();
@@ -59,6 +61,7 @@ describe('the direct-debit form', () => {
     expect(await page.locator(`${FORM} .wpwl-hint-ibanError`).innerText()).toBe('Invalid IBAN');
     expect(await page.locator(`${FORM} button.wpwl-button-pay.wpwl-button-error`).count()).toBe(1);
     // Fixing the IBAN clears its error.
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('de23 1000 0000 1234 5678 90');
     await expect.poll(() => page.locator(`${FORM} .wpwl-hint-ibanError`).count()).toBe(0);
     expect(await page.locator(`${FORM} input[name="bankAccount.iban"]`).inputValue()).toBe('DE23 1000 0000 1234 5678 90');
@@ -68,6 +71,7 @@ describe('the direct-debit form', () => {
   it('lets onBeforeSubmitDirectDebit cancel the submit', async () => {
     const { page, submits } = await open();
     await page.evaluate(() => ((window as unknown as { cancelSubmit: boolean }).cancelSubmit = true));
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${FORM} input[name="bankAccount.holder"]`).fill('Jane Jones');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('DE23 1000 0000 1234 5678 90');
     await page.locator(`${FORM} button.wpwl-button-pay`).click();
@@ -79,6 +83,7 @@ describe('the direct-debit form', () => {
 
   it('pays with SEPA: posts the IBAN uppercase without spaces, calls onAfterSubmit and ends on the result page', async () => {
     const { page, submits } = await open();
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${FORM} input[name="bankAccount.holder"]`).fill('Jane Jones');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('de23 1000 0000 1234 5678 90');
     await page.locator(`${FORM} button.wpwl-button-pay`).click();
@@ -93,6 +98,7 @@ describe('the direct-debit form', () => {
 
   it('ends a debit the simulator declines (holder 800.100.203) on the result page, with the decline', async () => {
     const { page } = await open();
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${FORM} input[name="bankAccount.holder"]`).fill('800.100.203');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('DE23100000001234567890');
     await page.locator(`${FORM} button.wpwl-button-pay`).click();
@@ -107,6 +113,7 @@ describe('the direct-debit form', () => {
   ])('speaks %s', async (locale, holderLabel, ibanError) => {
     const { page } = await open({ locale });
     expect(await page.locator(`${FORM} .wpwl-label-accountHolder`).innerText()).toBe(holderLabel);
+    await chooseMethod(page, 'wpwl-container-directDebit');
     await page.locator(`${FORM} input[name="bankAccount.iban"]`).fill('DE00 1234');
     await page.locator(`${FORM} button.wpwl-button-pay`).click();
     expect(await page.locator(`${FORM} .wpwl-hint-ibanError`).innerText()).toBe(ibanError);
@@ -115,6 +122,7 @@ describe('the direct-debit form', () => {
 
   it.each(['GIROPAY', 'IDEAL'])('pays with %s through the simulated provider page', async (brand) => {
     const { page } = await open();
+    await chooseMethod(page, `wpwl-container-onlineTransfer-${brand}`);
     await page.locator(`.wpwl-container-onlineTransfer-${brand} button.wpwl-button-pay`).click();
     const provider = page.frameLocator(`.wpwl-container-onlineTransfer-${brand} iframe.wpwl-target`);
     await provider.locator('button#submit').click();

@@ -1,5 +1,6 @@
 import type { FrameLocator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { chooseMethod } from '../ci/playwright.ts';
 import { brandLogos, resultOf, useMerchantSiteAndBrowser } from './support/shopper.ts';
 
 /**
@@ -34,7 +35,7 @@ async function open(checkout: Record<string, string> = {}, viewport?: { width: n
     if (request.method() === 'POST' && /\/v1\/checkouts\/[^/]+\/payment$/.test(request.url())) submits.push(new URLSearchParams(request.postData() ?? ''));
   });
   await page.goto(env.site.pageUrl('redirect-brands', checkout));
-  await page.locator('.wpwl-container-onlineTransfer').waitFor();
+  await page.locator('.wpwl-container-onlineTransfer').waitFor({ state: 'attached' });
   return { page, submits };
 }
 
@@ -48,6 +49,7 @@ describe('redirect brands in the widget', () => {
     const containers = await page.locator('.wpwl-container').evaluateAll((nodes) => nodes.map((node) => node.className.match(/wpwl-container-(card|\w+-\w+)/)?.[1]));
     expect(containers).toEqual(['card', 'virtualAccount-PAYPAL', 'onlineTransfer-SOFORTUEBERWEISUNG']);
     for (const { brand, family, label } of BRANDS) {
+      await chooseMethod(page, `wpwl-container-${family}-${brand}`);
       const form = `div.wpwl-container.wpwl-container-${family}.wpwl-container-${family}-${brand} > form.wpwl-form.wpwl-form-${family}.wpwl-form-${family}-${brand}`;
       expect(await page.locator(form).count(), form).toBe(1);
       expect(await page.locator(`${form} div.wpwl-brand.wpwl-brand-${brand}`).count()).toBe(1);
@@ -71,6 +73,7 @@ describe('redirect brands in the widget', () => {
     { ...info, action: 'cancel', expected: /^100\.396\.101$/ },
   ]))('$brand: the provider page opens in the widget frame; "$action" ends on the result page with $expected', async ({ brand, family, label, country, action, expected }) => {
     const { page, submits } = await open();
+    await chooseMethod(page, `wpwl-container-${family}-${brand}`);
     await page.locator(`${container(family, brand)} button.wpwl-button-pay`).click();
     const provider = providerPage(page, family, brand);
     await provider.locator('form#challenge').waitFor();
@@ -97,8 +100,42 @@ describe('redirect brands in the widget', () => {
     expect(result.paymentBrand).toBe(brand);
   });
 
+  it('offers the methods of one form as one chooser: a radio group the keyboard moves through, one form and pay button shown', async () => {
+    const { page } = await open();
+    const group = page.getByRole('radiogroup', { name: 'Payment method' });
+    expect(await group.ariaSnapshot()).toMatch(/radio "Card" \[checked\][\s\S]*radio "PayPal"[\s\S]*radio "Sofort"/);
+    expect(await brandLogos(page.locator('.wpwl-chooser-option-card'))).toEqual([
+      { brand: 'VISA', alt: '' },
+      { brand: 'MASTER', alt: '' },
+    ]);
+    const shown = () => page.locator('.wpwl-container').evaluateAll((nodes) => nodes.filter((node) => (node as HTMLElement).offsetParent !== null).map((node) => node.className.match(/wpwl-container-(card|\w+-\w+)/)?.[1]));
+    expect(await shown()).toEqual(['card']);
+    expect(await page.locator('button.wpwl-button-pay:visible').count()).toBe(1);
+    // The arrow keys move the choice, as in any radio group; the chosen method's form shows alone.
+    await page.getByRole('radio', { name: 'Card' }).focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await shown()).toEqual(['virtualAccount-PAYPAL']);
+    await page.keyboard.press('ArrowDown');
+    expect(await shown()).toEqual(['onlineTransfer-SOFORTUEBERWEISUNG']);
+    expect(await page.locator('.wpwl-chooser-option.wpwl-selected').innerText()).toBe('Sofort');
+    // Every form stays in the DOM, in data-brands order, for merchant CSS and callbacks.
+    expect(await page.locator('.wpwl-container').count()).toBe(3);
+    // The plain style keeps the forms one after another.
+    const plain = env.track(await env.browser.newPage());
+    // The page sets its own wpwlOptions: the plain style is added to them as they are set.
+    await plain.addInitScript(() => {
+      let options: object = {};
+      Object.defineProperty(window, 'wpwlOptions', { configurable: true, get: () => options, set: (value: object) => (options = { ...value, style: 'plain' }) });
+    });
+    await plain.goto(env.site.pageUrl('redirect-brands'));
+    await plain.locator('.wpwl-container-onlineTransfer').waitFor();
+    expect(await plain.locator('.wpwl-chooser').count()).toBe(0);
+    expect(await plain.locator('button.wpwl-button-pay:visible').count()).toBe(3);
+  });
+
   it('fits the provider page in its frame on a 320 px wide phone: no sideways scroll, its buttons in reach', async () => {
     const { page } = await open({}, { width: 320, height: 640 });
+    await chooseMethod(page, 'wpwl-container-virtualAccount-PAYPAL');
     await page.locator(`${container('virtualAccount', 'PAYPAL')} button.wpwl-button-pay`).click();
     const provider = providerPage(page, 'virtualAccount', 'PAYPAL');
     await provider.locator('form#challenge').waitFor();
@@ -116,13 +153,15 @@ describe('redirect brands in the widget', () => {
   it('makes no payment when onBeforeSubmitVirtualAccount returns false or onBeforeSubmitOnlineTransfer calls preventDefault()', async () => {
     const { page, submits } = await open();
     await page.evaluate(() => ((window as unknown as { cancelSubmit: boolean }).cancelSubmit = true));
+    await chooseMethod(page, 'wpwl-container-virtualAccount-PAYPAL');
     await page.locator(`${container('virtualAccount', 'PAYPAL')} button.wpwl-button-pay`).click();
+    await chooseMethod(page, 'wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG');
     await page.locator(`${container('onlineTransfer', 'SOFORTUEBERWEISUNG')} button.wpwl-button-pay`).click();
     await expect.poll(() => calls(page)).toHaveLength(2);
     await page.waitForTimeout(300);
     expect(submits).toEqual([]);
     expect(await page.locator('iframe.wpwl-target').count()).toBe(0);
-    expect(await page.locator('form.wpwl-form-virtualAccount-PAYPAL').isVisible()).toBe(true);
+    expect(await page.locator('form.wpwl-form-onlineTransfer-SOFORTUEBERWEISUNG').isVisible()).toBe(true);
   });
 
   it("pays through wpwl.executePayment('wpwl-container-virtualAccount-PAYPAL')", async () => {
@@ -145,6 +184,7 @@ describe('redirect brands in the widget', () => {
       headers: { Authorization: `Bearer ${env.site.token}` },
     });
     expect(deleted.status).toBe(200);
+    await chooseMethod(page, 'wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG');
     await page.locator(`${container('onlineTransfer', 'SOFORTUEBERWEISUNG')} button.wpwl-button-pay`).click();
     const message = page.locator('form.wpwl-form-onlineTransfer-SOFORTUEBERWEISUNG div.wpwl-message.wpwl-has-error[role="alert"]');
     await message.waitFor();
@@ -155,6 +195,7 @@ describe('redirect brands in the widget', () => {
 
   it('ends a provider page abandoned for more than 10 minutes as failed (async group), and a late approval changes nothing', async () => {
     const { page } = await open();
+    await chooseMethod(page, 'wpwl-container-virtualAccount-PAYPAL');
     await page.locator(`${container('virtualAccount', 'PAYPAL')} button.wpwl-button-pay`).click();
     const provider = providerPage(page, 'virtualAccount', 'PAYPAL');
     await provider.locator('button#submit').waitFor();

@@ -100,7 +100,7 @@ describe('what a card-only page downloads from the gateway, measured in Chromium
     for (const expected of [/^paymentWidgets\.js$/, /^js\/static\.min\.js$/, /^js\/card-[\w-]+\.min\.js$/, /^css\/static\.min\.css$/, /^fields\.html$/, /^js\/fields\.min\.js$/, /^css\/fields\.min\.css$/]) {
       expect(names.some((name) => expected.test(name)), String(expected)).toBe(true);
     }
-    expect(names.filter((name) => /RedirectForm|DirectDebitForm|RegistrationForm|target|i18n|locales\//.test(name))).toEqual([]);
+    expect(names.filter((name) => /otherMethods|RegistrationForm|target|i18n|locales\//.test(name))).toEqual([]);
     // Both hosted fields loaded their page, script and stylesheet; the second frame's came from the browser cache.
     for (const file of ['fields.html', 'js/fields.min.js', 'css/fields.min.css']) {
       const loads = files.filter((entry) => entry.file === file);

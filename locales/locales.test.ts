@@ -35,6 +35,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   'labels.ibanPlaceholder': TRANSLATED,
   // Month / year letters stay Latin where the script has no customary pair of its own letters.
   'labels.mmyy': ['ja', 'cn', 'ko', 'ar'],
+  // Romanian says "card" (cardul) for a payment card.
+  'labels.card': ['ro'],
 };
 
 const PLACEHOLDER = /\{\{[^{}]*\}\}/g;

@@ -141,6 +141,9 @@ async function renderForms(): Promise<void> {
     initialHosts[0]?.querySelector<HTMLElement>(':is(select, iframe, input:not([type="hidden"]), button):not([hidden])')?.focus();
   };
   const [chunks, registration] = await loading;
+  // Several methods in one form, in the card style: one chooser for them, from the chunk of a family that makes them
+  // several (methods.ts); in `plain` and `none` the forms follow one another.
+  const Chooser = options.style === 'card' ? chunks.find((chunk) => chunk?.Chooser)?.Chooser : undefined;
   if (unloaded) return;
   const storedCards = registration ? registration.storedCardsOf(registrations) : [];
   const Registration = storedCards.length > 0 ? registration?.RegistrationForm : undefined;
@@ -194,19 +197,15 @@ async function renderForms(): Promise<void> {
       storedCardsRendered = true;
     }
     // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.
-    render(
-      <>
-        {methods.map((method, index) => (
-          <method.Form
-            key={method.container}
-            {...common}
-            brands={method.brands}
-            merchantChildren={index === 0 ? children : children.map((child) => child.cloneNode(true))}
-          />
-        ))}
-      </>,
-      host,
-    );
+    const rendering = methods.map((method, index) => (
+      <method.Form
+        key={method.container}
+        {...common}
+        brands={method.brands}
+        merchantChildren={index === 0 ? children : children.map((child) => child.cloneNode(true))}
+      />
+    ));
+    render(Chooser && methods.length > 1 ? <Chooser methods={methods} texts={texts} checkout={info}>{rendering}</Chooser> : <>{rendering}</>, host);
     for (const method of methods) {
       rendered.push({ container: method.container, brands: method.brands });
     }

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import { isCardBrand } from '../shared/cardBrandCodes.ts';
 import { isDirectDebitBrand } from '../shared/directDebit.ts';
+import type { Chooser } from './chooser/Chooser.tsx';
 import type { RegistrationFormProps } from './registration/RegistrationForm.tsx';
 import type { StoredCard } from './registration/stored.ts';
 import type { FamilyFormProps } from './types.ts';
@@ -32,6 +33,11 @@ export interface FamilyChunk {
    * undefined for a brand the family does not offer.
    */
   container(brand: string): string | undefined;
+  /**
+   * The chooser of several methods in one form (chooser/Chooser.tsx), in the chunk of the families that make a page
+   * have several (otherMethods.ts): every such page loads it, a card-only page never.
+   */
+  readonly Chooser?: typeof Chooser;
 }
 
 export interface MethodFamily {
@@ -48,11 +54,11 @@ export const METHOD_FAMILIES: Readonly<Record<BrandFamily, MethodFamily>> = {
   },
   asynchronous: {
     grouped: false,
-    load: () => import('./redirect/RedirectForm.tsx').then((module) => ({ Form: module.RedirectForm, container: module.asyncContainer })),
+    load: () => import('./otherMethods.ts').then((module) => ({ Form: module.RedirectForm, container: module.asyncContainer, Chooser: module.Chooser })),
   },
   directDebit: {
     grouped: false,
-    load: () => import('./directDebit/DirectDebitForm.tsx').then((module) => ({ Form: module.DirectDebitForm, container: () => 'wpwl-container-directDebit' })),
+    load: () => import('./otherMethods.ts').then((module) => ({ Form: module.DirectDebitForm, container: () => 'wpwl-container-directDebit', Chooser: module.Chooser })),
   },
 };
 

@@ -34,11 +34,11 @@ describe('widget size budgets', () => {
     const widget = build();
     const chunks = onDemandChunks(widget);
     const names = chunks.join(' ');
-    for (const name of ['card-', 'RedirectForm-', 'DirectDebitForm-', 'RegistrationForm-', 'flow-', 'target-']) expect(names, name).toContain(`js/${name}`);
+    for (const name of ['card-', 'otherMethods-', 'RegistrationForm-', 'flow-', 'target-']) expect(names, name).toContain(`js/${name}`);
     const cardOnly = new Set([...staticClosure(widget, 'js/static.min.js'), ...staticClosure(widget, cardChunk(widget))]);
     for (const chunk of chunks.filter((file) => file !== cardChunk(widget))) expect(cardOnly.has(chunk), chunk).toBe(false);
     const beforeReady = [...sizes().cardOnlyPage.keys()];
-    expect(beforeReady.filter((file) => /RedirectForm|DirectDebitForm|RegistrationForm|target|flow|i18n|locales\//.test(file))).toEqual([]);
+    expect(beforeReady.filter((file) => /otherMethods|RegistrationForm|target|flow|i18n|locales\//.test(file))).toEqual([]);
     // The budget is met with the signals library in the entry (the forms' state: payment/state.ts).
     expect(new TextDecoder().decode(widget.files.get('js/static.min.js')?.bytes)).toContain('__PREACT_SIGNALS_DEVTOOLS__');
   });
