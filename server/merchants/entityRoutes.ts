@@ -15,8 +15,9 @@ import { createEntityWithToken, entityExists, grantToken, listEntities, listToke
 
 /**
  * The admin API of entities and access tokens (`/admin/v1/entities`, `/admin/v1/tokens`; JSON, ADMIN_TOKEN): what the
- * `entity` and `token` commands do, for a running gateway (the command line sends them here when the embedded store
- * is the running gateway's: cli/). A token is shown once, in the answer that creates it; lists show ids only.
+ * `entity` and `token` commands do, for an operator's scripts against a running gateway (the command line itself runs
+ * its commands there through `/admin/v1/commands`: cli/). A token is shown once, in the answer that creates it; lists
+ * show ids only.
  */
 
 const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) => jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), body), status);
