@@ -147,6 +147,20 @@ describe('the card widget on a merchant page', () => {
     };
     expect(await box('iframe.wpwl-control-cardNumber')).toEqual(await box('input.wpwl-control-cardHolder'));
     expect(await box('iframe.wpwl-control-cvv')).toEqual(await box('input.wpwl-control-expiry'));
+    // And as the shopper sees them: the same pixels at each one's left, right and top border (strips that hold no text).
+    const edges = async (selector: string) => {
+      const found = await page.locator(selector).boundingBox();
+      if (!found) throw new Error(`no ${selector}`);
+      const { x, y, width, height } = found;
+      const strips = [
+        { x: x - 2, y: y + height / 2 - 4, width: 5, height: 8 },
+        { x: x + width - 3, y: y + height / 2 - 4, width: 5, height: 8 },
+        { x: x + 3, y: y - 2, width: 4, height: 5 },
+      ];
+      return Promise.all(strips.map(async (clip) => (await page.screenshot({ clip })).toString('base64')));
+    };
+    expect(await edges('iframe.wpwl-control-cardNumber')).toEqual(await edges('input.wpwl-control-cardHolder'));
+    expect(await edges('iframe.wpwl-control-cvv')).toEqual(await edges('input.wpwl-control-expiry'));
     // The browser's saved cards fill every field.
     expect(await field('cardNumber').getAttribute('autocomplete')).toBe('cc-number');
     expect(await field('cvv').getAttribute('autocomplete')).toBe('cc-csc');
