@@ -103,3 +103,28 @@ describe('the card form with per-brand rules', () => {
     expect(model.cvvLength.value).toBe(3);
   });
 });
+
+describe('calm errors in the card form', () => {
+  it('shows a field\'s error once it was edited and left, every field\'s after a submit, and none with validation: false', () => {
+    const { model } = cardForm(['VISA']);
+    // Left without typing: no error, though empty.
+    model.leave('cardHolder');
+    expect(model.hasError('cardHolder')).toBe(false);
+    // Typed in, invalid, then left: its error, and only its own.
+    model.set({ expiry: '01 / 20' });
+    model.edit('expiry');
+    model.leave('expiry');
+    expect([model.hasError('expiry'), model.hasError('cardHolder'), model.hasError('cardNumber')]).toEqual([true, false, false]);
+    // A submit attempt shows every invalid field's.
+    model.show('cardNumber', 'expiry', 'cardHolder', 'cvv');
+    expect([model.hasError('cardNumber'), model.hasError('cardHolder'), model.hasError('cvv')]).toEqual([true, true, true]);
+
+    const unchecked = cardForm(['VISA'], { validation: false }).model;
+    unchecked.set({ expiry: '01 / 20' });
+    unchecked.edit('expiry');
+    unchecked.leave('expiry');
+    unchecked.show('cardNumber', 'expiry', 'cardHolder', 'cvv');
+    expect(['cardNumber', 'expiry', 'cardHolder', 'cvv'].map((field) => unchecked.hasError(field as 'cvv'))).toEqual([false, false, false, false]);
+    expect(unchecked.formValid.value).toBe(true);
+  });
+});
