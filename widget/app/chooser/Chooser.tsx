@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { asyncBrand } from '../../shared/asyncBrands.ts';
 import type { Texts } from '../messages.ts';
-import type { BrandFamily } from '../methods.ts';
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { BrandLogo, cx } from '../payment/parts.tsx';
@@ -23,7 +22,8 @@ import type { CheckoutInfo } from '../types.ts';
  */
 
 export interface ChooserMethod {
-  readonly family: BrandFamily;
+  /** The method's family (methods.ts BrandFamily: not imported, methods.ts names this chunk's chooser). */
+  readonly family: 'card' | 'asynchronous' | 'directDebit';
   readonly brands: readonly string[];
   readonly container: string;
 }
