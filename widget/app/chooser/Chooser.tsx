@@ -1,8 +1,8 @@
+import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { asyncBrand } from '../../shared/asyncBrands.ts';
 import type { Texts } from '../messages.ts';
-import { useSignal } from '@preact/signals';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { BrandLogo, cx } from '../payment/parts.tsx';
 import { randomChannel } from '../random.ts';
 import type { CheckoutInfo } from '../types.ts';
@@ -18,7 +18,8 @@ import type { CheckoutInfo } from '../types.ts';
  *
  * Native radios: Tab reaches the group, the arrow keys move the choice. Only the chosen method's form shows, so the page
  * has one pay button; the others stay in the DOM, so merchant CSS, callbacks and wpwl.executePayment keep working.
- * A chunk of its own, with its stylesheet (CSSOM, allowed under a strict CSP): a card-only page loads neither.
+ * It comes in the other families' chunk (otherMethods.ts) with its stylesheet (CSSOM, allowed under a strict CSP): a
+ * card-only page loads neither.
  */
 
 export interface ChooserMethod {
