@@ -10,7 +10,7 @@ import {
   type StyleMap,
 } from '../shared/protocol.ts';
 import { invoke } from './callbacks.ts';
-import type { WidgetOptions } from './options.ts';
+import { stringValues, type WidgetOptions } from './options.ts';
 import type { PaymentAnswer } from './payment/answer.ts';
 import { randomChannel } from './random.ts';
 
@@ -20,13 +20,12 @@ import { randomChannel } from './random.ts';
  * from this iframe's window, from that origin, on this channel. Every form's fields tell the merchant's
  * callbacks alike: readiness, focus and blur (IFRAME_CALLBACKS), and Enter submits the form.
  */
+
 /**
  * A merchant's iframeStyles entry as the field is sent it: its string values only (anything else cannot be posted).
  * The field itself keeps the allowed properties and values (shared/protocol.ts filterStyles): it trusts no page.
  */
-export function postableStyles(styles: unknown): StyleMap {
-  return Object.fromEntries(Object.entries(typeof styles === 'object' && styles !== null ? styles : {}).filter(([, value]) => typeof value === 'string'));
-}
+export const postableStyles: (styles: unknown) => StyleMap = stringValues;
 
 export interface HostedField {
   readonly field: HostedFieldName;

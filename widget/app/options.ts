@@ -57,7 +57,8 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-function texts(value: unknown): Record<string, string> {
+/** An object's string values, by key (anything else left out): merchant texts, and the styles sent to a hosted field. */
+export function stringValues(value: unknown): Record<string, string> {
   const result: Record<string, string> = {};
   if (!isObject(value)) return result;
   for (const [key, item] of Object.entries(value)) if (typeof item === 'string') result[key] = item;
@@ -71,8 +72,8 @@ export function readOptions(): WidgetOptions {
   return {
     locale: text(raw.locale) ?? 'en',
     style,
-    labels: texts(raw.labels),
-    errorMessages: texts(raw.errorMessages),
+    labels: stringValues(raw.labels),
+    errorMessages: stringValues(raw.errorMessages),
     showLabels: flag(raw.showLabels, true),
     showPlaceholders: flag(raw.showPlaceholders, true),
     showCVVHint: flag(raw.showCVVHint, false),
