@@ -45,30 +45,28 @@ class UsageError extends Error {}
 
 const usage = (message: string) => new UsageError(message);
 
-/** What a command runs with: the configuration, the store (opened once asked for), the clock and the files. */
+/** What a command runs with: the configuration, the store (opened once asked for), its io with clock and files. */
 interface CommandContext {
   readonly config: GatewayConfig;
   readonly store: () => Promise<Store>;
-  readonly io: CliIO;
-  readonly now: () => Date;
-  readonly files: CommandFiles;
+  readonly io: CliIO & { readonly now: () => Date; readonly files: CommandFiles };
 }
 
 /** Runs one operator command. The entry below runs it for `npm run gateway`; tests run it in-process. */
 export async function runCli(args: readonly string[], io: CliIO): Promise<CliResult> {
-  const files = io.files ?? LOCAL_FILES;
+  const resolved = { ...io, now: io.now ?? (() => new Date()), files: io.files ?? LOCAL_FILES };
   let opened: Store | undefined;
   try {
     if (generatesKey(args)) return resultOf(generateKey());
     const config = loadConfig(io.env);
     const store = async () => (opened ??= await openStore(config));
     try {
-      return resultOf(await run([...args], { config, store, io, now: io.now ?? (() => new Date()), files }));
+      return resultOf(await run([...args], { config, store, io: resolved }));
     } catch (error) {
       // The embedded store is a running gateway's: the command runs there.
       if (!(error instanceof StoreInUseError)) throw error;
       if (!config.adminToken) throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and the command runs in it`);
-      return await runInGateway({ url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken }, args, io, files);
+      return await runInGateway({ url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken }, args, io, resolved.files);
     }
   } catch (error) {
     return refusal(error);
@@ -84,7 +82,7 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<CliRes
 export async function runCliIn(gateway: { readonly store: Store; readonly config: GatewayConfig; readonly now: () => Date }, args: readonly string[], io: CliIO & { readonly files: CommandFiles }): Promise<CliResult> {
   try {
     if (generatesKey(args)) return resultOf(generateKey());
-    return resultOf(await run([...args], { config: gateway.config, store: async () => gateway.store, io: { ...io, now: gateway.now }, now: gateway.now, files: io.files }));
+    return resultOf(await run([...args], { config: gateway.config, store: async () => gateway.store, io: { ...io, now: gateway.now } }));
   } catch (error) {
     return refusal(error);
   }
@@ -107,11 +105,12 @@ function refusal(error: unknown): CliResult {
 }
 
 async function run(args: string[], context: CommandContext): Promise<string | Outcome> {
-  const { config, io, now } = context;
+  const { config, io } = context;
+  const { now } = io;
   const [resource, action, ...rest] = args;
   if (resource !== undefined && (HELP.has(resource) || (action !== undefined && HELP.has(action)))) return USAGE.trimEnd();
   // Options of its own: parsed by the command group.
-  if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), context, usage);
+  if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), { config, store: context.store, now, files: io.files }, usage);
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
