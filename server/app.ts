@@ -31,8 +31,10 @@ import { settlementRunAdminRoutes, settlementSettingsAdminRoutes } from './repor
 import { widgetRoutes } from './widget/routes.ts';
 import { healthRoutes } from './http/health.ts';
 import { homeRoutes } from './http/home.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { metricsResponder } from './metrics/routes.ts';
 import { controlRoutes } from './control/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 
 /** The route template that answered, as a metrics label (never the path itself: it holds ids), or `unmatched`. */
 function routeTemplateOf(c: Context<AppEnv>): string {
@@ -121,7 +123,10 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     const respond = metricsResponder(deps.metrics, metricsToken);
     app.get('/metrics', (c) => respond(c.req.raw));
   }
+  app.route('/dashboard', dashboardRoutes(deps));
   app.route('/', homeRoutes({ demo: demo !== undefined }));
+  // The OpenAPI document (/v1/openapi.json) and the reference (/docs), made from this app's route table once it is complete.
+  app.route('/', openApiRoutes({ routes: () => app.routes, publicUrl: deps.config.publicUrl }));
 
   app.notFound((c) => {
     // The path is the caller's text: shown as any text a caller sent is (a card number typed into it masked, cut).

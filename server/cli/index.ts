@@ -15,6 +15,7 @@ import { LOCAL_FILES, type CliIO, type CliResult, type CommandFiles, type Outcom
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
 import { ENTITY_USAGE, entityCommand } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
+import { OPERATOR_USAGE, operatorCommand } from './operator.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
 import { runInGateway } from './remote.ts';
@@ -33,7 +34,7 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 const USAGE = `Usage: npm run gateway -- <command>
 
-${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${THROTTLING_USAGE}
+${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}
 A command finds a running gateway whose embedded store it is at GATEWAY_URL (default http://127.0.0.1:PORT) and runs
 there with its ADMIN_TOKEN; with PostgreSQL (DATABASE_URL) it runs beside running gateways.
 `;
@@ -132,6 +133,7 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       standalone: { type: 'string' },
       'card-on-file': { type: 'string' },
       enabled: { type: 'string' },
+      'password-file': { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -159,6 +161,8 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       return await smartRetryCommand(action, values, positionals, store, { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer }, io, usage);
     case 'throttling':
       return await throttlingCommand(action, positionals, store, config.limits, io, usage);
+    case 'operator':
+      return await operatorCommand(action, values, positionals, { store, now, files: io.files }, usage);
     default:
       throw usage(`unknown command: ${args.join(' ') || '(none)'}`);
   }

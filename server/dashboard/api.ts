@@ -1,0 +1,273 @@
+import { Hono, type Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { GatewayError, invalidParameters, withReason, type ParameterError } from '../domain/errors.ts';
+import { newNdc, newRequestId, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import { parseAmount } from '../domain/money.ts';
+import type { PaymentStatus } from '../domain/payment.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import type { AppDependencies } from '../deps.ts';
+import { adminJsonBody } from '../http/admin.ts';
+import { guardAuthentication } from '../http/access.ts';
+import { clientAddressOf } from '../http/clientAddress.ts';
+import type { AppEnv } from '../http/context.ts';
+import { envelope } from '../http/envelope.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { pathId } from '../http/pathIds.ts';
+import { jsonResponse } from '../http/respond.ts';
+import { findTokenAccess } from '../merchants/repository.ts';
+import { processBackOffice } from '../payments/flows/backOffice.ts';
+import { backOfficeCommand } from '../payments/request.ts';
+import { paymentAnswer } from '../payments/routes.ts';
+import { findPaymentsById } from '../payments/store/payments.ts';
+import { findPaymentPage, type PaymentCursor, type PaymentListCriteria } from '../query/paymentList.ts';
+import { findLinkedPayments } from '../query/repository.ts';
+import { actorOf, entitiesOf, entityScope, mayActFor, requireEntity, requireSession, sameOriginProblem, sessionCookie, sessionOf, signInRequired } from './access.ts';
+import { actionsOnPayments, recordAction } from './audit.ts';
+import { authenticateOperator } from './operators.ts';
+import { acquirerAttemptsOf, eventsOf, paymentDetailView, paymentRowView, possibleActions, webhookAttemptsOf } from './paymentViews.ts';
+import { endSession, liveSession, openSession, SESSION_COOKIE, sessionExpiry, type Session } from './sessions.ts';
+
+/**
+ * The dashboard's JSON API (/dashboard/api): its own session and the pages' data, built on the same use-cases as the
+ * API (the query API's store, the back office's commands), answered in the API's envelope. docs/dashboard.md lists it.
+ */
+
+export const PAGE_SIZE = 50;
+const SUCCESS = { code: '000.000.000', description: 'Request successfully processed' } as const;
+const SHORT_ID = /^[0-9]{4}\.[0-9]{4}\.[0-9]{4}$/;
+const STATUSES: readonly PaymentStatus[] = ['approved', 'pending', 'declined'];
+const PAYMENT_TYPES = ['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'CB', 'CR'];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function ok(c: Context<AppEnv>, body: Record<string, unknown> = {}, extraHeaders: Record<string, string> = {}): Response {
+  return jsonResponse(c, envelope(SUCCESS, newNdc(newRequestId().slice(0, 32)), body), 200, extraHeaders);
+}
+
+async function sessionBody(deps: AppDependencies, session: Session): Promise<Record<string, unknown>> {
+  const entities = await entitiesOf(deps.store, session.principal);
+  return {
+    session: {
+      principal: { kind: session.principal.kind, name: session.principal.name },
+      entities: entities.map((entity) => ({ id: entity.id, name: entity.name })),
+      csrfToken: session.csrfToken,
+      expiresAt: sessionExpiry(session).toISOString(),
+    },
+  };
+}
+
+/** A cursor as the list gives it out: opaque to the page, base64url of "<time>|<id>". */
+const encodeCursor = (cursor: PaymentCursor): string => Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
+function decodeCursor(text: string): PaymentCursor | undefined {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
+  const [at = '', id = ''] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(at) && RESOURCE_ID.test(id) ? { at, id } : undefined;
+}
+
+/** The list's filters from the query string; each wrong one named in parameterErrors. */
+function listCriteriaOf(query: Record<string, string>, session: Session): { criteria: PaymentListCriteria; cursor?: PaymentCursor } {
+  const errors: ParameterError[] = [];
+  const wrong = (name: string, message: string) => errors.push({ name, value: query[name] ?? '', message });
+  const known = ['entityId', 'status', 'paymentBrand', 'paymentType', 'currency', 'amountFrom', 'amountTo', 'dateFrom', 'dateTo', 'merchantTransactionId', 'shortId', 'q', 'cursor'];
+  for (const name of Object.keys(query)) if (!known.includes(name)) wrong(name, 'is not a filter of the list');
+  const criteria: { -readonly [K in keyof PaymentListCriteria]: PaymentListCriteria[K] } = {};
+  const scope = entityScope(session.principal);
+  const { entityId } = query;
+  if (entityId !== undefined) {
+    if (!RESOURCE_ID.test(entityId)) wrong('entityId', 'must be 32 lowercase hexadecimal characters');
+    else requireEntity(session.principal, entityId);
+    criteria.entityIds = [entityId];
+  } else if (scope) criteria.entityIds = scope;
+  if (query.status !== undefined) {
+    if ((STATUSES as readonly string[]).includes(query.status)) criteria.status = query.status as PaymentStatus;
+    else wrong('status', `must be one of ${STATUSES.join(', ')}`);
+  }
+  if (query.paymentType !== undefined) {
+    if (PAYMENT_TYPES.includes(query.paymentType)) criteria.paymentType = query.paymentType;
+    else wrong('paymentType', `must be one of ${PAYMENT_TYPES.join(', ')}`);
+  }
+  if (query.paymentBrand !== undefined) {
+    if (/^[A-Z0-9_]{1,32}$/.test(query.paymentBrand)) criteria.paymentBrand = query.paymentBrand;
+    else wrong('paymentBrand', 'must be a brand name such as VISA');
+  }
+  if (query.currency !== undefined) {
+    if (/^[A-Z]{3}$/.test(query.currency)) criteria.currency = query.currency;
+    else wrong('currency', 'must be three capital letters');
+  }
+  for (const [name, key] of [['amountFrom', 'amountFromMinor'], ['amountTo', 'amountToMinor']] as const) {
+    const text = query[name];
+    if (text === undefined) continue;
+    const minor = parseAmount(text);
+    if (minor === undefined) wrong(name, 'must be an amount such as 10.00');
+    else criteria[key] = minor;
+  }
+  for (const [name, key, days] of [['dateFrom', 'from', 0], ['dateTo', 'to', 1]] as const) {
+    const text = query[name];
+    if (text === undefined) continue;
+    const day = DAY.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
+    if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) wrong(name, 'must be a day, yyyy-MM-dd');
+    else criteria[key] = new Date(day.getTime() + days * 86_400_000);
+  }
+  if (query.merchantTransactionId !== undefined) {
+    if (query.merchantTransactionId.length <= 255) criteria.merchantTransactionId = query.merchantTransactionId;
+    else wrong('merchantTransactionId', 'has at most 255 characters');
+  }
+  if (query.shortId !== undefined) {
+    if (SHORT_ID.test(query.shortId)) criteria.shortId = query.shortId;
+    else wrong('shortId', 'must be a short id such as 1234.5678.9012');
+  }
+  // The search box: an id, a short id, else a merchant reference.
+  const q = query.q?.trim();
+  if (q) {
+    if (RESOURCE_ID.test(q)) criteria.id = q;
+    else if (SHORT_ID.test(q)) criteria.shortId = q;
+    else if (q.length <= 255) criteria.merchantTransactionId = q;
+    else wrong('q', 'has at most 255 characters');
+  }
+  let cursor: PaymentCursor | undefined;
+  if (query.cursor !== undefined) {
+    cursor = decodeCursor(query.cursor);
+    if (!cursor) wrong('cursor', 'is not a cursor this list gave');
+  }
+  if (errors.length > 0) throw invalidParameters(errors);
+  return { criteria, ...(cursor ? { cursor } : {}) };
+}
+
+const noSuchPayment = (): GatewayError => new GatewayError(RESULTS.transactionNotFound, 404);
+
+/** The back-office operations the detail page offers, as the API's paymentType. */
+const OPERATIONS = { capture: 'CP', refund: 'RF', reverse: 'RV' } as const;
+
+export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  const { store, config } = deps;
+  const secure = new URL(config.publicUrl).protocol === 'https:';
+  const signedIn = requireSession({ store, now: deps.now, publicUrl: config.publicUrl });
+
+  // Signing in: an operator's name and password, or a merchant access token. Failures count against the address like
+  // every other authentication (throttled: 400 800.120.100).
+  routes.post('/session', async (c) => {
+    const problem = sameOriginProblem(c, config.publicUrl);
+    if (problem) throw new GatewayError(withReason(RESULTS.invalidAuthentication, `${problem} is refused`), 403);
+    if (!(c.req.header('content-type') ?? '').startsWith('application/json')) {
+      throw invalidParameters([{ name: 'Content-Type', value: '', message: 'must be application/json' }]);
+    }
+    const failed = guardAuthentication(deps.authFailures, clientAddressOf(c, config.clientAddressHeader), deps.now);
+    const body = await adminJsonBody(c, { operator: 'string', password: 'string', token: 'string' });
+    const { operator, password, token } = body as { operator?: string; password?: string; token?: string };
+    const wrong = () => failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'wrong name, password or token'), 401));
+    let opened: { cookieValue: string; csrfToken: string };
+    if (typeof token === 'string' && operator === undefined && password === undefined) {
+      if (token.length > 512) throw await wrong();
+      const access = await findTokenAccess(store, token);
+      if (!access.known) throw await wrong();
+      opened = await openSession(store, { token }, deps.now());
+    } else if (typeof operator === 'string' && typeof password === 'string' && token === undefined) {
+      if (operator.length > 64 || password.length > 1024) throw await wrong();
+      const found = await authenticateOperator(store, operator, password);
+      if (!found) throw await wrong();
+      opened = await openSession(store, { operatorId: found.id }, deps.now());
+    } else {
+      throw invalidParameters([{ name: 'body', value: '', message: 'needs operator and password, or token' }]);
+    }
+    const session = await liveSession(store, opened.cookieValue, deps.now());
+    if (!session) throw signInRequired();
+    return ok(c, await sessionBody(deps, session), { 'set-cookie': sessionCookie(opened.cookieValue, secure) });
+  });
+  routes.get('/session', signedIn, async (c) => ok(c, await sessionBody(deps, sessionOf(c))));
+  routes.delete('/session', signedIn, async (c) => {
+    await endSession(store, getCookie(c, SESSION_COOKIE) ?? '', deps.now());
+    return ok(c, {}, { 'set-cookie': sessionCookie(undefined, secure) });
+  });
+  routes.all('/session', () => {
+    throw methodNotAllowed(['GET', 'POST', 'DELETE']);
+  });
+
+  routes.get('/entities', signedIn, async (c) => {
+    const entities = await entitiesOf(store, sessionOf(c).principal);
+    return ok(c, { entities: entities.map((entity) => ({ id: entity.id, name: entity.name })) });
+  });
+
+  routes.get('/payments', signedIn, async (c) => {
+    const { criteria, cursor } = listCriteriaOf(c.req.query(), sessionOf(c));
+    const page = await findPaymentPage(store, criteria, PAGE_SIZE, cursor);
+    return ok(c, { payments: page.payments.map(paymentRowView), ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) });
+  });
+
+  // Another entity's payment is as unknown to a merchant as one nobody made.
+  const visiblePayment = async (session: Session, id: string) => {
+    const [payment] = await findPaymentsById(store, [id]);
+    if (!payment || !mayActFor(session.principal, payment.entityId)) throw noSuchPayment();
+    return payment;
+  };
+
+  routes.get('/payments/:id', signedIn, pathId('payment', noSuchPayment), async (c) => {
+    const payment = await visiblePayment(sessionOf(c), c.req.param('id'));
+    const linked = await findLinkedPayments(store, payment.entityId, payment.id);
+    const family = await findPaymentsById(store, linked.map((ref) => ref.id));
+    const ids = family.length > 0 ? family.map((member) => member.id) : [payment.id];
+    const [events, webhookAttempts, acquirerAttempts, actions] = await Promise.all([
+      eventsOf(store, [payment.id]),
+      webhookAttemptsOf(store, [payment.id]),
+      acquirerAttemptsOf(store, [payment.id]),
+      actionsOnPayments(store, ids),
+    ]);
+    return ok(c, {
+      payment: paymentDetailView(payment),
+      transactions: family.filter((member) => member.id !== payment.id).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map(paymentRowView),
+      events,
+      webhookAttempts,
+      acquirerAttempts,
+      operatorActions: actions.map((action) => ({
+        who: action.actor,
+        action: action.action,
+        at: action.at.toISOString(),
+        paymentId: action.paymentId,
+        detail: action.detail,
+        ...(action.resultCode ? { resultCode: action.resultCode } : {}),
+      })),
+      actions: possibleActions(payment),
+    });
+  });
+
+  for (const [operation, paymentType] of Object.entries(OPERATIONS)) {
+    routes.post(`/payments/:id/${operation}`, signedIn, pathId('payment', noSuchPayment), async (c) => {
+      const session = sessionOf(c);
+      const payment = await visiblePayment(session, c.req.param('id'));
+      const body = await adminJsonBody(c, paymentType === 'RV' ? {} : { amount: 'string' });
+      // The API's own command and rules: the parameters a merchant's server would send to POST /v1/payments/{id}.
+      const params = new Map<string, string>([['paymentType', paymentType]]);
+      if (paymentType !== 'RV') {
+        params.set('amount', typeof body.amount === 'string' ? body.amount : '');
+        params.set('currency', payment.currency);
+      }
+      let answer: ReturnType<typeof paymentAnswer>;
+      try {
+        const command = backOfficeCommand(params, { entityId: payment.entityId, referencedId: payment.id, environment: config.environment, paymentId: newResourceId() });
+        const made = await processBackOffice(deps.payments, command);
+        if (!made) throw new Error('a back-office request was skipped');
+        answer = paymentAnswer(made);
+      } catch (error) {
+        if (error instanceof GatewayError) {
+          await recordAction(store, { actor: actorOf(session.principal), entityId: payment.entityId, paymentId: payment.id, action: operation, detail: amountDetail(params), resultCode: error.result.code, at: deps.now() });
+        }
+        throw error;
+      }
+      const made = answer.body as { id?: string; result?: { code?: string } };
+      await recordAction(store, {
+        actor: actorOf(session.principal),
+        entityId: payment.entityId,
+        paymentId: payment.id,
+        action: operation,
+        detail: { ...amountDetail(params), ...(made.id ? { transactionId: made.id } : {}) },
+        ...(made.result?.code ? { resultCode: made.result.code } : {}),
+        at: deps.now(),
+      });
+      return jsonResponse(c, answer.body, answer.status);
+    });
+  }
+
+  return routes;
+}
+
+const amountDetail = (params: ReadonlyMap<string, string>): Record<string, string> =>
+  params.has('amount') ? { amount: params.get('amount') ?? '', currency: params.get('currency') ?? '' } : {};

@@ -1,0 +1,73 @@
+import type { PaymentRecord, PaymentStatus } from '../domain/payment.ts';
+import { findPaymentsById } from '../payments/store/payments.ts';
+import type { Queryable } from '../store/index.ts';
+
+/**
+ * The back office's payment list (dashboard/): payments of a set of entities (or of all), newest first, filtered, a
+ * page at a time. Pages follow a cursor (the last row's time and id), not an offset, so the next page costs the same
+ * on a store of a million payments as the first: the list reads the index on (created_at, id) or (entity_id,
+ * created_at, id) backwards and stops after one row more than the page.
+ */
+
+export interface PaymentListCriteria {
+  /** The entities whose payments are listed; undefined: every entity's (an operator's view). */
+  readonly entityIds?: readonly string[];
+  readonly id?: string;
+  readonly status?: PaymentStatus;
+  readonly paymentBrand?: string;
+  readonly paymentType?: string;
+  readonly currency?: string;
+  /** Inclusive bounds, in minor units. */
+  readonly amountFromMinor?: number;
+  readonly amountToMinor?: number;
+  /** from inclusive, to exclusive. */
+  readonly from?: Date;
+  readonly to?: Date;
+  readonly merchantTransactionId?: string;
+  readonly shortId?: string;
+}
+
+/** Where a page starts: after the row of this time and id (in newest-first order). */
+export interface PaymentCursor {
+  /** The row's created_at as the store writes it (microseconds: a JavaScript Date would cut them off). */
+  readonly at: string;
+  readonly id: string;
+}
+
+export interface PaymentListPage {
+  readonly payments: readonly PaymentRecord[];
+  /** The cursor of the next page, when there is one. */
+  readonly next?: PaymentCursor;
+}
+
+export async function findPaymentPage(db: Queryable, criteria: PaymentListCriteria, limit: number, after?: PaymentCursor): Promise<PaymentListPage> {
+  const values: unknown[] = [];
+  const parameter = (value: unknown, type: string) => {
+    values.push(value);
+    return `$${values.length}::${type}`;
+  };
+  const conditions: string[] = [];
+  if (criteria.entityIds) conditions.push(`entity_id = ANY(${parameter(criteria.entityIds, 'char(32)[]')})`);
+  if (criteria.id !== undefined) conditions.push(`id = ${parameter(criteria.id, 'char(32)')}`);
+  if (criteria.status !== undefined) conditions.push(`status = ${parameter(criteria.status, 'text')}`);
+  if (criteria.paymentBrand !== undefined) conditions.push(`payment_brand = ${parameter(criteria.paymentBrand, 'text')}`);
+  if (criteria.paymentType !== undefined) conditions.push(`payment_type = ${parameter(criteria.paymentType, 'char(2)')}`);
+  if (criteria.currency !== undefined) conditions.push(`currency = ${parameter(criteria.currency, 'char(3)')}`);
+  if (criteria.amountFromMinor !== undefined) conditions.push(`amount_minor >= ${parameter(criteria.amountFromMinor, 'bigint')}`);
+  if (criteria.amountToMinor !== undefined) conditions.push(`amount_minor <= ${parameter(criteria.amountToMinor, 'bigint')}`);
+  if (criteria.from !== undefined) conditions.push(`created_at >= ${parameter(criteria.from, 'timestamptz')}`);
+  if (criteria.to !== undefined) conditions.push(`created_at < ${parameter(criteria.to, 'timestamptz')}`);
+  if (criteria.merchantTransactionId !== undefined) conditions.push(`merchant_transaction_id = ${parameter(criteria.merchantTransactionId, 'text')}`);
+  if (criteria.shortId !== undefined) conditions.push(`short_id = ${parameter(criteria.shortId, 'text')}`);
+  if (after) conditions.push(`(created_at, id) < (${parameter(after.at, 'timestamptz')}, ${parameter(after.id, 'char(32)')})`);
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const found = await db.query<{ id: string; at: string }>(
+    `SELECT id, created_at::text AS at FROM payments ${where} ORDER BY created_at DESC, id DESC LIMIT ${parameter(limit + 1, 'integer')}`,
+    values,
+  );
+  const rows = found.rows.slice(0, limit);
+  const byId = new Map((await findPaymentsById(db, rows.map((row) => row.id))).map((payment) => [payment.id, payment]));
+  const payments = rows.flatMap((row) => byId.get(row.id) ?? []);
+  const last = rows[rows.length - 1];
+  return found.rows.length > limit && last ? { payments, next: { at: last.at, id: last.id } } : { payments };
+}
