@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { writeBrandLogos } from './logos.ts';
@@ -10,12 +10,15 @@ import { widgetSourcesDigest } from './sources.ts';
  * Preact and its hooks, the method registry, the form shell and the English texts; and its chunks, loaded on
  * demand: one per method family, the submit path, the 3-D Secure frame), its stylesheet (css/static.min.css),
  * the hosted-field page and its script (fields.html, js/fields.min.js), the brand logos (img/brands/, logos.ts),
- * and for other languages the i18next engine (js/i18n.min.js) and one file per language (locales/<code>.json).
+ * for other languages the i18next engine (js/i18n.min.js) and one file per language (locales/<code>.json), and the
+ * merchants' TypeScript declarations (types/wpwl.d.ts).
  * The hosted-field script and the i18next engine are classic IIFE scripts.
  * manifest.json names the content version the gateway serves them under: /v1/static/<version>/...
  */
 
 export const WIDGET_DIST = new URL('../dist/widget/', import.meta.url).pathname;
+/** The merchants' declarations, in the repository; built as `types/wpwl.d.ts` (`/v1/static/<version>/types/wpwl.d.ts`). */
+export const DECLARATIONS = 'widget/types/wpwl.d.ts';
 const ROOT = new URL('..', import.meta.url).pathname;
 
 function bundle(entry: string, fileName: string, cssFileName?: string, format: 'iife' | 'es' = 'iife'): InlineConfig {
@@ -112,6 +115,10 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
     const { labels, errorMessages } = JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(WIDGET_DIST, 'locales', file), JSON.stringify({ labels, errorMessages }));
   }
+  // The merchants' TypeScript declarations (types/wpwl.d.ts: wpwlOptions, its callbacks, wpwl), served beside the
+  // widget they describe; no runtime code imports them.
+  mkdirSync(join(WIDGET_DIST, 'types'), { recursive: true });
+  copyFileSync(join(ROOT, DECLARATIONS), join(WIDGET_DIST, DECLARATIONS.slice('widget/'.length)));
   const files = filesBelow(WIDGET_DIST)
     .map((path) => relative(WIDGET_DIST, path))
     .filter((file) => file !== 'manifest.json')

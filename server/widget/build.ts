@@ -22,7 +22,7 @@ export interface WidgetBuild {
 export const DEFAULT_WIDGET_DIST = new URL('../../dist/widget/', import.meta.url).pathname;
 
 /** Text types, which compress. */
-const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg']);
+const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg', '.ts']);
 
 /** `bytes` gzipped at the highest level, when that is smaller (what the size budgets of widget/sizes.ts count). */
 export function gzipIfSmaller(bytes: Uint8Array): Uint8Array<ArrayBuffer> | undefined {
@@ -55,6 +55,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
+  // types/wpwl.d.ts, the merchants' TypeScript declarations: text a browser shows and a developer saves.
+  '.ts': 'text/plain; charset=utf-8',
 };
 
 /** The build in `dir`, or undefined when there is none (the widget was not built). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,20 @@ describe('widget files as merchant pages load them', () => {
       expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(build?.files.get(path)?.bytes ?? []))).toBe(true);
     }
+  });
+
+  it("serves the merchants' TypeScript declarations beside the widget, as text, gzipped to a browser that accepts it", async () => {
+    const url = `${t.url}/v1/static/${build?.version}/types/wpwl.d.ts`;
+    const source = readFileSync(new URL('../../widget/types/wpwl.d.ts', import.meta.url), 'utf8');
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.text()).toBe(source);
+    const gzipped = await rawGet(url, { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body).toString('utf8')).toBe(source);
   });
 
   it('serves the hosted-field page with its own strict CSP that any merchant page may frame', async () => {

@@ -1,0 +1,669 @@
+/**
+ * TypeScript declarations for merchant pages that embed the payment widget (`paymentWidgets.js`): the options object
+ * a page sets in the global `wpwlOptions`, its callbacks, and the global `wpwl` the widget defines.
+ *
+ * Served by the gateway at `/v1/static/<version>/types/wpwl.d.ts` (the version of the widget a checkout loads, the
+ * same as in its `static.min.js` URL); in the gateway's repository it is `widget/types/wpwl.d.ts`. It describes what
+ * pages written for this widget API send (COMPAT.md §5): a few options are accepted for compatibility and ignored by
+ * this gateway; each says so in an `@ignored` tag.
+ *
+ * From a plain page script, in TypeScript:
+ *
+ *     /// <reference path="wpwl.d.ts" />
+ *     var wpwlOptions: WpwlOptions = { style: 'card', locale: 'de', onReady: function () {} };
+ *
+ * in JavaScript with `// @ts-check`, the same reference and a JSDoc `@type {WpwlOptions}` on the `var`; from a
+ * module, `import type { WpwlOptions } from './wpwl.d.ts'` and `window.wpwlOptions = { ... }`.
+ *
+ * The global `wpwlOptions` is declared as `WpwlOptions` (not `| undefined`), so that a script's own
+ * `var wpwlOptions: WpwlOptions = ...` is the same declaration and its object literal is checked: an unknown option
+ * is an error, and the callbacks' parameters get their types. (A `var wpwlOptions = { ... }` without the type is
+ * refused: TypeScript requires every declaration of a global to have the same type; annotate it.)
+ */
+
+declare global {
+  /** A boolean option: also accepted as the strings `"true"` and `"false"`, which some pages use. */
+  type WpwlFlag = boolean | 'true' | 'false';
+
+  /**
+   * The widget's look: `card` (the gateway's card-style stylesheet), `plain` (a simpler one), `none` (no stylesheet
+   * of the gateway's: the page styles the `wpwl-*` classes itself). `logos` is accepted and shown as `card`.
+   */
+  type WpwlStyle = 'card' | 'plain' | 'logos' | 'none';
+
+  /**
+   * The name of a form control `autofocus` may focus when the form is shown. Another name is accepted and ignored.
+   */
+  type WpwlAutofocus =
+    | 'card.number'
+    | 'card.cvv'
+    | 'card.expiry'
+    | 'card.holder'
+    | 'bankAccount.holder'
+    | 'bankAccount.iban'
+    | 'bankAccount.country'
+    | (string & {});
+
+  /**
+   * Texts that replace the language's (in every language), by key. Always rendered as text, never as HTML; a key
+   * the widget does not know is ignored. `{{brand}}`, `{{last4}}` and `{{expiry}}` are filled in where a text has them.
+   */
+  interface WpwlLabels {
+    /** The brand select's label. */
+    brand?: string;
+    cardNumber?: string;
+    expiryDate?: string;
+    cardHolder?: string;
+    cvv?: string;
+    /** Shown by `showCVVHint` next to the CVV field. */
+    cvvHint?: string;
+    /** The CVV hint for American Express (four digits on the front). */
+    cvvHintAmex?: string;
+    /** The expiry field's placeholder, `MM / YY`. */
+    mmyy?: string;
+    /** The pay button. */
+    submit?: string;
+    cardHolderPlaceholder?: string;
+    cardNumberPlaceholder?: string;
+    cvvPlaceholder?: string;
+    /** The pay button's text while a payment is sent. */
+    processing?: string;
+    /** The pay button of a registration-only checkout (the card is stored, not charged). */
+    register?: string;
+    /** The button of the one-click form that shows the other forms (`registrations.hideInitialPaymentForms`). */
+    showOtherPaymentMethods?: string;
+    /** The heading of the stored cards. */
+    storedCards?: string;
+    /** A stored card's name, with `{{last4}}`. */
+    storedCardEnding?: string;
+    /** A stored card's expiry, with `{{expiry}}`. */
+    expires?: string;
+    /** The one-click form's card details (CVV) heading. */
+    cardDetails?: string;
+    /** A provider-page brand's explanation, with `{{brand}}`. */
+    redirectInfo?: string;
+    /** A cash voucher brand's explanation, with `{{brand}}`. */
+    cashVoucherInfo?: string;
+    /** The prepayment brand's explanation. */
+    prepaymentInfo?: string;
+    /** The country select of a brand that needs `bankAccount.country`. */
+    country?: string;
+    /** The 3-D Secure frame's title (read by screen readers). */
+    threeDSecureFrameTitle?: string;
+    accountHolder?: string;
+    accountHolderPlaceholder?: string;
+    iban?: string;
+    ibanPlaceholder?: string;
+    /** The direct-debit method's name. */
+    directDebit?: string;
+    /** The SEPA mandate text under the direct-debit form. */
+    directDebitMandate?: string;
+    /** The card method's name in the chooser of several methods. */
+    card?: string;
+    /** The chooser's name ("Payment method"). */
+    paymentMethod?: string;
+    /** Keys of other versions of the widget API: accepted, and ignored by this widget. */
+    [key: string]: string | undefined;
+  }
+
+  /** Error texts that replace the language's, by key (as `labels`). */
+  interface WpwlErrorMessages {
+    cardNumberError?: string;
+    cvvError?: string;
+    expiryMonthError?: string;
+    expiryYearError?: string;
+    cardHolderError?: string;
+    /** A card the gateway refused as invalid before any payment. */
+    invalidCard?: string;
+    /** The checkout expired (30 minutes after it was created) or was already paid. */
+    expiredCheckout?: string;
+    /** The checkout id is unknown. */
+    invalidCheckout?: string;
+    /** The payment could not be sent (network). */
+    communication?: string;
+    accountHolderError?: string;
+    ibanError?: string;
+    /** Keys of other versions of the widget API: accepted, and ignored by this widget. */
+    [key: string]: string | undefined;
+  }
+
+  /**
+   * CSS declarations for a hosted field (the card number and CVV inputs, inside the gateway's frames), by property:
+   * `font-size` or `fontSize`. Only these properties are applied: color, font-family, font-size, font-style,
+   * font-variant, font-weight, letter-spacing, line-height, text-align, text-shadow, padding (and its sides), opacity,
+   * transition, direction; a value with `url(`, `expression(`, `\`, `<` or `>` is dropped.
+   */
+  interface WpwlCssDeclarations {
+    [property: string]: string;
+  }
+
+  /** Styles of the hosted fields. */
+  interface WpwlIframeStyles {
+    /** The typed card number. */
+    'card-number'?: WpwlCssDeclarations;
+    /** The card number's placeholder. */
+    'card-number-placeholder'?: WpwlCssDeclarations;
+    /** The typed CVV. */
+    cvv?: WpwlCssDeclarations;
+    /** The CVV's placeholder. */
+    'cvv-placeholder'?: WpwlCssDeclarations;
+  }
+
+  /** The spinner shown while a payment is sent. */
+  interface WpwlSpinner {
+    /** Its colour: a CSS colour (`#0070ba`, `rgb(0, 112, 186)`, `teal`). Default: the style's. */
+    color?: string;
+    /** Other settings of other versions of the widget API (`lines`, `radius`, ...): accepted, and ignored. */
+    [setting: string]: unknown;
+  }
+
+  /** A CSS length for the 3-D Secure frame: a number is pixels; a string such as `"400px"`, `"100%"`, `"60vh"`. */
+  type WpwlCssLength = number | string;
+
+  /** A form the widget rendered, as `onReady` lists them. */
+  interface WpwlReadyForm {
+    /**
+     * Its container's class, the name `wpwl.executePayment` takes: `wpwl-container-card`,
+     * `wpwl-container-registration` (stored cards), `wpwl-container-directDebit`, or
+     * `wpwl-container-<onlineTransfer|virtualAccount|prepayment>-<BRAND>` (e.g. `wpwl-container-virtualAccount-PAYPAL`).
+     */
+    readonly container: string;
+    /** The brands it pays with (brand codes, as in `data-brands`). */
+    readonly brands: string[];
+  }
+
+  /**
+   * What a `onBeforeSubmit*` callback receives: a jQuery-like event of the form's submit. Return `false` or call
+   * `preventDefault()` to cancel the submit.
+   */
+  interface WpwlSubmitEvent {
+    /** `submit`. */
+    readonly type: string;
+    /** The form being submitted (also the callback's `this`). */
+    readonly target: HTMLFormElement;
+    readonly currentTarget: HTMLFormElement;
+    /** The browser's event (a submit or a click), or undefined for `wpwl.executePayment` and Enter in a hosted field. */
+    readonly originalEvent: Event | undefined;
+    /** Cancels the submit. */
+    preventDefault(): void;
+    /** Whether `preventDefault()` was called. */
+    isDefaultPrevented(): boolean;
+    /** Does nothing (kept for jQuery-style handlers). */
+    stopPropagation(): void;
+  }
+
+  /** What `onError` receives. */
+  interface WpwlError {
+    /**
+     * `InvalidCheckoutIdError`: the checkout id is unknown or the checkout expired (the page should create a new one).
+     * `WidgetError`: something in the page or the widget failed (a callback threw, a file could not be loaded,
+     * `executePayment` named no form of the page). `PciIframeSubmitError`, `PciIframeCommunicationError`: a payment
+     * through the hosted fields could not be sent, or a hosted field did not answer.
+     */
+    readonly name: 'InvalidCheckoutIdError' | 'WidgetError' | 'PciIframeSubmitError' | 'PciIframeCommunicationError';
+    /** What happened, in English, for logs. */
+    readonly message: string;
+    /** The brand concerned, when there is one. */
+    readonly brand?: string;
+    /** The browser event concerned, when there is one. */
+    readonly event?: unknown;
+  }
+
+  /** The `this` of the hosted-field callbacks: `this.$iframe[0]` is the field's iframe. */
+  interface WpwlIframeCallbackContext {
+    /** An array-like of one element, the hosted field's iframe (`iframe.wpwl-control-cardNumber` or `-cvv`). */
+    readonly $iframe: { readonly 0: HTMLIFrameElement; readonly length: 1 };
+  }
+
+  /**
+   * The options a page sets in the global `wpwlOptions`. The widget reads them when it renders (a turn after
+   * `DOMContentLoaded`, so a page may set them after the script tag), and looks each callback up when it calls it.
+   * Every value is checked for its type: what does not fit is ignored and the default applies. A callback that
+   * throws is reported to `onError` and the widget carries on.
+   */
+  interface WpwlOptions {
+    /**
+     * The shopper's language: one of the 25 product codes (`en de fr es it nl dk fi se tr ja sl pt pl cz hu bg ro ru
+     * cn gr no sk ar ko`), with a region (`de-AT`, `en_US`), or in its ISO form (`da`, `sv`, `cs`, `el`, `zh`, `nb`).
+     * Anything else shows English.
+     * @default 'en'
+     */
+    locale?: string;
+
+    /**
+     * The widget's look (see {@link WpwlStyle}).
+     * @default 'card'
+     */
+    style?: WpwlStyle;
+
+    /**
+     * Texts that replace the language's labels, by key.
+     * @default {} (the language's texts)
+     */
+    labels?: WpwlLabels;
+
+    /**
+     * Texts that replace the language's error messages, by key.
+     * @default {} (the language's texts)
+     */
+    errorMessages?: WpwlErrorMessages;
+
+    /**
+     * Labels above the fields; `false` leaves them out (the fields keep their accessible names).
+     * @default true
+     */
+    showLabels?: WpwlFlag;
+
+    /**
+     * Placeholders in the fields.
+     * @default true
+     */
+    showPlaceholders?: WpwlFlag;
+
+    /**
+     * A hint next to the CVV field saying where the code is on the card (`labels.cvvHint`, `labels.cvvHintAmex`).
+     * @default false
+     */
+    showCVVHint?: WpwlFlag;
+
+    /**
+     * The control focused when the form is shown, by its name (see {@link WpwlAutofocus}).
+     * @default undefined (none)
+     */
+    autofocus?: WpwlAutofocus;
+
+    /**
+     * Detect the card's brand from the first six digits of its number, and show it; `false` has the shopper pick the
+     * brand in the brand select.
+     * @default true
+     */
+    brandDetection?: WpwlFlag;
+
+    /**
+     * How the brand is detected: from the issuers' ranges (`regex`) or a BIN list (`binlist`).
+     * @default 'regex'
+     * @ignored Both use the same table here (the platform's issuer ranges): the value changes nothing.
+     */
+    brandDetectionType?: 'regex' | 'binlist';
+
+    /**
+     * Brand codes in the order a number that fits several brands (a co-badged card: `CARTEBANCAIRE` and `VISA`) picks
+     * them; the first is selected, and the shopper may choose another.
+     * @default [] (the most specific brand first)
+     */
+    brandDetectionPriority?: string[];
+
+    /**
+     * Ask for the CVV (the card's security code).
+     * @default true
+     */
+    requireCvv?: WpwlFlag;
+
+    /**
+     * Accept an empty CVV (a typed one must still be valid).
+     * @default false
+     */
+    allowEmptyCvv?: WpwlFlag;
+
+    /**
+     * Mask the CVV as it is typed, like a password.
+     * @default false
+     */
+    maskCvv?: WpwlFlag;
+
+    /**
+     * Accept an empty card holder (otherwise 3 to 128 characters).
+     * @default false
+     */
+    allowEmptyCardHolderName?: WpwlFlag;
+
+    /**
+     * Accept an expiry date in the past in the form (the gateway still refuses it).
+     * @default false
+     */
+    disableCardExpiryDateValidation?: WpwlFlag;
+
+    /**
+     * Show field errors (once a field the shopper typed in is left, and on submit) and keep an invalid form from
+     * being sent; `false` sends what was typed and lets the gateway answer.
+     * @default true
+     */
+    validation?: WpwlFlag;
+
+    /**
+     * Enter in a field does not submit the form.
+     * @default false
+     */
+    disableSubmitOnEnter?: WpwlFlag;
+
+    /**
+     * Format the card number as it is typed.
+     * @default true
+     * @ignored The number is always shown in groups (4-6-5 for American Express, groups of four otherwise).
+     */
+    numberFormatting?: WpwlFlag;
+
+    /**
+     * Styles of the hosted fields' text and placeholders.
+     * @default {} (the style's)
+     */
+    iframeStyles?: WpwlIframeStyles;
+
+    /**
+     * Where a payment's redirect opens (a 3-D Secure challenge, a provider's page): unset, the widget's own frame in
+     * the form's place; `_top` (or `_self`, `_parent`), the whole window; `_blank`, a new window; any other name, the
+     * page's frame or window of that name.
+     * @default undefined (the widget's own frame)
+     */
+    paymentTarget?: string;
+
+    /**
+     * The window the result page (the form's `action`) opens in: `_top`, `_self`, `_parent`, `_blank` or a frame's
+     * name.
+     * @default '_top'
+     */
+    shopperResultTarget?: string;
+
+    /**
+     * The size of the widget's 3-D Secure frame (see {@link WpwlCssLength}); a missing or invalid value takes the
+     * default.
+     * @default { width: '100%', height: '580px' }
+     */
+    threeDIframeSize?: { width?: WpwlCssLength; height?: WpwlCssLength };
+
+    /**
+     * The one-click form of the stored cards a checkout offers: `requireCvv` asks for the chosen card's CVV;
+     * `hideInitialPaymentForms` hides the other forms until the shopper asks for them.
+     * @default { requireCvv: false, hideInitialPaymentForms: false }
+     */
+    registrations?: { requireCvv?: WpwlFlag; hideInitialPaymentForms?: WpwlFlag };
+
+    /**
+     * The spinner shown while a payment is sent: `false` (or `"false"`) hides it, `{ color }` colours it.
+     * @default shown, in the style's colour
+     */
+    spinner?: boolean | 'false' | WpwlSpinner;
+
+    /**
+     * Brands whose form is shown in the page instead of on a provider's page.
+     * @default []
+     * @ignored No brand has an inline flow here: each follows its own flow.
+     */
+    inlineFlow?: string[];
+
+    /**
+     * A billing address form in the card form, prefilled with these values (`country`, `state`, `city`, `postcode`,
+     * `street1`, `street2`).
+     * @default undefined (no billing address form)
+     * @ignored The widget shows no billing address form: the merchant's server sends `billing.*` on the checkout.
+     */
+    billingAddress?: { [field: string]: string | undefined };
+
+    /**
+     * The billing address fields the shopper must fill in, by name (`{ country: true, city: true }`).
+     * @default {}
+     * @ignored As `billingAddress`.
+     */
+    mandatoryBillingFields?: { [field: string]: WpwlFlag | undefined };
+
+    /**
+     * Show a summary page to confirm before paying (with `onSaveTransactionData`).
+     * @default false
+     * @ignored The widget pays when the shopper submits the form.
+     */
+    useSummaryPage?: WpwlFlag;
+
+    /**
+     * Fast checkout without a checkout id: called with the payment's data, returns the id of a checkout the
+     * merchant's server created (or a promise of it).
+     * @default undefined
+     * @ignored The page loads the widget with a checkout id.
+     */
+    createCheckout?(this: void, json: { [name: string]: unknown }): string | PromiseLike<string>;
+
+    /**
+     * Called with the transaction's data before the summary page (`useSummaryPage`).
+     * @default undefined
+     * @ignored As `useSummaryPage`.
+     */
+    onSaveTransactionData?(this: void, data: { [name: string]: unknown }): void;
+
+    /**
+     * Every form is in the page (the stored cards', the card form, each other brand's): the place to move or add
+     * elements. Also called again after a reload of the widget.
+     * @param forms The forms rendered, in page order.
+     * @default undefined
+     */
+    onReady?(this: void, forms: WpwlReadyForm[]): void;
+
+    /**
+     * Something went wrong (see {@link WpwlError}). Also called for a callback that threw.
+     * @default undefined
+     */
+    onError?(this: void, error: WpwlError): void;
+
+    /**
+     * The card form is about to be sent (`this` is the form). Return `false` or call `event.preventDefault()` to
+     * cancel; anything else lets it go.
+     * @default undefined
+     */
+    onBeforeSubmitCard?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+
+    /**
+     * The one-click form (a stored card) is about to be sent; as {@link WpwlOptions.onBeforeSubmitCard}.
+     * @default undefined
+     */
+    onBeforeSubmitOneClickCard?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+
+    /**
+     * The direct-debit form is about to be sent; as {@link WpwlOptions.onBeforeSubmitCard}.
+     * @default undefined
+     */
+    onBeforeSubmitDirectDebit?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+
+    /**
+     * An online-transfer brand's form (`SOFORTUEBERWEISUNG`, `GIROPAY`, ...) is about to be sent; as
+     * {@link WpwlOptions.onBeforeSubmitCard}.
+     * @default undefined
+     */
+    onBeforeSubmitOnlineTransfer?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+
+    /**
+     * A virtual-account brand's form (`PAYPAL`, `KLARNA_INVOICE`, `BOLETO`, ...) is about to be sent; as
+     * {@link WpwlOptions.onBeforeSubmitCard}.
+     * @default undefined
+     */
+    onBeforeSubmitVirtualAccount?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+
+    /**
+     * The prepayment form (`PREPAYMENT`) is about to be sent; as {@link WpwlOptions.onBeforeSubmitCard}.
+     * @default undefined
+     */
+    onBeforeSubmitPrepayment?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+
+    /**
+     * A payment was sent and the gateway answered (`this` is the form), before the widget goes to the result page,
+     * follows a redirect or shows why the payment was refused.
+     * @default undefined
+     */
+    onAfterSubmit?(this: HTMLFormElement): void;
+
+    /**
+     * The card number field was left (`this` is the card form).
+     * @param valid Whether the number is valid for the selected brand.
+     * @default undefined
+     */
+    onBlurCardNumber?(this: HTMLFormElement, valid: boolean): void;
+
+    /**
+     * The CVV field was left (`this` is the card form, or the one-click form).
+     * @param valid Whether the CVV is valid for the brand.
+     * @default undefined
+     */
+    onBlurSecurityCode?(this: HTMLFormElement, valid: boolean): void;
+
+    /**
+     * The expiry field was left (`this` is the card form).
+     * @param valid Whether the expiry date is valid.
+     * @default undefined
+     */
+    onBlurExpiryDate?(this: HTMLFormElement, valid: boolean): void;
+
+    /**
+     * The card holder field was left (`this` is the card form).
+     * @param valid Whether the holder is valid.
+     * @default undefined
+     */
+    onBlurCardHolder?(this: HTMLFormElement, valid: boolean): void;
+
+    /**
+     * The account holder field of the direct-debit form was left (`this` is the form).
+     * @param valid Whether the holder is valid.
+     * @default undefined
+     */
+    onBlurAccountHolder?(this: HTMLFormElement, valid: boolean): void;
+
+    /**
+     * The IBAN field of the direct-debit form was left (`this` is the form).
+     * @param valid Whether the IBAN is valid.
+     * @default undefined
+     */
+    onBlurIban?(this: HTMLFormElement, valid: boolean): void;
+
+    /**
+     * Brand detection ran on the number's first six digits (`this` is the card form).
+     * @param brands Every offered brand the digits fit, most specific first, reordered by `brandDetectionPriority`.
+     * @param activeBrand The brand selected now.
+     * @default undefined
+     */
+    onDetectBrand?(this: HTMLFormElement, brands: readonly string[], activeBrand: string): void;
+
+    /**
+     * The selected brand changed, detected or picked by the shopper (`this` is the card form).
+     * @param brand The brand code.
+     * @default undefined
+     */
+    onChangeBrand?(this: HTMLFormElement, brand: string): void;
+
+    /**
+     * The 3-D Secure challenge (or provider page) loaded in the widget's own frame (`this` is that iframe).
+     * @default undefined
+     */
+    onLoadThreeDIframe?(this: HTMLIFrameElement): void;
+
+    /**
+     * A hosted field (card number, CVV) can talk to the page (`this.$iframe[0]` is its iframe).
+     * @default undefined
+     */
+    onReadyIframeCommunication?(this: WpwlIframeCallbackContext): void;
+
+    /**
+     * A hosted field got the focus (`this.$iframe[0]` is its iframe).
+     * @default undefined
+     */
+    onFocusIframeCommunication?(this: WpwlIframeCallbackContext): void;
+
+    /**
+     * A hosted field lost the focus (`this.$iframe[0]` is its iframe).
+     * @default undefined
+     */
+    onBlurIframeCommunication?(this: WpwlIframeCallbackContext): void;
+  }
+
+  /** A stored card a checkout offers for one-click payment (`registrations[n].id` at its creation). */
+  interface WpwlStoredCard {
+    /** The registration id. */
+    readonly id: string;
+    /** The card's brand code. */
+    readonly brand: string;
+    readonly last4Digits: string;
+    /** Two digits. */
+    readonly expiryMonth: string;
+    /** Four digits. */
+    readonly expiryYear: string;
+    readonly holder?: string;
+  }
+
+  /** The checkout the page loaded the widget for, as `paymentWidgets.js` describes it. */
+  interface WpwlCheckout {
+    /** The checkout id (`paymentWidgets.js?checkoutId=...`). */
+    readonly id: string;
+    /** The amount at the checkout's creation (`"12.50"`); null for a registration-only checkout. */
+    readonly amount: string | null;
+    /** The currency (`EUR`); null for a registration-only checkout. */
+    readonly currency: string | null;
+    /** `DB` or `PA`; null for a registration-only checkout. */
+    readonly paymentType: string | null;
+    /** Where the merchant's server reads the result: `/v1/checkouts/<id>/payment` (or `/registration`). */
+    readonly resourcePath: string;
+    readonly config: {
+      /** The stored cards it offers, in index order. */
+      readonly registrations: readonly WpwlStoredCard[];
+    };
+  }
+
+  /** The global `wpwl`, defined by `paymentWidgets.js` before the widget loads. */
+  interface Wpwl {
+    /** The checkout; null when the checkout id is unknown or the checkout expired (`onError` then gets `InvalidCheckoutIdError`). */
+    readonly checkout: WpwlCheckout | null;
+    /** The checkout id again, as the platform's `ndc`; null for an unknown checkout. */
+    readonly ndc: string | null;
+    /** The API version of the gateway's paths. */
+    readonly apiVersion: 'v1';
+    /** The gateway's base URL. */
+    readonly url: string;
+    /** The base URL of the widget's versioned files (`<url>/v1/static/<version>`), where this file is served too. */
+    readonly staticBaseUrl: string;
+    /** True once the forms are rendered (just before `onReady`); false again after `unload()`. */
+    readonly isReady?: boolean;
+    /**
+     * Removes everything the widget rendered (its forms, frames, stylesheet), restoring the page's
+     * `form.paymentWidgets`. To show the widget for another checkout, remove the `paymentWidgets.js` script element,
+     * then insert a new one with the new checkout id.
+     */
+    unload(): void;
+    /**
+     * Submits a rendered form as its pay button would (the form's `onBeforeSubmit*` callback still runs): named by its
+     * container's class, as `onReady` lists them — `wpwl-container-card`, `wpwl-container-registration`,
+     * `wpwl-container-directDebit`, `wpwl-container-virtualAccount-PAYPAL`; a family's class
+     * (`wpwl-container-virtualAccount`) names its first form. A name no form has is reported to `onError`
+     * (`WidgetError`).
+     */
+    executePayment(container: string): void;
+  }
+
+  interface Window {
+    /** The page's options for the widget (see {@link WpwlOptions}). */
+    wpwlOptions?: WpwlOptions;
+    /** Defined by `paymentWidgets.js` (see {@link Wpwl}). */
+    wpwl?: Wpwl;
+  }
+
+  /**
+   * The page's options for the widget, read when it renders. Declared without `| undefined` so that a page script's
+   * `var wpwlOptions: WpwlOptions = { ... }` declares the same global.
+   */
+  var wpwlOptions: WpwlOptions;
+
+  /** Defined by `paymentWidgets.js`, before any script that follows its script tag runs. */
+  var wpwl: Wpwl;
+}
+
+/** The same types, for modules: `import type { WpwlOptions } from './wpwl.d.ts'`. */
+export type WpwlFlag = globalThis.WpwlFlag;
+export type WpwlStyle = globalThis.WpwlStyle;
+export type WpwlAutofocus = globalThis.WpwlAutofocus;
+export type WpwlLabels = globalThis.WpwlLabels;
+export type WpwlErrorMessages = globalThis.WpwlErrorMessages;
+export type WpwlCssDeclarations = globalThis.WpwlCssDeclarations;
+export type WpwlIframeStyles = globalThis.WpwlIframeStyles;
+export type WpwlSpinner = globalThis.WpwlSpinner;
+export type WpwlCssLength = globalThis.WpwlCssLength;
+export type WpwlReadyForm = globalThis.WpwlReadyForm;
+export type WpwlSubmitEvent = globalThis.WpwlSubmitEvent;
+export type WpwlError = globalThis.WpwlError;
+export type WpwlIframeCallbackContext = globalThis.WpwlIframeCallbackContext;
+export type WpwlOptions = globalThis.WpwlOptions;
+export type WpwlStoredCard = globalThis.WpwlStoredCard;
+export type WpwlCheckout = globalThis.WpwlCheckout;
+export type Wpwl = globalThis.Wpwl;
