@@ -37,6 +37,7 @@ import { createThrottling, type Throttling } from './throttling/service.ts';
 import { cachedThrottling } from './throttling/settings.ts';
 import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
+import { dashboardJobHandlers } from './dashboard/sessions.ts';
 import { openStore, type Store } from './store/index.ts';
 import { pendingMigrations } from './store/migrate.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -288,6 +289,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...vaultJobHandlers(vault),
       ...throttlingJobHandlers(),
       ...idempotencyJobHandlers(),
+      ...dashboardJobHandlers(),
       ...maintenanceJobHandlers(),
       // The simulated acquirers' daily settlement: test only (a live gateway's acquirers settle for themselves).
       ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: config.acquirers, settlement: config.settlement }) : []),

@@ -3,7 +3,7 @@ import { loadConfig, type RequestLimits } from '../config.ts';
 import { cardPayment, createTestClock, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestClock, type TestGateway } from '../testing/harness.ts';
 import { unmaskedCardNumbers } from '../testing/routeTable.ts';
 import { createOperator } from './operators.ts';
-import { IDLE_TIMEOUT_MS, ABSOLUTE_TIMEOUT_MS } from './sessions.ts';
+import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS, pruneSessions } from './sessions.ts';
 
 /**
  * The dashboard's API as its app uses it, over a real socket (cookies, Origin): signing in (operator, merchant token),
@@ -28,8 +28,8 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
 
   beforeAll(async () => {
     clock = createTestClock(new Date('2026-11-27T10:00:00Z'));
-    // No request limits: the list test makes 53 payments in a minute of the moved clock.
-    const limits = Object.fromEntries(Object.keys(loadConfig({}).limits).map((name) => [name, 0])) as unknown as RequestLimits;
+    // No request limits (the list test makes 53 payments in a minute of the moved clock), but 5 failed sign-ins a minute.
+    const limits = { ...(Object.fromEntries(Object.keys(loadConfig({}).limits).map((name) => [name, 0])) as unknown as RequestLimits), authFailuresPerMinute: 5 };
     t = await startTestGateway(kind, { limits }, { now: clock.now });
     other = await t.newMerchant();
     await createOperator(t.gateway.store, 'olivia', PASSWORD, clock.now());
@@ -213,5 +213,24 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
     const reversedDetail = await call(merchant, 'GET', `/payments/${authorizedToo.body.id as string}`);
     expect(reversedDetail.body.operatorActions).toEqual([expect.objectContaining({ who: expect.stringMatching(/^token [0-9a-f]{32}$/), action: 'reverse' })]);
     for (const answer of [detail, after, captured, refunded]) expect(unmaskedCardNumbers(answer.text)).toEqual([]);
+  });
+
+  it('throttles an address that keeps failing to sign in, and forgets old sessions', async () => {
+    let answer = await call({}, 'POST', '/session', { operator: 'olivia', password: 'guess number 0' });
+    for (let guess = 1; guess < 10 && answer.status === 401; guess++) answer = await call({}, 'POST', '/session', { operator: 'olivia', password: `guess number ${guess}` });
+    expect(answer.status).toBe(400);
+    expect(answer.body.result.code).toBe('800.120.100');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The right password too, from that address, until the window has passed.
+    expect((await call({}, 'POST', '/session', { operator: 'olivia', password: PASSWORD })).body.result.code).toBe('800.120.100');
+    clock.advance(2 * 60 * 60_000);
+    const browser = await signIn({ operator: 'olivia', password: PASSWORD });
+
+    const sessions = async () => Number((await t.gateway.store.query<{ n: string }>('SELECT count(*) AS n FROM dashboard_sessions')).rows[0]?.n);
+    const before = await sessions();
+    clock.advance(ABSOLUTE_TIMEOUT_MS + 86_400_000 + 60_000);
+    expect(await pruneSessions(t.gateway.store, clock.now())).toBe(before);
+    expect(await sessions()).toBe(0);
+    expect((await call(browser, 'GET', '/session')).status).toBe(401);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hashToken } from '../merchants/repository.ts';
+import type { JobHandler } from '../jobs/registry.ts';
 import type { Queryable } from '../store/index.ts';
 
 /**
@@ -110,4 +111,21 @@ export async function endSession(db: Queryable, cookieValue: string, now: Date):
 export async function pruneSessions(db: Queryable, now: Date): Promise<number> {
   const deleted = await db.query('DELETE FROM dashboard_sessions WHERE created_at < $1', [new Date(now.getTime() - ABSOLUTE_TIMEOUT_MS - 86_400_000)]);
   return deleted.rowCount;
+}
+
+export const PRUNE_SESSIONS_JOB = 'dashboard.sessions.prune';
+
+/** Forgets dashboard sessions a day after they could last have been used. */
+export function dashboardJobHandlers(): JobHandler[] {
+  return [
+    {
+      kind: PRUNE_SESSIONS_JOB,
+      everyMs: 60 * 60_000,
+      maxAttempts: 3,
+      retryDelayMs: () => 5 * 60_000,
+      run: async (_job, context) => {
+        context.logger.info('dashboard sessions pruned', { pruned: await pruneSessions(context.store, context.now()) });
+      },
+    },
+  ];
 }
