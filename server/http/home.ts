@@ -7,9 +7,9 @@ import { pathId } from './pathIds.ts';
 
 /**
  * What someone who opens the gateway's address in a browser finds (issue 24): `GET /` is a small page linking the
- * demo shop (test environment), the documentation and the health endpoints; `GET /docs/` lists the documentation
- * pages of this build (docs/*.md) and `GET /docs/<page>.md` serves one as text. Plain HTML, no script or style, under
- * a CSP that allows nothing.
+ * demo shop (test environment), the API reference, the documentation and the health endpoints; `GET /docs/<page>.md`
+ * serves a documentation page of this build (docs/*.md) as text. The reference at `GET /docs`, which lists these pages
+ * too, is the OpenAPI document's (openapi/routes.ts). Plain HTML, no script or style, under a CSP that allows nothing.
  */
 
 const DOCS_DIR = new URL('../../docs/', import.meta.url);
@@ -17,7 +17,7 @@ const DOCS_DIR = new URL('../../docs/', import.meta.url);
 /** A page name of the right shape that is no page of this build, or one of the wrong shape (never echoed). */
 const noPage = () => new GatewayError(withReason(RESULTS.invalidRequestStructure, 'no such documentation page'), 404);
 
-const HTML_HEADERS = {
+export const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'cache-control': 'no-store',
@@ -26,7 +26,7 @@ const HTML_HEADERS = {
 
 /** The documentation pages of this build, read once: only these names are ever served. */
 let docPages: Promise<readonly string[]> | undefined;
-function listDocPages(): Promise<readonly string[]> {
+export function listDocPages(): Promise<readonly string[]> {
   docPages ??= readdir(DOCS_DIR)
     .then((files) => files.filter((file) => file.endsWith('.md')).sort())
     .catch(() => []);
@@ -46,19 +46,12 @@ export function homeRoutes(options: { readonly demo: boolean }): Hono<AppEnv> {
     const body = `<h1>Payment gateway</h1>
 <ul>
 ${demo}
-<li><a href="/docs/">Documentation</a>: the API, the widget, webhooks, operating the gateway</li>
+<li><a href="/docs">API reference</a>: every endpoint, its parameters, answers and result codes (also as <a href="/v1/openapi.json">OpenAPI 3.1</a>)</li>
+<li><a href="/docs/">Documentation</a>: the API, the widget, webhooks, operating the gateway (its pages are listed with the reference)</li>
 <li><a href="/health">/health</a> (the process answers) and <a href="/ready">/ready</a> (store, migrations and jobs)</li>
 </ul>`;
     return new Response(page('Payment gateway', body), { status: 200, headers: HTML_HEADERS });
   });
-  const index = async () => {
-    const pages = await listDocPages();
-    const items = pages.map((name) => `<li><a href="/docs/${name}">${name}</a></li>`).join('\n');
-    return new Response(page('Documentation', `<h1>Documentation</h1>\n<p><a href="/">Home</a></p>\n<ul>\n${items}\n</ul>`), { status: 200, headers: HTML_HEADERS });
-  };
-  // Its links are absolute: the same list with or without the slash.
-  routes.get('/docs', index);
-  routes.get('/docs/', index);
   routes.get('/docs/:page', pathId('docPage', noPage, 'page'), async (c) => {
     const name = c.req.param('page');
     if (!(await listDocPages()).includes(name)) throw noPage();
