@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // One config for the widget build (later) and the Vitest suite.
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'locales/**/*.test.ts', 'e2e/**/*.test.ts', 'docs/**/*.test.ts', 'ci/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'dashboard/**/*.test.ts', 'locales/**/*.test.ts', 'e2e/**/*.test.ts', 'docs/**/*.test.ts', 'ci/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['server/testing/globalSetup.ts'],
     testTimeout: 30_000,

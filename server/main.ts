@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type GatewayConfig } from './config.ts';
 import type { RunningGateway } from './gateway.ts';
 import { openStore } from './store/index.ts';
 import { buildStoreImage, hasStoreImage } from './store/image.ts';
+import { ensureDashboardBuilt } from './dashboard/freshness.ts';
 import { ensureWidgetBuilt } from './widget/freshness.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const inMemory = process.argv.includes('--in-memory');
   const config = inMemory ? await inMemoryConfig() : loadConfig();
   await ensureWidgetBuilt(say);
+  await ensureDashboardBuilt(say);
   // The data is the gateway user's alone (files PGlite creates, the generated card-data key).
   process.umask(0o077);
   // In memory, the database loads from its image while the gateway's modules load: the two take most of a CI start.

@@ -21,6 +21,7 @@ import { paymentAnswer } from '../payments/routes.ts';
 import { findPaymentsById } from '../payments/store/payments.ts';
 import { findPaymentPage, type PaymentCursor, type PaymentListCriteria } from '../query/paymentList.ts';
 import { findLinkedPayments } from '../query/repository.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 import { actorOf, entitiesOf, entityScope, mayActFor, requireEntity, requireSession, sameOriginProblem, sessionCookie, sessionOf, signInRequired } from './access.ts';
 import { actionsOnPayments, recordAction } from './audit.ts';
 import { authenticateOperator } from './operators.ts';
@@ -53,14 +54,6 @@ async function sessionBody(deps: AppDependencies, session: Session): Promise<Rec
       expiresAt: sessionExpiry(session).toISOString(),
     },
   };
-}
-
-/** A cursor as the list gives it out: opaque to the page, base64url of "<time>|<id>". */
-const encodeCursor = (cursor: PaymentCursor): string => Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
-function decodeCursor(text: string): PaymentCursor | undefined {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
-  const [at = '', id = ''] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(at) && RESOURCE_ID.test(id) ? { at, id } : undefined;
 }
 
 /** The list's filters from the query string; each wrong one named in parameterErrors. */

@@ -1,5 +1,4 @@
 import type { PaymentRecord } from '../domain/payment.ts';
-import { cardView } from '../domain/cards.ts';
 import { formatAmount } from '../domain/money.ts';
 import { paymentBody, resultOf, shortIdOf } from '../payments/view.ts';
 import type { Queryable } from '../store/index.ts';
@@ -23,12 +22,11 @@ export function paymentRowView(payment: PaymentRecord): Record<string, unknown> 
   };
 }
 
-/** The payment as the API answers it (card as BIN, last 4, holder, expiry: cardView), with the row's facts. */
+/** The payment as the API answers it, with the row's facts: its card as the row shows it, BIN and last 4 only. */
 export function paymentDetailView(payment: PaymentRecord): Record<string, unknown> {
   return {
     ...paymentBody(payment),
     ...paymentRowView(payment),
-    ...(payment.card ? { card: cardView(payment.card) } : {}),
     acquirer: payment.acquirer,
     source: payment.source,
     ...(payment.checkoutId ? { checkoutId: payment.checkoutId } : {}),

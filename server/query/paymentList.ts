@@ -5,8 +5,8 @@ import type { Queryable } from '../store/index.ts';
 /**
  * The back office's payment list (dashboard/): payments of a set of entities (or of all), newest first, filtered, a
  * page at a time. Pages follow a cursor (the last row's time and id), not an offset, so the next page costs the same
- * on a store of a million payments as the first: the list reads the index on (created_at, id) or (entity_id,
- * created_at, id) backwards and stops after one row more than the page.
+ * on a store of a million payments as the first: the list reads the index on (created_at, id), or each entity's on
+ * (entity_id, created_at, id), backwards and stops after one row more than the page.
  */
 
 export interface PaymentListCriteria {
@@ -47,7 +47,6 @@ export async function findPaymentPage(db: Queryable, criteria: PaymentListCriter
     return `$${values.length}::${type}`;
   };
   const conditions: string[] = [];
-  if (criteria.entityIds) conditions.push(`entity_id = ANY(${parameter(criteria.entityIds, 'char(32)[]')})`);
   if (criteria.id !== undefined) conditions.push(`id = ${parameter(criteria.id, 'char(32)')}`);
   if (criteria.status !== undefined) conditions.push(`status = ${parameter(criteria.status, 'text')}`);
   if (criteria.paymentBrand !== undefined) conditions.push(`payment_brand = ${parameter(criteria.paymentBrand, 'text')}`);
@@ -60,11 +59,17 @@ export async function findPaymentPage(db: Queryable, criteria: PaymentListCriter
   if (criteria.merchantTransactionId !== undefined) conditions.push(`merchant_transaction_id = ${parameter(criteria.merchantTransactionId, 'text')}`);
   if (criteria.shortId !== undefined) conditions.push(`short_id = ${parameter(criteria.shortId, 'text')}`);
   if (after) conditions.push(`(created_at, id) < (${parameter(after.at, 'timestamptz')}, ${parameter(after.id, 'char(32)')})`);
-  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const found = await db.query<{ id: string; at: string }>(
-    `SELECT id, created_at::text AS at FROM payments ${where} ORDER BY created_at DESC, id DESC LIMIT ${parameter(limit + 1, 'integer')}`,
-    values,
-  );
+  const rowsWanted = parameter(limit + 1, 'integer');
+  const page = (where: readonly string[]) =>
+    `SELECT id, created_at, created_at::text AS at FROM payments ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${rowsWanted}`;
+  // Each entity's newest rows read from its own index (entity_id, created_at, id), then merged: `entity_id = ANY(...)`
+  // would make the store read every row of the entities and sort them.
+  const sql = criteria.entityIds
+    ? `SELECT p.id, p.at FROM unnest(${parameter(criteria.entityIds, 'char(32)[]')}) AS e (entity_id)
+         CROSS JOIN LATERAL (${page(['entity_id = e.entity_id', ...conditions])}) AS p
+        ORDER BY p.created_at DESC, p.id DESC LIMIT ${rowsWanted}`
+    : page(conditions);
+  const found = await db.query<{ id: string; at: string }>(sql, values);
   const rows = found.rows.slice(0, limit);
   const byId = new Map((await findPaymentsById(db, rows.map((row) => row.id))).map((payment) => [payment.id, payment]));
   const payments = rows.flatMap((row) => byId.get(row.id) ?? []);

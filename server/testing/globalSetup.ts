@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildDashboard } from '../../dashboard/build.ts';
 import { buildWidget } from '../../widget/build.ts';
 import { openStore } from '../store/index.ts';
 import { buildStoreImage, hasStoreImage } from '../store/image.ts';
+import { staleDashboardBuild } from '../dashboard/freshness.ts';
 import { staleWidgetBuild } from '../widget/freshness.ts';
 
 /**
@@ -14,6 +16,8 @@ export default async function setup(): Promise<() => void> {
   // The widget's static files are part of what the gateway serves; tests run against a build of these sources (npm
   // ci's `npm run build` made one; built again only when the sources changed since).
   if (staleWidgetBuild() !== undefined) await buildWidget();
+  // The back office's app likewise (dashboard/build.ts): the gateway serves it at /dashboard.
+  if (staleDashboardBuild() !== undefined) await buildDashboard();
   // The in-memory start's database image, for the tests of that start (npm run build makes it too).
   if (!(await hasStoreImage())) await buildStoreImage();
   const template = mkdtempSync(join(tmpdir(), 'gateway-template-'));

@@ -1,0 +1,45 @@
+import { useSignal, type Signal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import type { ResultInfo } from '../types.ts';
+import { ResultMessage } from './ResultMessage.tsx';
+
+/**
+ * The answer to the last thing asked on a part of a page (a setting saved, a file sent again): the gateway's result
+ * when it came back 2xx, else what the api client threw (a refusal with its parameterErrors, no answer). Shown by
+ * <OutcomeMessage>, which takes the focus each time a new answer comes, so a keyboard or screen-reader user hears it.
+ */
+export interface Outcome {
+  readonly title: string;
+  readonly result?: ResultInfo | undefined;
+  readonly error?: unknown;
+  /** Counts answers: the same answer twice is shown (and focused) again. */
+  readonly serial: number;
+}
+
+export function useOutcome(): { readonly outcome: Signal<Outcome | undefined>; done(title: string, result: ResultInfo): void; failed(title: string, error: unknown): void } {
+  const outcome = useSignal<Outcome | undefined>(undefined);
+  const next = () => (outcome.peek()?.serial ?? 0) + 1;
+  return {
+    outcome,
+    done: (title, result) => {
+      outcome.value = { title, result, serial: next() };
+    },
+    failed: (title, error) => {
+      outcome.value = { title, error, serial: next() };
+    },
+  };
+}
+
+export function OutcomeMessage(props: { readonly outcome: Signal<Outcome | undefined> }) {
+  const box = useRef<HTMLDivElement>(null);
+  const shown = props.outcome.value;
+  useEffect(() => {
+    if (shown) box.current?.focus();
+  }, [shown?.serial]);
+  if (!shown) return null;
+  return (
+    <div ref={box} tabIndex={-1} class="outcome">
+      <ResultMessage title={shown.title} result={shown.result} error={shown.error} />
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { entityName } from '../components/EntityPicker.tsx';
+import { factsOf } from '../components/Facts.tsx';
+import { Link } from '../components/Link.tsx';
+import { OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
+import { NotLoaded, Page, Section } from '../components/Page.tsx';
+import { Table } from '../components/Table.tsx';
+import { formatDateTime, t } from '../i18n.ts';
+import { useLoad } from '../load.ts';
+import { webhooksApi, type DeliveriesAnswer, type Delivery, type RecordedAction } from '../recordsApi.ts';
+import { href } from '../router.ts';
+import type { PageProps } from '../router.ts';
+import { activationText, WebhookStatus } from './Webhooks.tsx';
+
+/**
+ * One webhook: its settings (never its secret), a test message, its latest deliveries with every attempt (time,
+ * HTTP status, latency, error), each of which can be sent again (asked first: the receiver gets it once more), and
+ * what was done to it through the dashboard.
+ */
+
+const STATE_BADGES: Readonly<Record<string, string>> = { delivered: 'approved', pending: 'pending', 'given up': 'declined' };
+
+export function WebhookDetailPage(props: PageProps) {
+  const id = props.params.id ?? '';
+  const { loaded, reload } = useLoad((signal) => webhooksApi.deliveries(id, signal), [id]);
+  const answers = useOutcome();
+  const state = loaded.value;
+  const title = state.state === 'done' ? t('pages.webhooks.detailTitle', { url: state.data.webhook.url }) : t('pages.webhooks.title');
+
+  const test = async () => {
+    const heading = t('pages.webhooks.testTitle');
+    try {
+      const answer = await webhooksApi.test(id);
+      answers.done(`${heading} ${activationText(answer.activation)}`, answer.result);
+    } catch (error) {
+      answers.failed(heading, error);
+    }
+    reload();
+  };
+  const resend = async (delivery: Delivery) => {
+    const heading = t('pages.webhooks.resent', { id: delivery.id });
+    try {
+      const answer = await webhooksApi.resend(delivery.id);
+      answers.done(heading, answer.result);
+    } catch (error) {
+      answers.failed(heading, error);
+    }
+    reload();
+  };
+
+  return (
+    <Page
+      title={title}
+      actions={
+        <Link href={href('/webhooks')} class="back">
+          {t('pages.webhooks.back')}
+        </Link>
+      }
+    >
+      <OutcomeMessage outcome={answers.outcome} />
+      <NotLoaded state={state} reload={reload} />
+      {state.state === 'done' && <WebhookView answer={state.data} test={test} resend={resend} />}
+    </Page>
+  );
+}
+
+function WebhookView(props: { readonly answer: DeliveriesAnswer; readonly test: () => Promise<void>; readonly resend: (delivery: Delivery) => Promise<void> }) {
+  const { webhook, deliveries, actions } = props.answer;
+  return (
+    <>
+      <Section title={t('payment.details')} id="webhook-details">
+        <dl class="facts">
+          {(
+            [
+              [t('pages.webhooks.column.url'), <span class="mono">{webhook.url}</span>],
+              [t('payments.column.entity'), entityName(webhook.entityId)],
+              [t('pages.webhooks.column.types'), webhook.types.join(', ')],
+              [t('pages.webhooks.fields'), webhook.fields],
+              [t('pages.webhooks.wrapper'), webhook.wrapper],
+              [t('payments.column.status'), <WebhookStatus webhook={webhook} />],
+              [t('pages.registrations.column.created'), formatDateTime(webhook.createdAt)],
+              [t('pages.webhooks.secret'), t('pages.webhooks.secretNeverShown')],
+            ] as const
+          ).map(([name, value]) => (
+            <div key={name} class="fact">
+              <dt>{name}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div class="buttons">
+          <button type="button" class="button" onClick={() => void props.test()}>
+            {t('pages.webhooks.test')}
+          </button>
+        </div>
+      </Section>
+      <Section title={t('pages.webhooks.deliveries')} id="webhook-deliveries">
+        <Table<Delivery>
+          caption={t('pages.webhooks.deliveriesCaption')}
+          rows={deliveries}
+          rowKey={(delivery) => delivery.id}
+          empty={t('pages.webhooks.noDeliveries')}
+          columns={[
+            { key: 'created', header: t('pages.registrations.column.created'), cell: (delivery) => formatDateTime(delivery.createdAt) },
+            { key: 'event', header: t('payment.eventType'), cell: (delivery) => `${delivery.type} ${delivery.action}` },
+            { key: 'resource', header: t('pages.webhooks.column.resource'), cell: (delivery) => <span class="mono">{delivery.resourceId}</span> },
+            {
+              key: 'state',
+              header: t('payments.column.status'),
+              cell: (delivery) => <span class={`badge badge-${STATE_BADGES[delivery.state] ?? 'other'}`}>{t(`pages.webhooks.state.${delivery.state.replace(' ', '_')}`, { defaultValue: delivery.state })}</span>,
+            },
+            { key: 'attempts', header: t('payment.attempts'), cell: (delivery) => <Attempts delivery={delivery} /> },
+            {
+              key: 'actions',
+              header: t('pages.schedules.column.actions'),
+              cell: (delivery) => (
+                <ConfirmButton
+                  label={t('pages.webhooks.resend')}
+                  question={() => t('pages.webhooks.confirmResend', { event: `${delivery.type} ${delivery.action}`, url: webhook.url })}
+                  onConfirm={() => props.resend(delivery)}
+                  focusAfter="none"
+                />
+              ),
+            },
+          ]}
+        />
+      </Section>
+      <Section title={t('payment.operatorActions')} id="webhook-actions">
+        <Table<RecordedAction>
+          caption={t('payment.operatorActions')}
+          captionHidden
+          rows={actions}
+          rowKey={(action) => `${action.at}-${action.who}-${action.action}`}
+          empty={t('payment.noOperatorActions')}
+          columns={[
+            { key: 'at', header: t('payment.at'), cell: (action) => formatDateTime(action.at) },
+            { key: 'who', header: t('payment.who'), cell: (action) => action.who },
+            { key: 'action', header: t('payment.action'), cell: (action) => action.action },
+            {
+              key: 'detail',
+              header: t('payment.detail'),
+              cell: (action) =>
+                factsOf(action.detail)
+                  .map(([name, value]) => `${name}: ${value}`)
+                  .join(', '),
+            },
+            { key: 'result', header: t('payment.actionResult'), cell: (action) => <span class="mono">{action.resultCode ?? ''}</span> },
+          ]}
+        />
+      </Section>
+    </>
+  );
+}
+
+function Attempts(props: { readonly delivery: Delivery }) {
+  const { attempts } = props.delivery;
+  if (attempts.length === 0) return <>{t('payment.noAttempt')}</>;
+  return (
+    <ul class="plain-list">
+      {attempts.map((attempt, index) => (
+        <li key={index}>
+          {attempt.httpStatus !== null
+            ? t('pages.webhooks.attemptShown', { at: formatDateTime(attempt.attemptedAt), status: attempt.httpStatus, ms: attempt.latencyMs })
+            : t('payment.attemptFailed', { at: formatDateTime(attempt.attemptedAt), error: attempt.error ?? '' })}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ComponentType } from 'preact';
+import { lazyPage } from './lazy.tsx';
+import type { PageProps } from './router.ts';
+import { PaymentDetailPage } from './pages/PaymentDetail.tsx';
+import { PaymentsPage } from './pages/Payments.tsx';
+
+/**
+ * The app's pages by address (below /dashboard) and the navigation. A page is a component in pages/, given the
+ * parameters of its pattern; `nav` is the navigation entry it belongs to (marked as the current one). Add a page
+ * here and, when it is a navigation entry, to NAV. Sign-in and the payments are in the entry (the first page); the
+ * others load on demand (lazyPage): add a page that way, so the first page's script stays small.
+ */
+
+/** The pages reached after the first: each a chunk of its own, loaded when first shown (lazy.tsx). */
+const RegistrationsPage = lazyPage(() => import('./pages/Registrations.tsx').then((module) => module.RegistrationsPage));
+const SchedulesPage = lazyPage(() => import('./pages/Schedules.tsx').then((module) => module.SchedulesPage));
+const SettingsPage = lazyPage(() => import('./pages/Settings.tsx').then((module) => module.SettingsPage));
+const SettlementsPage = lazyPage(() => import('./pages/Settlements.tsx').then((module) => module.SettlementsPage));
+const WebhookDetailPage = lazyPage(() => import('./pages/WebhookDetail.tsx').then((module) => module.WebhookDetailPage));
+const WebhooksPage = lazyPage(() => import('./pages/Webhooks.tsx').then((module) => module.WebhooksPage));
+
+export const NAV = ['payments', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements'] as const;
+export type NavEntry = (typeof NAV)[number];
+
+export interface AppRoute {
+  readonly name: string;
+  readonly pattern: string;
+  readonly page: ComponentType<PageProps>;
+  readonly nav: NavEntry;
+}
+
+export const ROUTES: readonly AppRoute[] = [
+  { name: 'payments', pattern: '/payments', page: PaymentsPage, nav: 'payments' },
+  { name: 'payment', pattern: '/payments/:id', page: PaymentDetailPage, nav: 'payments' },
+  { name: 'registrations', pattern: '/registrations', page: RegistrationsPage, nav: 'registrations' },
+  { name: 'schedules', pattern: '/schedules', page: SchedulesPage, nav: 'schedules' },
+  { name: 'webhooks', pattern: '/webhooks', page: WebhooksPage, nav: 'webhooks' },
+  { name: 'webhook', pattern: '/webhooks/:id', page: WebhookDetailPage, nav: 'webhooks' },
+  { name: 'settings', pattern: '/settings', page: SettingsPage, nav: 'settings' },
+  { name: 'settlements', pattern: '/settlements', page: SettlementsPage, nav: 'settlements' },
+];
+
+/** Where /dashboard itself leads. */
+export const HOME = '/payments';

@@ -1,0 +1,138 @@
+/**
+ * What the dashboard's API answers (/work/scratch/dashboard-contract.md → server/dashboard/api.ts), as the app reads
+ * it. Every answer is the gateway's envelope: `result`, `buildNumber`, `timestamp`, `ndc`, and the data fields at the
+ * top level. The app reads defensively where the contract leaves a shape open (`{...}`): those are shown as facts.
+ */
+
+export interface ParameterError {
+  readonly name: string;
+  readonly value?: string;
+  readonly message: string;
+}
+
+export interface ResultInfo {
+  readonly code: string;
+  readonly description: string;
+  readonly parameterErrors?: readonly ParameterError[];
+}
+
+export interface Envelope {
+  readonly result: ResultInfo;
+  readonly buildNumber?: string;
+  readonly timestamp?: string;
+  readonly ndc?: string;
+}
+
+export interface Entity {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface Principal {
+  readonly kind: 'operator' | 'merchant';
+  readonly name: string;
+}
+
+export interface Session {
+  readonly principal: Principal;
+  readonly entities: readonly Entity[];
+  readonly csrfToken: string;
+  readonly expiresAt: string;
+}
+
+export type PaymentStatus = 'approved' | 'pending' | 'declined';
+
+export interface CardShown {
+  readonly bin: string;
+  readonly last4Digits: string;
+}
+
+export interface PaymentRow {
+  readonly id: string;
+  readonly entityId: string;
+  readonly shortId: string;
+  readonly createdAt: string;
+  readonly paymentType: string;
+  readonly paymentBrand?: string;
+  readonly amount: string;
+  readonly currency: string;
+  readonly status: PaymentStatus | string;
+  readonly result: ResultInfo;
+  readonly merchantTransactionId?: string;
+  readonly card?: CardShown;
+}
+
+/** The facts the contract leaves open (`{...}`): shown as name/value pairs, nested objects flattened. */
+export type Facts = Readonly<Record<string, unknown>>;
+
+export interface PaymentDetail extends PaymentRow {
+  readonly threeDSecure?: Facts;
+  readonly risk?: Facts;
+  readonly smartRetry?: Facts;
+  readonly resultDetails?: Facts;
+  readonly descriptor?: string;
+  readonly acquirer?: string;
+  readonly source?: string;
+}
+
+export interface PaymentEvent {
+  readonly type: string;
+  readonly action: string;
+  readonly at: string;
+}
+
+export interface WebhookAttempt {
+  readonly at: string;
+  readonly httpStatus?: number;
+  readonly error?: string;
+}
+
+export interface WebhookDelivery {
+  readonly deliveryId: string;
+  readonly webhookId: string;
+  readonly url: string;
+  readonly status: string;
+  readonly attempts: readonly WebhookAttempt[];
+}
+
+export interface OperatorAction {
+  readonly who: string;
+  readonly action: string;
+  readonly at: string;
+  readonly detail?: string | Facts;
+  /** The result code of the operation it asked for. */
+  readonly resultCode?: string;
+}
+
+/** An acquirer asked for the payment (more than one: a smart retry at the fallback acquirer). */
+export interface AcquirerAttempt {
+  readonly acquirer: string;
+  readonly at: string;
+  readonly outcome: string;
+}
+
+export type BackOfficeAction = 'capture' | 'refund' | 'reverse';
+
+export interface PaymentDetailAnswer {
+  readonly payment: PaymentDetail;
+  readonly transactions: readonly PaymentRow[];
+  readonly events: readonly PaymentEvent[];
+  readonly webhookAttempts: readonly WebhookDelivery[];
+  readonly operatorActions: readonly OperatorAction[];
+  /** Not in the contract; the API sends it: the smart-retry facts. */
+  readonly acquirerAttempts?: readonly AcquirerAttempt[];
+  readonly actions: Readonly<Record<BackOfficeAction, boolean>>;
+}
+
+export interface PaymentPage {
+  readonly payments: readonly PaymentRow[];
+  readonly nextCursor?: string;
+}
+
+/** The new payment a capture, refund or reversal made, as /v1/payments/{id} answers it. */
+export interface ActionAnswer extends Envelope {
+  readonly id?: string;
+  readonly paymentType?: string;
+  readonly amount?: string;
+  readonly currency?: string;
+}
