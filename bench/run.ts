@@ -48,6 +48,9 @@
  *   Q  per store, the query API (query.ts) on BENCH_QUERY_PAYMENTS (1,000,000) payments seeded with SQL:
  *      GET /v1/query/{id} and by merchantTransactionId p50/p99 (target p99 ≤ 10 ms), date ranges of 500 rows;
  *      BENCH_ONLY=Q runs only this section, BENCH_QUERY_LOOKUPS (2000) lookups of each kind.
+ *   V  per store, the dashboard (dashboard.ts) on BENCH_DASHBOARD_PAYMENTS (1,000,000) payments seeded with SQL, in headless
+ *      Chromium: its first page's JavaScript gzipped (target ≤ 60 KB) and the first list of 50 payments rendered after
+ *      sign-in, as an operator and as a merchant (target ≤ 300 ms); BENCH_ONLY=V runs only this section.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -59,7 +62,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, P, Q, R, T, U or W: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, M, P, Q, R, S, T, U, V or W: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -86,6 +89,7 @@ import type { BenchSectionContext } from './section.ts';
 import { benchSmartRetry } from './smartRetry.ts';
 import { benchThrottling } from './throttling.ts';
 import { benchQuery } from './query.ts';
+import { benchDashboard } from './dashboard.ts';
 import { benchLegacyCredentials } from './legacyCredentials.ts';
 import { benchAcquirerWait } from './acquirerWait.ts';
 import { benchPaymentCost } from './paymentCost.ts';
@@ -123,8 +127,8 @@ const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** Seconds of merchant payments measured beside the schedules' burst, from about a second before its fire time. */
 const SCHEDULE_NOISE_SECONDS = 5;
 /** BENCH_ONLY=<letter> runs that section alone (C with B and D, which it runs beside; H on PostgreSQL only). */
-const ONLY = (['C', 'G', 'H', 'L', 'M', 'P', 'Q', 'R', 'S', 'T', 'U', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, P, Q, R, S, T, U or W');
+const ONLY = (['C', 'G', 'H', 'L', 'M', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, P, Q, R, S, T, U, V or W');
 /** The stores the per-store sections measure: both unless BENCH_STORES names one (PGlite or PostgreSQL). */
 const STORES: readonly StoreKind[] = (() => {
   const raw = process.env.BENCH_STORES;
@@ -822,6 +826,7 @@ async function main(): Promise<void> {
     if (!interrupted && (!ONLY || ONLY === 'T')) await benchThrottling(kind, sectionContext);
     if (!interrupted && (!ONLY || ONLY === 'Q')) await benchQuery(kind, sectionContext);
     if (!interrupted && (!ONLY || ONLY === 'U')) await benchReconciliationFile(kind, sectionContext);
+    if (!interrupted && (!ONLY || ONLY === 'V')) await benchDashboard(kind, sectionContext);
   }
   if (!interrupted && (!ONLY || ONLY === 'L')) await benchLegacyCredentials(sectionContext);
   if (!interrupted && (!ONLY || ONLY === 'P')) await benchPaymentCost(kinds, sectionContext);

@@ -19,12 +19,17 @@ function filesBelow(dir: string): string[] {
   });
 }
 
-export function widgetSourcesDigest(root: string = ROOT): string {
-  const files = [...filesBelow(join(root, 'widget')), ...filesBelow(join(root, 'locales')), join(root, 'package-lock.json')]
+/** The digest of the files below `folders` (and the lockfile), names and contents, those `skipped` matches left out. */
+export function sourcesDigest(root: string, folders: readonly string[], skipped: RegExp): string {
+  const files = [...folders.flatMap((folder) => filesBelow(join(root, folder))), join(root, 'package-lock.json')]
     .map((path) => relative(root, path))
-    .filter((file) => !SKIPPED.test(file))
+    .filter((file) => !skipped.test(file))
     .sort();
   const hash = createHash('sha256');
   for (const file of files) hash.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
   return hash.digest('hex');
+}
+
+export function widgetSourcesDigest(root: string = ROOT): string {
+  return sourcesDigest(root, ['widget', 'locales'], SKIPPED);
 }

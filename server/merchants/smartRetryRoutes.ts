@@ -38,8 +38,8 @@ export function smartRetryJson(entityId: string, settings: SmartRetrySettings | 
 
 const noEntity = (id: string) => adminNotFound('entity', id);
 
-/** The PUT body as settings input: `codes` is a list of result codes, or "default". */
-function inputOf(body: Record<string, unknown>): SmartRetryInput {
+/** The PUT body as settings input: `codes` is a list of result codes, or "default" (the dashboard reads it so too). */
+export function smartRetryInputOf(body: Record<string, unknown>): SmartRetryInput {
   const codes = body.codes;
   if (typeof codes === 'string' && codes !== 'default') {
     throw invalidParameters([{ name: 'codes', value: codes, message: 'must be an array of result codes, or "default"' }]);
@@ -80,7 +80,7 @@ export function smartRetryAdminRoutes(deps: Pick<HttpDependencies, 'authFailures
     });
     let saved: SmartRetrySettings;
     try {
-      saved = await saveSmartRetry(store, names, entityId, inputOf(body), deps.now());
+      saved = await saveSmartRetry(store, names, entityId, smartRetryInputOf(body), deps.now());
     } catch (error) {
       if (error instanceof SmartRetryConfigError) throw error.unknownEntity ? noEntity(entityId) : invalidParameters(error.problems);
       throw error;

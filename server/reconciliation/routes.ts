@@ -57,8 +57,8 @@ function dayOf(c: Context<AppEnv>): string {
   return date;
 }
 
-/** The FTP settings' PUT body as input (the shapes checked by adminJsonBody). */
-async function settingsInput(c: Context<AppEnv>): Promise<FtpSettingsInput> {
+/** The FTP settings' PUT body as input (the shapes checked by adminJsonBody); the dashboard reads it so too. */
+export async function ftpSettingsInput(c: Context<AppEnv>): Promise<FtpSettingsInput> {
   const body = await adminJsonBody(c, {
     host: 'string',
     port: 'integer',
@@ -90,7 +90,7 @@ export function reconciliationEntityRoutes(deps: Deps, adminToken: string): Hono
 
   routes.put('/:entityId/reconciliation/ftp', entityPathId, async (c) => {
     const entityId = c.req.param('entityId');
-    const input = await settingsInput(c);
+    const input = await ftpSettingsInput(c);
     try {
       return ok(c, { ftp: ftpSettingsJson(await saveFtpSettings(services, entityId, input)) });
     } catch (error) {

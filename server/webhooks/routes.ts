@@ -50,7 +50,7 @@ export function deliveryState(delivery: Pick<DeliverySummary, 'deliveredAt' | 'g
   return delivery.deliveredAt ? 'delivered' : delivery.givenUpAt ? 'given up' : 'pending';
 }
 
-function deliveryJson(delivery: DeliverySummary): Record<string, unknown> {
+export function deliveryJson(delivery: DeliverySummary): Record<string, unknown> {
   return {
     id: delivery.id,
     eventId: delivery.eventId,
@@ -72,8 +72,8 @@ function deliveryJson(delivery: DeliverySummary): Record<string, unknown> {
 
 const FIELD_NAMES: Readonly<Record<string, string>> = { entity: 'entityId' };
 
-/** A refused setting, as parameterErrors (a secret's value is never sent back); a missing webhook or delivery is 404. */
-function configError(error: WebhookConfigError, id: string): GatewayError {
+/** A refused webhook setting, as parameterErrors (a secret's value is never sent back); a missing webhook or delivery is 404. */
+export function webhookConfigRefusal(error: WebhookConfigError, id: string): GatewayError {
   if (error.setting === 'webhook') return adminNotFound('webhook', id);
   if (error.setting === 'delivery') return adminNotFound('delivery', id);
   const name = FIELD_NAMES[error.setting] ?? error.setting;
@@ -84,7 +84,7 @@ async function guarded<T>(id: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof WebhookConfigError) throw configError(error, id);
+    if (error instanceof WebhookConfigError) throw webhookConfigRefusal(error, id);
     throw error;
   }
 }
