@@ -8,7 +8,9 @@ export default defineConfig({
     globalSetup: ['server/testing/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // PGlite instances are heavy (WASM); keep parallelism within the 2-core machine.
-    maxWorkers: 2,
+    // Three files at a time on the 2-core machine: much of a file's time is waiting (Chromium, child processes, sockets,
+    // scrypt on the thread pool), and a third file fills it (the suite took 20 min with two, with the dashboard's
+    // browser tests). PGlite instances are heavy (WASM): no more than that.
+    maxWorkers: 3,
   },
 });

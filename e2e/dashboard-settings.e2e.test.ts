@@ -162,8 +162,9 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s',
     expect(await section.locator('dl').innerText()).toContain("The gateway's default for this environment");
 
     // None chosen: refused, nothing written.
-    const checked = choices.getByRole('checkbox', { checked: true });
-    while ((await checked.count()) > 0) await checked.first().uncheck();
+    // Every box clicked off in the page at once (a click each, as the operator's mouse would), not one round trip each.
+    await choices.locator('input[type=checkbox]:checked').evaluateAll((boxes) => boxes.forEach((box) => (box as HTMLInputElement).click()));
+    expect(await choices.getByRole('checkbox', { checked: true }).count()).toBe(0);
     await section.getByRole('button', { name: 'Save the brands' }).click();
     expect(await answerIn(page, 'Payment brands offered', 'alert')).toContain('must name at least one brand');
     expect((await showOfferedBrands(t.gateway.store, entityId, 'test'))?.isDefault).toBe(true);
