@@ -1,10 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../server/dashboard/operators.ts';
 import { createEntity, grantToken, newAccessToken } from '../server/merchants/repository.ts';
 import { cardPayment, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../server/testing/harness.ts';
 import { launchBrowser } from './support/browser.ts';
+import { seriousViolations } from './support/dashboard.ts';
 
 /**
  * An operator in the back office, on both stores, through the UI only: signs in with name and password, sees every
@@ -23,11 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id);
-}
 
 describe.each(STORE_KINDS)('the dashboard for an operator on %s', (kind) => {
   let t: TestGateway;

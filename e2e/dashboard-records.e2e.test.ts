@@ -1,9 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CIT_INITIAL, cardPayment, MIT_REPEATED, STORE_KINDS, startTestGateway, testCard, warnIfPostgresSkipped, type TestGateway } from '../server/testing/harness.ts';
 import { startNodeReceiver, type NodeReceiver } from '../server/testing/webhookReceivers.ts';
 import { launchBrowser } from './support/browser.ts';
+import { focusedText, seriousViolations } from './support/dashboard.ts';
 
 /**
  * The back office's registrations, schedules and webhooks pages in Chromium, against a real gateway on each store: a
@@ -30,15 +30,6 @@ afterAll(async () => {
 afterEach(async () => {
   for (const page of opened.splice(0)) await page.context().close();
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? '');
 
 describe.each(STORE_KINDS)('the dashboard records pages on %s', (kind) => {
   let t: TestGateway;

@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { FTP_PASSWORD, FTP_USER, startTestFtpServer, type TestFtpServer } from '
 import { cardPayment, createTestClock, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../server/testing/harness.ts';
 import { settlementRecord } from '../server/testing/settlements.ts';
 import { launchBrowser } from './support/browser.ts';
+import { focusedText, seriousViolations } from './support/dashboard.ts';
 
 /**
  * The back office's Settings and Settlements pages (issue 26) in Chromium, against a real gateway on each store and a
@@ -44,17 +44,8 @@ afterEach(async () => {
   for (const page of opened.splice(0)) await page.context().close();
 });
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 /** Polls until the assertion holds: generous, for a machine other suites share. */
 const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
-
-const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? '');
 
 describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s', (kind) => {
   const clock = createTestClock(new Date(`${TODAY}T10:00:00Z`));
@@ -224,6 +215,7 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s',
 
     await section.getByRole('button', { name: 'Remove the FTP settings' }).click();
     await section.getByText('Remove the FTP settings of Test merchant? Its reconciliation files are no longer sent.').waitFor();
+    await eventually(() => focusedText(page)).toBe('Confirm');
     await page.keyboard.press('Enter');
     await section.getByText('No FTP server is set: reconciliation files are not sent.').waitFor();
     expect(await findFtpSettings(t.gateway.store, entityId)).toBeUndefined();
@@ -294,11 +286,15 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s',
     await files.getByLabel('Settlement day').fill(TODAY);
     await files.getByRole('button', { name: 'Send the file' }).click();
     await files.getByText(`Send the reconciliation file of ${TODAY} for Test merchant to its FTP server again?`).waitFor();
+    // The question takes the focus to its Confirm button once drawn: Enter before that would not confirm.
+    await eventually(() => focusedText(page)).toBe('Confirm');
     await page.keyboard.press('Enter');
     expect(await answerIn(page, 'Reconciliation files', 'alert')).toContain(`${TODAY} is not over yet`);
 
     await files.getByLabel('Settlement day').fill(DAY);
     await files.getByRole('button', { name: 'Send the file' }).click();
+    await files.getByText(`Send the reconciliation file of ${DAY} for Test merchant to its FTP server again?`).waitFor();
+    await eventually(() => focusedText(page)).toBe('Confirm');
     await page.keyboard.press('Enter');
     await eventually(() => answerIn(page, 'Reconciliation files', 'status')).toContain(`Answer of the gateway: Send ${DAY} again`);
     const filesTable = files.getByRole('table');

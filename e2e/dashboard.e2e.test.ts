@@ -1,10 +1,10 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../server/dashboard/pages.ts';
 import { cardPayment, startTestGateway, type TestGateway } from '../server/testing/harness.ts';
 import { seedPayments } from '../server/testing/seedPayments.ts';
 import { launchBrowser } from './support/browser.ts';
+import { focusedText, seriousViolations } from './support/dashboard.ts';
 
 /**
  * The back office's app at /dashboard (issue 26) in Chromium, against a real gateway: the page loads under its strict
@@ -50,13 +50,6 @@ async function open(path: string, options: { locale?: string } = {}): Promise<Op
   return { page, problems };
 }
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 /** Whether the focused element shows a focus ring (an outline of some width). */
 const focusVisible = (page: Page) =>
   page.evaluate(() => {
@@ -65,8 +58,6 @@ const focusVisible = (page: Page) =>
     const style = getComputedStyle(active);
     return style.outlineStyle !== 'none' && style.outlineWidth !== '0px';
   });
-
-const focusedText = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent?.trim() ?? '');
 
 async function signInWithToken(page: Page, landing: string | RegExp = 'Payments', token = t.token): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
