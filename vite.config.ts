@@ -8,9 +8,8 @@ export default defineConfig({
     globalSetup: ['server/testing/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Three files at a time on the 2-core machine: much of a file's time is waiting (Chromium, child processes, sockets,
-    // scrypt on the thread pool), and a third file fills it (the suite took 20 min with two, with the dashboard's
-    // browser tests). PGlite instances are heavy (WASM): no more than that.
-    maxWorkers: 3,
+    // PGlite instances are heavy (WASM); keep parallelism within the 2-core machine. Three files at a time took a
+    // minute less but starved server/instances.test.ts (three gateways killed under load) past its drain timeout.
+    maxWorkers: 2,
   },
 });
