@@ -1,5 +1,6 @@
+import type { ComponentChildren } from 'preact';
 import { t } from '../i18n.ts';
-import type { Facts } from '../types.ts';
+import type { Facts as FactValues } from '../types.ts';
 
 /** The name/value pairs of an object whose shape the contract leaves open, nested names joined with dots. */
 export function factsOf(value: unknown, prefix = ''): [string, string][] {
@@ -18,18 +19,23 @@ function shownValue(value: string): string {
   return value;
 }
 
-/** A description list of facts (3-D Secure, risk, smart retry), or `none` when there are none. */
-export function FactList(props: { readonly facts: Facts | undefined; readonly none: string }) {
-  const pairs = factsOf(props.facts);
-  if (pairs.length === 0) return <p class="empty">{props.none}</p>;
+/** A description list of name/value rows. */
+export function Facts(props: { readonly rows: readonly (readonly [string, ComponentChildren])[] }) {
   return (
     <dl class="facts">
-      {pairs.map(([name, value]) => (
+      {props.rows.map(([name, value]) => (
         <div key={name} class="fact">
           <dt>{name}</dt>
-          <dd>{shownValue(value)}</dd>
+          <dd>{value}</dd>
         </div>
       ))}
     </dl>
   );
+}
+
+/** A description list of facts (3-D Secure, risk, smart retry), or `none` when there are none. */
+export function FactList(props: { readonly facts: FactValues | undefined; readonly none: string }) {
+  const pairs = factsOf(props.facts);
+  if (pairs.length === 0) return <p class="empty">{props.none}</p>;
+  return <Facts rows={pairs.map(([name, value]) => [name, shownValue(value)] as const)} />;
 }

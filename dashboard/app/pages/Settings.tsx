@@ -4,8 +4,8 @@ import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { currentEntityId, entityName, EntityPicker } from '../components/EntityPicker.tsx';
 import { Field } from '../components/Field.tsx';
 import { OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
-import { Loading, Page, Section } from '../components/Page.tsx';
-import { ResultMessage } from '../components/ResultMessage.tsx';
+import { Facts } from '../components/Facts.tsx';
+import { NotLoaded, Page, Section } from '../components/Page.tsx';
 import { formatDateTime, t } from '../i18n.ts';
 import { useLoad, type Loaded } from '../load.ts';
 import { settingsApi, type BrandsAnswer, type FtpAnswer, type FtpInput, type SmartRetryAnswer } from '../settingsApi.ts';
@@ -52,30 +52,7 @@ interface SectionProps {
 /** What a part shows while loading, when its load failed, and once loaded. */
 function Loadable<T>(props: { readonly loaded: Signal<Loaded<T>>; readonly reload: () => void; readonly children: (data: T) => ComponentChildren }) {
   const state = props.loaded.value;
-  if (state.state === 'loading') return <Loading />;
-  if (state.state === 'failed') {
-    return (
-      <ResultMessage error={state.error}>
-        <button type="button" class="button" onClick={props.reload}>
-          {t('result.retry')}
-        </button>
-      </ResultMessage>
-    );
-  }
-  return <>{props.children(state.data)}</>;
-}
-
-function Facts(props: { readonly rows: readonly (readonly [string, ComponentChildren])[] }) {
-  return (
-    <dl class="facts">
-      {props.rows.map(([name, value]) => (
-        <div key={name} class="fact">
-          <dt>{name}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return state.state === 'done' ? <>{props.children(state.data)}</> : <NotLoaded state={state} reload={props.reload} />;
 }
 
 const yesNo = (value: boolean) => (value ? t('facts.yes') : t('facts.no'));
