@@ -11,6 +11,7 @@ import { pathId } from '../http/pathIds.ts';
 import { expiryOf } from '../registrations/storedCards.ts';
 import { findScheduleById, type ScheduleRecord, type ScheduleStatus } from '../schedules/repository.ts';
 import { cancelSchedule, unknownSchedule } from '../schedules/service.ts';
+import { jobFields } from '../schedules/view.ts';
 import { findDelivery, findWebhook, listDeliveries, listWebhooks, type WebhookRecord } from '../webhooks/repository.ts';
 import { DEFAULT_DELIVERY_LIMIT, deliveryJson, MAX_DELIVERY_LIMIT, webhookConfigRefusal, webhookJson } from '../webhooks/routes.ts';
 import { createWebhook, resendDelivery, sendActivation, WebhookConfigError, type ActivationOutcome } from '../webhooks/service.ts';
@@ -105,7 +106,6 @@ function chargedView(registration: ChargedRegistration | undefined): Record<stri
 
 /** A schedule as the dashboard shows it: the payment it makes, its Quartz job, where it stands. */
 function scheduleView(schedule: ScheduleRecord, registration?: ChargedRegistration): Record<string, unknown> {
-  const { job } = schedule;
   const merchantTransactionId = schedule.requestEcho.merchantTransactionId;
   const charged = chargedView(registration);
   return {
@@ -118,17 +118,7 @@ function scheduleView(schedule: ScheduleRecord, registration?: ChargedRegistrati
     amount: formatAmount(schedule.amountMinor),
     currency: schedule.currency,
     ...(typeof merchantTransactionId === 'string' ? { merchantTransactionId } : {}),
-    job: {
-      ...job.extra,
-      second: job.second,
-      minute: job.minute,
-      hour: job.hour,
-      dayOfMonth: job.dayOfMonth,
-      month: job.month,
-      dayOfWeek: job.dayOfWeek,
-      year: job.year,
-      expression: job.expression,
-    },
+    job: jobFields(schedule.job),
     ...(schedule.nextFireAt ? { nextFireAt: iso(schedule.nextFireAt) } : {}),
     startAt: iso(schedule.startAt),
     ...(schedule.endAt ? { endAt: iso(schedule.endAt) } : {}),

@@ -3,6 +3,21 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import type { DomainEvent, EventAction } from '../events/outbox.ts';
 import type { ScheduleRecord } from './repository.ts';
 
+/** The schedule's job as it was sent: its cron fields and expression, and whatever else the merchant named. */
+export function jobFields(job: ScheduleRecord['job']): Record<string, unknown> {
+  return {
+    ...job.extra,
+    second: job.second,
+    minute: job.minute,
+    hour: job.hour,
+    dayOfMonth: job.dayOfMonth,
+    month: job.month,
+    dayOfWeek: job.dayOfWeek,
+    year: job.year,
+    expression: job.expression,
+  };
+}
+
 /**
  * A schedule as answers and SCHEDULE notifications show it (COMPAT §12): the payment definition, the standing
  * instruction, and the job with its fields, its expression and, as epoch milliseconds, the next execution
@@ -18,15 +33,7 @@ export function scheduleBody(schedule: ScheduleRecord): Record<string, unknown> 
     currency: schedule.currency,
     ...schedule.requestEcho,
     job: {
-      ...job.extra,
-      second: job.second,
-      minute: job.minute,
-      hour: job.hour,
-      dayOfMonth: job.dayOfMonth,
-      month: job.month,
-      dayOfWeek: job.dayOfWeek,
-      year: job.year,
-      expression: job.expression,
+      ...jobFields(job),
       ...(schedule.nextFireAt ? { startDate: schedule.nextFireAt.getTime() } : {}),
       ...(schedule.endAt ? { endDate: schedule.endAt.getTime() } : {}),
     },
