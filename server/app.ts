@@ -13,6 +13,7 @@ import { checkoutRoutes } from './checkouts/routes.ts';
 import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
 import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
+import { providerRoutes } from './providers/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
 import { findBootstrapSnapshot } from './checkouts/repository.ts';
@@ -82,6 +83,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/registrations', registrationPaymentRoutes(deps));
   app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
+  // Issue 33: what connectors' providers send back (the shopper's return, their notifications).
+  app.route('/v1/acquirers', providerRoutes(deps));
   // COMPAT §14: the settlement reports (summary, detail, paged detail), under the platform's spellings too.
   app.route('/reports', reportRoutes(deps));
   // COMPAT §14: the query API answers under both versions.

@@ -23,6 +23,7 @@ const FLOORS: Readonly<Record<string, number>> = {
   'logger.ts': 1,
   metrics: 1,
   'settlementConfig.ts': 1,
+  'acquirerConfig.ts': 1,
   params: 1,
   store: 1,
   events: 1,
@@ -48,6 +49,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   query: 5,
   reports: 5,
   reconciliation: 5,
+  // What connectors' providers send: the shopper's return from their pages, their notifications, their reports.
+  providers: 5,
   // The test-only control API (a clock to move, what was sent), over the features' tables.
   control: 5,
   // Composition: the app, the process, the commands, the demo, the widget's server side, the test harness.

@@ -1,5 +1,13 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_DEMO_MERCHANT, loadConfig } from './config.ts';
+
+/** A live environment as it can start: its one acquirer a connector (ACQUIRERS_FILE), never a simulator. */
+const LIVE_ACQUIRERS_FILE = join(mkdtempSync(join(tmpdir(), 'gateway-config-')), 'acquirers.json');
+writeFileSync(LIVE_ACQUIRERS_FILE, JSON.stringify({ acquirers: { simulator: { kind: 'opp', url: 'https://provider.example' } } }));
+const LIVE = { GATEWAY_ENV: 'live', ACQUIRERS_FILE: LIVE_ACQUIRERS_FILE };
 
 describe('configuration from the environment', () => {
   it('has working defaults: port 8080, ./data, embedded store, test environment, demo merchant', () => {
@@ -57,7 +65,7 @@ describe('configuration from the environment', () => {
   });
 
   it('has no demo merchant in live, and refuses demo credentials there', () => {
-    expect(loadConfig({ GATEWAY_ENV: 'live' }).demoMerchant).toBeUndefined();
+    expect(loadConfig(LIVE).demoMerchant).toBeUndefined();
     for (const env of [
       { DEMO_ENTITY_ID: '0123456789abcdef0123456789abcdef' },
       { DEMO_ACCESS_TOKEN: 'a-token-of-sufficient-length' },
@@ -106,7 +114,7 @@ describe('configuration from the environment', () => {
   it('reads SIMULATED_ACQUIRER_LATENCY_MS in test (default 0) and refuses anything but 0 in live', () => {
     expect(loadConfig({}).simulatedAcquirerLatencyMs).toBe(0);
     expect(loadConfig({ SIMULATED_ACQUIRER_LATENCY_MS: '200' }).simulatedAcquirerLatencyMs).toBe(200);
-    expect(loadConfig({ GATEWAY_ENV: 'live', SIMULATED_ACQUIRER_LATENCY_MS: '0' }).simulatedAcquirerLatencyMs).toBe(0);
+    expect(loadConfig({ ...LIVE, SIMULATED_ACQUIRER_LATENCY_MS: '0' }).simulatedAcquirerLatencyMs).toBe(0);
     expect(() => loadConfig({ GATEWAY_ENV: 'live', SIMULATED_ACQUIRER_LATENCY_MS: '200' })).toThrow(/SIMULATED_ACQUIRER_LATENCY_MS must be 0 in live/);
     for (const wrong of ['-1', '1.5', 'fast', '60001']) {
       expect(() => loadConfig({ SIMULATED_ACQUIRER_LATENCY_MS: wrong })).toThrow(ConfigError);

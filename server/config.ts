@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { ENTITY_ID } from './domain/ids.ts';
+import { AcquirerConfigError, readAcquirersFile, type ConnectorSettings } from './acquirerConfig.ts';
 import { parseSettlementConfig, SettlementConfigError, type SettlementConfig } from './settlementConfig.ts';
 
 export type GatewayEnvironment = 'test' | 'live';
@@ -60,12 +61,17 @@ export interface GatewayConfig {
    */
   readonly clientAddressHeader: string | undefined;
   /**
-   * ACQUIRERS: the acquirers payments can go to, by name (each one a simulator in this version: a second one stands
-   * in for a fallback acquirer). New payments go to DEFAULT_ACQUIRER; every later operation on a payment goes to
-   * the acquirer recorded with it (acquirers/registry.ts).
+   * ACQUIRERS: the acquirers payments can go to, by name. New payments go to DEFAULT_ACQUIRER (or where the entity's
+   * routing rules send them); every later operation on a payment goes to the acquirer recorded with it
+   * (acquirers/registry.ts).
    */
   readonly acquirers: readonly string[];
   readonly defaultAcquirer: string;
+  /**
+   * ACQUIRERS_FILE (acquirerConfig.ts): the acquirers that are connectors to real providers, by name, with their
+   * settings. A name of ACQUIRERS not described here is a simulated acquirer: test only.
+   */
+  readonly connectors: Readonly<Record<string, ConnectorSettings>>;
   /** REGISTRATION_LIFETIME_MONTHS: a registration expires this long after its creation or last successful payment. */
   readonly registrationLifetimeMonths: number;
   /**
@@ -287,6 +293,30 @@ function parseAcquirers(raw: string | undefined, defaultRaw: string | undefined)
   return { acquirers, defaultAcquirer };
 }
 
+function parseConnectors(path: string | undefined, acquirers: readonly string[]): Readonly<Record<string, ConnectorSettings>> {
+  if (path === undefined || path === '') return {};
+  try {
+    return readAcquirersFile(path, acquirers);
+  } catch (error) {
+    if (error instanceof AcquirerConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Live never pretends (issue 33): a live gateway pays only through connectors to real providers, never through a
+ * simulated acquirer, which would approve what no one paid.
+ */
+function refuseSimulatedInLive(environment: GatewayEnvironment, acquirers: readonly string[], connectors: Readonly<Record<string, ConnectorSettings>>, named: boolean): void {
+  if (environment !== 'live') return;
+  const simulated = acquirers.filter((name) => connectors[name] === undefined);
+  if (simulated.length === 0) return;
+  const which = named ? `ACQUIRERS names ${simulated.join(', ')}, which ACQUIRERS_FILE does not describe` : 'ACQUIRERS is not set (its default is the simulator)';
+  throw new ConfigError(
+    `${which}: a live gateway never pays through a simulated acquirer. Describe each acquirer in ACQUIRERS_FILE (kind "opp" and the provider's url), or take it out of ACQUIRERS`,
+  );
+}
+
 function parseCardDataKey(raw: string | undefined): Buffer | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError('CARD_DATA_KEY must be 64 hexadecimal characters (32 bytes)');
@@ -427,7 +457,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   const port = parsePort(env.PORT);
   const host = env.HOST && env.HOST !== '' ? env.HOST : 'localhost';
   const emptyToUndefined = (value: string | undefined) => (value === '' ? undefined : value);
-  return {
+  const acquirers = parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER);
+  const config: GatewayConfig = {
     port,
     host,
     dataDir: emptyToUndefined(env.DATA_DIR) ?? './data',
@@ -451,7 +482,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     limits: parseRequestLimits(env),
     throttle: parseThrottleBackend(env),
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
-    ...parseAcquirers(env.ACQUIRERS, env.DEFAULT_ACQUIRER),
+    ...acquirers,
+    connectors: parseConnectors(env.ACQUIRERS_FILE, acquirers.acquirers),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),
     simulatedSettlementMinutes: parseSimulatedSettlement(environment, env.SIMULATED_SETTLEMENT_MINUTES),
     simulatedAcquirerLatencyMs: parseSimulatedAcquirerLatency(environment, env.SIMULATED_ACQUIRER_LATENCY_MS),
@@ -465,4 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     pspEntityId: parsePspEntityId(env.PSP_ENTITY_ID, parsePublicUrl(env.PUBLIC_URL, host, port)),
     settlement: parseSettlement(env),
   };
+  // Last, so a setting refused on its own is named first.
+  refuseSimulatedInLive(environment, config.acquirers, config.connectors, emptyToUndefined(env.ACQUIRERS) !== undefined);
+  return config;
 }

@@ -212,7 +212,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     // Subscribers run in the transaction that appends the events: a checkout's notificationUrl call scheduled, a
     // deleted registration's schedules cancelled.
     outbox: createOutbox([checkoutNotifications, cancelSchedulesOfDeletedRegistrations]),
-    acquirers: createAcquirerRegistry(store, config, options.wrapAcquirer),
+    acquirers: createAcquirerRegistry(store, config, { vault, now, logger }, options.wrapAcquirer),
     // The simulated directory server is a test fixture: a live gateway authenticates nothing itself.
     directory: config.environment === 'test' ? simulatedDirectory : undefined,
     vault,
@@ -384,6 +384,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
       await throttling.close();
+      payments.acquirers.close();
       await store.close();
       logger.flush();
     },

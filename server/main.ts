@@ -13,8 +13,9 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
  */
 async function inMemoryConfig(): Promise<GatewayConfig> {
   if (process.env.DATABASE_URL) throw new ConfigError('--in-memory keeps its database in memory: unset DATABASE_URL');
+  // Before the rest of the configuration, whose live refusals (a simulated acquirer) would hide this one.
+  if (process.env.GATEWAY_ENV === 'live') throw new ConfigError('--in-memory is for tests, where nothing is kept: GATEWAY_ENV must be test');
   const config = loadConfig({ ...process.env, DATA_DIR: 'memory://' });
-  if (config.environment !== 'test') throw new ConfigError('--in-memory is for tests, where nothing is kept: GATEWAY_ENV must be test');
   if (!(await hasStoreImage())) {
     say('no database image for these migrations: making it now (npm run build does it ahead) ...');
     say(`database image ${await buildStoreImage()}`);

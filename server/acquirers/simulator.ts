@@ -215,6 +215,7 @@ export function createSimulatedAcquirer(name: string, store: Store, options: Sim
 
   return {
     name,
+    simulated: true,
     async authorize(request) {
       const asked = request.testResult ?? holderCode(request.card?.holder ?? request.bankAccount?.holder, request.retryOf !== undefined);
       const number = request.card?.number ?? request.tokenAccount?.number;
@@ -245,7 +246,7 @@ export function createSimulatedAcquirer(name: string, store: Store, options: Sim
       const success = successResultOf(request.testMode);
       return operate({ attemptId: request.attemptId, operation: request.paymentType, code: success.code, description: success.description });
     },
-    async inquire(attemptId) {
+    async inquire({ attemptId }) {
       const kept = records.kept(name, attemptId);
       if (kept) return kept;
       const found = await store.query<OperationRow>('SELECT answer FROM simulator_operations WHERE acquirer = $1 AND attempt_id = $2', [name, attemptId]);
@@ -263,9 +264,10 @@ export function withSimulatedLatency(acquirer: Acquirer, latencyMs: number): Acq
   const later = <T>(call: () => Promise<T>): Promise<T> => delay(latencyMs).then(call);
   return {
     name: acquirer.name,
+    simulated: acquirer.simulated,
     authorize: (request) => later(() => acquirer.authorize(request)),
     confirmRedirectPayment: (request) => later(() => acquirer.confirmRedirectPayment(request)),
     backOffice: (request) => later(() => acquirer.backOffice(request)),
-    inquire: (attemptId) => later(() => acquirer.inquire(attemptId)),
+    inquire: (attempt) => later(() => acquirer.inquire(attempt)),
   };
 }

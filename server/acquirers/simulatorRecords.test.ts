@@ -3,7 +3,7 @@ import { newResourceId } from '../domain/ids.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreLocation } from '../testing/harness.ts';
 import { createSimulatedAcquirer, createSimulatorRecords, type SimulatorRecords } from './simulator.ts';
-import type { Acquirer, BackOfficeRequest } from './types.ts';
+import type { Acquirer, BackOfficeRequest, InquiredAttempt } from './types.ts';
 
 warnIfPostgresSkipped('simulatorRecords.test.ts');
 
@@ -18,8 +18,10 @@ describe.each(STORE_KINDS)('the simulated acquirer’s records, written with the
   let store: Store;
   let records: SimulatorRecords;
   let acquirer: Acquirer;
+  const entityId = newResourceId();
   const capture = (attemptId: string): BackOfficeRequest => ({
     attemptId,
+    entityId,
     paymentId: newResourceId(),
     paymentType: 'CP',
     amountMinor: 100,
@@ -27,6 +29,7 @@ describe.each(STORE_KINDS)('the simulated acquirer’s records, written with the
     referencedReference: 'SIMULATOR-1',
     testMode: 'EXTERNAL',
   });
+  const asked = (attemptId: string): InquiredAttempt => ({ attemptId, entityId, paymentType: 'CP', reference: null, sentAt: new Date() });
   const stored = async (attemptId: string) =>
     (await store.query<{ reference: string }>('SELECT reference FROM simulator_operations WHERE attempt_id = $1', [attemptId])).rows.map((row) => row.reference);
 
@@ -45,9 +48,9 @@ describe.each(STORE_KINDS)('the simulated acquirer’s records, written with the
     const attemptId = newResourceId();
     const first = await acquirer.backOffice(capture(attemptId));
     expect(await acquirer.backOffice(capture(attemptId))).toEqual(first);
-    expect(await acquirer.inquire(attemptId)).toEqual(first);
+    expect(await acquirer.inquire(asked(attemptId))).toEqual(first);
     expect(await stored(attemptId)).toEqual([]);
-    expect(await acquirer.inquire(newResourceId())).toBeUndefined();
+    expect(await acquirer.inquire(asked(newResourceId()))).toBeUndefined();
   });
 
   it('keeps an answer whose transaction rolled back, and the next transaction writes it', async () => {
@@ -60,7 +63,7 @@ describe.each(STORE_KINDS)('the simulated acquirer’s records, written with the
       }),
     ).rejects.toThrow('the payment could not be written');
     expect(await stored(attemptId)).toEqual([]);
-    expect(await acquirer.inquire(attemptId)).toEqual(answer);
+    expect(await acquirer.inquire(asked(attemptId))).toEqual(answer);
     await store.transaction((tx) => records.writeIn(tx, [attemptId]));
     expect(await stored(attemptId)).toEqual([answer.reference]);
   });
@@ -71,7 +74,7 @@ describe.each(STORE_KINDS)('the simulated acquirer’s records, written with the
     // Past 512 written records, the acquirer looks them up in the store (outside the transaction) and forgets them.
     await store.transaction((tx) => records.writeIn(tx, attemptIds));
     await expect.poll(() => records.kept('simulator', attemptIds[0] as string)).toBeUndefined();
-    expect(await acquirer.inquire(attemptIds[0] as string)).toEqual(answers[0]);
+    expect(await acquirer.inquire(asked(attemptIds[0] as string))).toEqual(answers[0]);
     expect(records.kept('simulator', attemptIds[599] as string)).toBeUndefined();
   });
 });

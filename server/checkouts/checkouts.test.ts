@@ -152,7 +152,7 @@ describe.each(STORE_KINDS)('hosted checkouts on %s', (kind) => {
       const invalid = await create({ testMode: 'LIVE' });
       expect(invalid.status).toBe(400);
       expect(invalid.body.result.code).toBe('100.300.101');
-      const live = liveApp(t, clock.now);
+      const live = await liveApp(t, clock.now);
       const request = (params: Record<string, string>) =>
         live.request('/v1/checkouts', {
           method: 'POST',

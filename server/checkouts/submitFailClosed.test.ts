@@ -10,10 +10,10 @@ import { submitCheckout } from './submit.ts';
 warnIfPostgresSkipped('checkouts/submitFailClosed.test.ts');
 
 /**
- * A submit whose payment failed after its acquirer was asked (the call ended in an error, its answer unknown) keeps
- * the checkout's attempt: the acquirer may yet approve that payment. When the submit cannot even read whether the
- * acquirer was asked, it must keep the attempt too (fail closed): releasing it would make the checkout payable again,
- * and a second payment possible while the first is in flight.
+ * A submit whose payment failed after its acquirer was asked (the acquirer answered, and the store could not record
+ * the answer) keeps the checkout's attempt: the acquirer's approval is recovered later. When the submit cannot even
+ * read whether the acquirer was asked, it must keep the attempt too (fail closed): releasing it would make the checkout
+ * payable again, and a second payment possible while the first is in flight.
  */
 
 /** The store, with the read of open acquirer attempts by payment failing while `failing.next` is set (once). */
@@ -44,7 +44,8 @@ describe.each(STORE_KINDS)('a checkout submit that cannot tell whether its acqui
   const asked: string[] = [];
   let breakNextCall = false;
 
-  // The acquirer receives the first authorization and its answer is lost; at that moment the store's read fails too.
+  // The acquirer answers the first authorization, and the store fails to record it; its read fails too then.
+  let failRecord = false;
   const losingAnswers = (acquirer: Acquirer): Acquirer => ({
     ...acquirer,
     async authorize(request) {
@@ -52,7 +53,8 @@ describe.each(STORE_KINDS)('a checkout submit that cannot tell whether its acqui
       if (!breakNextCall) return acquirer.authorize(request);
       breakNextCall = false;
       failing.next = true;
-      throw new Error('the connection to the acquirer broke after the request was sent');
+      failRecord = true;
+      return acquirer.authorize(request);
     },
   });
 
@@ -70,7 +72,18 @@ describe.each(STORE_KINDS)('a checkout submit that cannot tell whether its acqui
     const store = storeFailingOpenAttemptReads(t.gateway.store, failing);
     const context: CheckoutContext = {
       store,
-      payments: { ...t.gateway.payments, store },
+      payments: {
+        ...t.gateway.payments,
+        store,
+        ledger: {
+          ...t.gateway.payments.ledger,
+          record: (write) => {
+            if (!failRecord) return t.gateway.payments.ledger.record(write);
+            failRecord = false;
+            return Promise.reject(new Error('the store could not record the acquirer’s answer'));
+          },
+        },
+      },
       environment: 'test',
       gatewayUrl: t.url,
       staticBaseUrl: `${t.url}/v1/static/unbuilt`,
@@ -81,7 +94,7 @@ describe.each(STORE_KINDS)('a checkout submit that cannot tell whether its acqui
     };
 
     breakNextCall = true;
-    await expect(submitCheckout(context, checkoutId, 'payment', new Map(Object.entries(shopperCard())))).rejects.toThrow(/broke after the request was sent/);
+    await expect(submitCheckout(context, checkoutId, 'payment', new Map(Object.entries(shopperCard())))).rejects.toThrow(/could not record the acquirer’s answer/);
     expect(failing.failed).toBe(1);
     expect(asked).toHaveLength(1);
 

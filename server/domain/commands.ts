@@ -167,8 +167,11 @@ export interface CreatePaymentCommand {
    */
   readonly referenceUuid: string | undefined;
   readonly shopperResultUrl: string | undefined;
-  /** customer.browser.* sent with the payment, or read from the shopper's own request (a checkout submit). */
-  readonly browserFields: ReadonlySet<string>;
+  /**
+   * customer.browser.* by name: sent with the payment, or read from the shopper's own request (a checkout submit) where
+   * the payment sent none.
+   */
+  readonly browser: Readonly<Record<string, string>>;
   readonly threeDSecure: ThreeDSecureRequest;
   /** The request structures the payment echoes, nested and masked (built once, at the edge). */
   readonly echo: Record<string, unknown>;

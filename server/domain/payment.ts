@@ -24,6 +24,8 @@ export interface CardSummary {
 
 export interface PaymentRedirect {
   readonly url: string;
+  /** How the parameters go to the URL: POST (the gateway's own pages, the default) or GET (a provider's page may ask so). */
+  readonly method?: 'GET' | 'POST';
   readonly parameters: readonly { readonly name: string; readonly value: string }[];
 }
 

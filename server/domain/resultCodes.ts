@@ -73,6 +73,9 @@ export const RESULTS = {
   // A back-office operation on a payment the gateway does not find, worded as the platform words it.
   captureWithoutPreauthorization: result('700.400.510', 'capture needs at least one successful transaction of type (PA)'),
   reversalWithoutPayment: result('700.400.530', 'reversal needs at least one successful transaction of type (CP or DB or RB or PA)'),
+  // A connector's provider (issue 33): the entity has no credentials there, or the provider refused them.
+  merchantConnectorNotSetUp: result('500.100.302', 'Merchant-Connector is new (no processing possible yet)'),
+  merchantConnectorRefused: result('500.100.301', 'Merchant-Connector is disabled (no processing possible)'),
   invalidPaymentData: result('600.200.500', 'Invalid payment data. You are not configured for this currency or sub type (country or brand)'),
   // COMPAT §7: a brand that is no payment method, one the entity does not offer, a payment type a brand does not take.
   invalidPaymentMethod: result('600.200.100', 'invalid Payment Method'),

@@ -125,7 +125,7 @@ async function send(method: string, path: string, query: Record<string, string>,
 
 describe('merchant endpoints', () => {
   it('are exactly the routes of the app that ask a request without credentials for them', async () => {
-    const routes = new Set(liveApp(t).routes.filter((route) => ['GET', 'POST', 'DELETE'].includes(route.method) && !route.path.includes('*')).map((route) => `${route.method} ${route.path}`));
+    const routes = new Set((await liveApp(t)).routes.filter((route) => ['GET', 'POST', 'DELETE'].includes(route.method) && !route.path.includes('*')).map((route) => `${route.method} ${route.path}`));
     const merchantRoutes: string[] = [];
     let probe = 0;
     for (const route of routes) {

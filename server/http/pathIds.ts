@@ -35,6 +35,10 @@ const PATH_ID_SHAPES = {
   aggregation: RESOURCE_ID,
   /** An access token's id (the admin API's /admin/v1/tokens/{id}). */
   accessToken: RESOURCE_ID,
+  /** An acquirer's name (ACQUIRERS): a connector's provider's endpoints, and its credentials (issue 33). */
+  acquirer: /^[a-z][a-z0-9-]{0,31}$/,
+  /** An acquirer attempt (a shopper's return from a connector's provider names it). */
+  attempt: RESOURCE_ID,
   /** A documentation page's file name (home.ts: docs/*.md). */
   docPage: /^[a-z][a-z0-9-]{0,63}\.md$/,
 } satisfies Record<string, { test(id: string): boolean }>;

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DEMO_MERCHANT, type GatewayConfig } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
@@ -15,8 +17,16 @@ warnIfPostgresSkipped('demo credentials');
 const demo = DEFAULT_DEMO_MERCHANT;
 const liveKey = randomBytes(32);
 
+/** A live gateway's one acquirer is a connector (a live gateway never pays through a simulator); nothing here pays live. */
+const LIVE_CONNECTOR = { kind: 'opp', url: 'http://127.0.0.1:9', timeoutMs: 1000, neverReceivedAfterMs: 2000, notificationKey: undefined, maxConnections: 1 } as const;
+
 function configFor(location: StoreLocation, environment: 'test' | 'live'): GatewayConfig {
-  return configAt(location, { cardDataKey: location.cardDataKey ?? liveKey, environment, demoMerchant: environment === 'test' ? demo : undefined });
+  return configAt(location, {
+    cardDataKey: location.cardDataKey ?? liveKey,
+    environment,
+    demoMerchant: environment === 'test' ? demo : undefined,
+    connectors: environment === 'live' ? { simulator: LIVE_CONNECTOR } : {},
+  });
 }
 
 async function send(gateway: RunningGateway, path: string, params: Record<string, string>, method = 'POST'): Promise<number> {
@@ -122,8 +132,11 @@ describe('the start banner of a live gateway', () => {
     try {
       const test = await startGateway(configFor(location, 'test'), { jobPollMs: 0 });
       await test.close();
+      const acquirersFile = join(location.dataDir, 'acquirers.json');
+      writeFileSync(acquirersFile, JSON.stringify({ acquirers: { simulator: { kind: 'opp', url: 'http://127.0.0.1:9' } } }));
       const live = startGatewayProcess({
         GATEWAY_ENV: 'live',
+        ACQUIRERS_FILE: acquirersFile,
         DATA_DIR: location.dataDir,
         DATABASE_URL: '',
         CARD_DATA_KEY: liveKey.toString('hex'),

@@ -48,7 +48,7 @@ export async function entityExists(db: Queryable, id: string): Promise<boolean> 
 
 /** The entity's name (shown to shoppers on the gateway's own pages), or undefined for an unknown id. */
 /** The tables that keep an entity's own settings, one row per entity (entity_id its key). */
-export type EntitySettingsTable = 'smart_retry_settings' | 'throttling_settings' | 'entity_brands';
+export type EntitySettingsTable = 'smart_retry_settings' | 'throttling_settings' | 'entity_brands' | 'routing_rules';
 
 /**
  * Drops the entity's own settings of `table` (back to the defaults), in one statement; entityExists is false when

@@ -68,6 +68,7 @@ const TAGS: Readonly<Record<Tag, string>> = {
   Query: 'Transactions as they were made.',
   'Settlement reports': 'What the acquirers settled, by day.',
   'Shopper pages': 'Pages the shopper’s browser opens: 3-D Secure challenges, provider pages, vouchers.',
+  Providers: 'What the providers behind the gateway’s connectors send it (their webhook notifications).',
   Widget: 'The payment widget’s script.',
   Admin: 'The operator’s API: only with ADMIN_TOKEN, every call with it as a bearer token.',
   Operations: 'For load balancers, orchestrators and Prometheus.',

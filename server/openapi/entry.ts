@@ -8,7 +8,7 @@ import type { Schema } from './parameters.ts';
  * route, in the terms the gateway has (the catalogue's request kinds, the result codes, the components of schemas.ts).
  */
 
-export type Tag = 'Payments' | 'Checkouts' | 'Registrations' | 'Schedules' | 'Query' | 'Settlement reports' | 'Shopper pages' | 'Widget' | 'Admin' | 'Operations' | 'Documentation';
+export type Tag = 'Payments' | 'Checkouts' | 'Registrations' | 'Schedules' | 'Query' | 'Settlement reports' | 'Shopper pages' | 'Providers' | 'Widget' | 'Admin' | 'Operations' | 'Documentation';
 
 /**
  * Who may call: a merchant (`Authorization: Bearer <token>`, or the legacy pair authentication.userId/password),

@@ -250,6 +250,29 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     ],
     answers: SHOPPER_PAGE_ANSWERS,
   },
+  'GET /v1/acquirers/:acquirer/returns/:attemptId': {
+    summary: 'Where a connector’s provider sends the shopper back',
+    description:
+      'The return address the gateway gives a provider behind a connector (issue 33) for its 3-D Secure challenge or an asynchronous brand’s page. The gateway asks the provider what became of the payment, records it, and sends the shopper on to the merchant’s result page. Anything the provider adds is ignored; the attempt’s random id is the capability.',
+    tag: 'Shopper pages', security: 'none',
+    answers: { 200: page('The page that sends the shopper on.'), 404: page('No such return.') },
+  },
+  'POST /v1/acquirers/:acquirer/returns/:attemptId': {
+    summary: 'The same, when the provider posts the shopper back', tag: 'Shopper pages', security: 'none',
+    answers: { 200: page('The page that sends the shopper on.'), 404: page('No such return.') },
+  },
+  'POST /v1/acquirers/:acquirer/notifications': {
+    summary: 'A connector’s provider’s webhook notification',
+    description:
+      'The provider’s encrypted notification (the hex of the AES-256-GCM ciphertext, or {"encryptedBody": hex}, with X-Initialization-Vector and X-Authentication-Tag), decrypted with the acquirer’s notificationKey (ACQUIRERS_FILE). It finishes a payment awaiting the provider, or records a chargeback the provider recorded. 404 for an acquirer without a notification key.',
+    tag: 'Providers', security: 'none',
+    answers: {
+      200: { description: 'Read: `outcome` says what it did (test, attempt, chargeback, known, ignored).', schema: 'Envelope' },
+      401: { description: 'It does not decrypt with the acquirer’s key (800.900.300): nothing done.', schema: 'Envelope' },
+      404: { description: 'No such acquirer, or one without a notification key.', schema: 'Envelope' },
+    },
+    codes: [RESULTS.successfulRequest, RESULTS.invalidAuthentication],
+  },
   'GET /v1/query': queryList,
   'GET /v1/query/:id': queryById,
   'GET /v3/query': { ...queryList, description: `${queryList.description} The same as /v1/query.` },

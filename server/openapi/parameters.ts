@@ -157,5 +157,7 @@ export const PATH_ID_PATTERNS: Readonly<Record<PathIdKind, string>> = {
   settlementDate: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
   aggregation: '^[0-9a-f]{32}$',
   accessToken: '^[0-9a-f]{32}$',
+  acquirer: '^[a-z][a-z0-9-]{0,31}$',
+  attempt: '^[0-9a-f]{32}$',
   docPage: '^[a-z][a-z0-9-]{0,63}\\.md$',
 };

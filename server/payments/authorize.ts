@@ -1,17 +1,20 @@
-import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type AuthorizationRequest, type CardOnFileRequest } from '../acquirers/types.ts';
+import type { Acquirer, AcquirerAnswer, AuthorizationRequest, CardOnFileRequest, SmartRetryOrigin } from '../acquirers/types.ts';
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId } from '../domain/ids.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
-import { withResult } from '../domain/paymentState.ts';
+import { statusOfResult, withResult } from '../domain/paymentState.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
 import { recordRegistration, registrationOfPayment, registrationUsed } from '../registrations/storedCards.ts';
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
+import { callAcquirer, type CallOutcome } from './acquirerCalls.ts';
+import { awaitingPayment, nextInquiryAt } from './awaiting.ts';
 import type { LedgerWrite } from './ledger.ts';
 import type { PaymentServices } from './services.ts';
 import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetryFallback.ts';
+import { providerFields, shopperReturnUrlOf } from './shopperReturn.ts';
 import type { AttemptPlan } from './store/attempts.ts';
 import { findPayment } from './store/payments.ts';
 
@@ -72,18 +75,24 @@ export async function refuseUnoffered(services: PaymentServices, entityId: strin
 }
 
 /**
- * A payment with the acquirer's answer. Its resultDetails always carry `ExtendedDescription` (COMPAT §15: the
- * acquirer's own words when it gives some, else the answer's description), next to what the acquirer sent.
+ * A payment with the acquirer's final answer. Its resultDetails always carry `ExtendedDescription` (COMPAT §15: the
+ * acquirer's own words when it gives some, else the answer's description), next to what the acquirer sent; the
+ * 3-D Secure authentication an acquirer ran itself is shown as the payment's.
  */
 export function withAnswer(payment: PaymentRecord, answer: AcquirerAnswer): PaymentRecord {
-  return { ...withResult(payment, answer), resultDetails: { ExtendedDescription: answer.description, ...answer.details }, acquirerReference: answer.reference };
+  return {
+    ...withResult(payment, answer),
+    resultDetails: { ExtendedDescription: answer.description, ...answer.details },
+    acquirerReference: answer.reference,
+    ...(answer.threeDSecure ? { threeDSecure: { ...answer.threeDSecure } } : {}),
+  };
 }
 
-/** How the first acquirer's call ended, as the payment records it: its answer, or that it could not be reached. */
-export function withOutcome(payment: PaymentRecord, outcome: FirstOutcome, acquirer: Acquirer): PaymentRecord {
+/** How an acquirer's call ended, as its payment records it: its answer, or that it could not be reached (`payment.acquirer`). */
+export function withOutcome(payment: PaymentRecord, outcome: FirstOutcome): PaymentRecord {
   return 'answer' in outcome
     ? withAnswer(payment, outcome.answer)
-    : withResult(payment, withReason(RESULTS.acquirerUnreachable, `the acquirer ${acquirer.name} could not be reached`));
+    : withResult(payment, withReason(RESULTS.acquirerUnreachable, `the acquirer ${payment.acquirer} could not be reached`));
 }
 
 export const CAPTURE_AT_ONCE_JOB = 'payments.captureAtOnce';
@@ -108,7 +117,9 @@ export async function scheduleCaptureAtOnce(tx: Queryable, preauthorization: Pay
 }
 
 /** What an authorization sends of the instrument: the card, or the account of another instrument. */
-export type SentInstrument = Partial<Pick<AuthorizationRequest, 'card' | 'bankAccount' | 'tokenAccount' | 'virtualAccount' | 'testResult'>>;
+export type SentInstrument = Partial<
+  Pick<AuthorizationRequest, 'card' | 'bankAccount' | 'tokenAccount' | 'virtualAccount' | 'testResult' | 'asynchronousBrand' | 'walletToken'>
+>;
 
 export interface AuthorizeOptions {
   /** The standing instruction the payment is part of (flows/cardOnFile.ts: a merchant-initiated one's resolved). */
@@ -125,7 +136,9 @@ export interface AuthorizeOptions {
 
 /**
  * Asks the acquirer to authorize, with the attempt committed first (and the card sealed with it when it is to be
- * stored), then records the answer: the acquirer's, or the fallback acquirer's after a smart retry.
+ * stored), then records how the call ended (acquirerCalls.ts): the acquirer's answer, or the fallback acquirer's after
+ * a smart retry; a decline when it could not be reached; a pending payment awaiting the acquirer when it answered
+ * pending or its answer was lost.
  */
 export async function authorizeAndRecord(
   services: PaymentServices,
@@ -138,20 +151,23 @@ export async function authorizeAndRecord(
   const { cardOnFile, threeDSecure, cardToStore, referencedReference = null, smartRetry = false } = options;
   const attemptId = newResourceId();
   const sealedCardId = cardToStore ? newResourceId() : null;
+  const shopperReturnUrl = shopperReturnUrlOf(command, payment.id);
   const plan: Extract<AttemptPlan, { kind: 'initial' }> = {
     kind: 'initial',
     payment: { ...payment, acquirer: acquirer.name },
     registerSealedCardId: sealedCardId,
     captureAtOnce: command.captureAtOnce,
     cardOnFile,
+    ...(shopperReturnUrl !== undefined ? { shopperReturnUrl } : {}),
   };
   await services.ledger.open(
     { id: attemptId, acquirer: acquirer.name, plan, createdAt: payment.createdAt },
     cardToStore && sealedCardId ? { id: sealedCardId, value: services.vault.seal(cardToStore) } : undefined,
     { freshPaymentId: command.freshPaymentId || command.paymentId === undefined },
   );
-  const request: AuthorizationRequest = {
-    attemptId,
+  const requestTo = (target: Acquirer, id: string, retryOf?: SmartRetryOrigin): AuthorizationRequest => ({
+    attemptId: id,
+    entityId: payment.entityId,
     paymentId: payment.id,
     paymentType: command.paymentType,
     amountMinor: payment.amountMinor,
@@ -163,60 +179,111 @@ export async function authorizeAndRecord(
     cardOnFile,
     storesCard: cardToStore !== undefined,
     referencedReference,
-  };
-  let first: FirstOutcome;
-  try {
-    first = { answer: await acquirer.authorize(request) };
-  } catch (error) {
-    if (!(smartRetry && error instanceof AcquirerUnreachableError)) throw error;
-    first = { unreachable: error };
-  }
+    // A connector's provider takes the merchant's data and runs the shopper's pages itself.
+    ...(target.simulated ? {} : providerFields(command, { publicUrl: services.publicUrl, acquirer: target.name, attemptId: id }, shopperReturnUrl !== undefined)),
+    ...(retryOf ? { retryOf } : {}),
+  });
   let attempt: RetryableAttempt<typeof plan> = { id: attemptId, plan };
-  let answer: AcquirerAnswer;
+  let outcome = await callAcquirer(services, attempt, () => acquirer.authorize(requestTo(acquirer, attemptId)));
   // Smart retry (smartRetryFallback.ts): a soft reject, or a request that never reached the acquirer, may go once
-  // more to the entity's fallback acquirer, under the same payment id.
-  const retry = smartRetry ? await smartRetryAfter(services, attempt, acquirer, first, withOutcome(plan.payment, first, acquirer)) : undefined;
+  // more to the entity's fallback acquirer, under the same payment id. An outcome that is not known never is.
+  const retry = smartRetry && !('unknown' in outcome) ? await smartRetryAfter(services, attempt, acquirer, outcome, withOutcome(plan.payment, outcome)) : undefined;
   if (retry?.kind === 'finishedMeanwhile') {
     const recorded = await findPayment(services.store, payment.entityId, payment.id);
     if (!recorded) throw new Error(`payment ${payment.id} was finished without a record`);
     return recorded;
   }
   if (retry) {
-    attempt = retry.attempt;
-    answer = await retry.fallback.authorize({ ...request, attemptId: attempt.id, retryOf: retry.retryOf });
-  } else if ('answer' in first) {
-    answer = first.answer;
-  } else {
-    throw first.unreachable;
+    const retried = retry.attempt;
+    attempt = retried;
+    outcome = await callAcquirer(services, retried, () => retry.fallback.authorize(requestTo(retry.fallback, retried.id, retry.retryOf)));
   }
-  const [recorded] = await services.ledger.record(settleAuthorization(services, attempt, answer));
+  const [recorded] = await services.ledger.record(authorizationOutcome(services, attempt, outcome));
   return recorded as PaymentRecord;
 }
 
 /**
- * What an initial payment's answer writes: the payment, and the card it stored (a registration when approved, erased
- * from the vault when not). Used by the request that asked and by the recovery of its attempt alike.
+ * What an initial payment's outcome writes: the payment, and the card it stored (a registration when approved, erased
+ * from the vault when not) — or, while the acquirer's final word is awaited, the payment pending with the attempt left
+ * open. Used by the request that asked and by the recovery of its attempt alike.
  */
-export function settleAuthorization(
-  services: PaymentServices,
-  attempt: { readonly id: string; readonly plan: Extract<AttemptPlan, { kind: 'initial' }> },
-  answer: AcquirerAnswer,
-): LedgerWrite {
+export function authorizationOutcome(services: PaymentServices, attempt: InitialAttempt, outcome: CallOutcome): LedgerWrite {
+  if ('unknown' in outcome) return awaitingWrite(services, attempt, undefined);
+  if ('unreachable' in outcome) return settleAuthorization(services, attempt, withOutcome(attempt.plan.payment, outcome));
+  if (statusOfResult(outcome.answer.code) === 'pending') return awaitingWrite(services, attempt, outcome.answer);
+  return settleAuthorization(services, attempt, withAnswer(attempt.plan.payment, outcome.answer));
+}
+
+type InitialAttempt = { readonly id: string; readonly plan: Extract<AttemptPlan, { kind: 'initial' }> };
+
+/** The payment recorded pending while the attempt awaits its acquirer (awaiting.ts); the card waits with it. */
+function awaitingWrite(services: PaymentServices, attempt: InitialAttempt, answer: AcquirerAnswer | undefined): LedgerWrite {
+  const now = services.now();
+  return {
+    payments: [awaitingPayment(attempt.plan.payment, answer)],
+    awaits: { attemptId: attempt.id, nextInquiryAt: nextInquiryAt(now, answer ? 'pending' : 'unknown', 0) },
+  };
+}
+
+/** The payment with a smart retry's marks, when its attempt was the retry. */
+function markedRetry(plan: Extract<AttemptPlan, { kind: 'initial' | 'afterRedirect' }>, answered: PaymentRecord): PaymentRecord {
+  return plan.softDeclineOf === undefined ? answered : { ...answered, resultDetails: softDeclineDetails(answered.resultDetails, plan.softDeclineOf) };
+}
+
+/**
+ * What an initial payment's final answer writes (`answered`: the plan's payment with it): the payment, the card it
+ * stored (a registration when approved, erased from the vault when not), the capture it makes at once.
+ */
+export function settleAuthorization(services: PaymentServices, attempt: InitialAttempt, answered: PaymentRecord): LedgerWrite {
   const { plan } = attempt;
-  const answered = withAnswer(plan.payment, answer);
-  const payment = plan.softDeclineOf === undefined ? answered : { ...answered, resultDetails: softDeclineDetails(answered.resultDetails, plan.softDeclineOf) };
-  const approved = payment.status === 'approved';
-  const sealedCardId = plan.registerSealedCardId;
-  const registration = approved && sealedCardId !== null ? registrationOfPayment(payment, sealedCardId, payment.createdAt) : undefined;
+  const payment = markedRetry(plan, answered);
+  const registration = payment.status === 'approved' && plan.registerSealedCardId !== null ? registrationOfPayment(payment, plan.registerSealedCardId, payment.createdAt) : undefined;
   return {
     payments: [registration ? { ...payment, registrationId: registration.id } : payment],
     attemptId: attempt.id,
-    alongside: async (tx) => {
-      if (registration) await recordRegistration(tx, services.outbox, registration);
-      else if (sealedCardId !== null) await eraseSealed(tx, sealedCardId, services.now());
-      await registrationUsed(services, tx, payment, services.now());
-      // Should the capture at once never happen (the process dies first), the job makes it.
-      if (approved && plan.captureAtOnce) await scheduleCaptureAtOnce(tx, payment, services.now(), CAPTURE_SAFETY_NET_MS);
-    },
+    alongside: (tx) => alongsideAuthorization(services, tx, plan, payment, registration, CAPTURE_SAFETY_NET_MS),
   };
+}
+
+/**
+ * An awaiting initial payment's final answer (the acquirer's word after a pending answer, or the one a lost answer
+ * turned out to be): the pending payment, locked by the caller, becomes final, with what a final answer brings.
+ */
+export async function finishAuthorization(services: PaymentServices, tx: Queryable, attempt: InitialAttempt, pending: PaymentRecord, answered: PaymentRecord): Promise<void> {
+  const { plan } = attempt;
+  const payment = markedRetry(plan, answered);
+  const now = services.now();
+  const registration = payment.status === 'approved' && plan.registerSealedCardId !== null ? registrationOfPayment(payment, plan.registerSealedCardId, now) : undefined;
+  const finished = await services.ledger.finish(
+    tx,
+    pending,
+    {
+      resultCode: payment.resultCode,
+      resultDescription: payment.resultDescription,
+      resultDetails: payment.resultDetails,
+      threeDSecure: payment.threeDSecure,
+      acquirerReference: payment.acquirerReference,
+      registrationId: registration?.id ?? null,
+    },
+    now,
+    attempt.id,
+  );
+  // No request waits to capture it: the job does at once.
+  if (finished) await alongsideAuthorization(services, tx, plan, finished, registration, 0);
+}
+
+/** What a final answer brings besides the payment: the registration (or the card's erasure), the capture at once. */
+async function alongsideAuthorization(
+  services: PaymentServices,
+  tx: Queryable,
+  plan: Extract<AttemptPlan, { kind: 'initial' }>,
+  payment: PaymentRecord,
+  registration: ReturnType<typeof registrationOfPayment> | undefined,
+  captureDelayMs: number,
+): Promise<void> {
+  if (registration) await recordRegistration(tx, services.outbox, registration);
+  else if (plan.registerSealedCardId !== null) await eraseSealed(tx, plan.registerSealedCardId, services.now());
+  await registrationUsed(services, tx, payment, services.now());
+  // Should the capture at once never happen (the process dies first), the job makes it.
+  if (payment.status === 'approved' && plan.captureAtOnce) await scheduleCaptureAtOnce(tx, payment, services.now(), captureDelayMs);
 }

@@ -112,7 +112,7 @@ describe.each(STORE_KINDS)('chargebacks on %s', (kind) => {
   });
 
   it('refuses chargebacks sent by a merchant in live (700.400.402)', async () => {
-    const live = liveApp(t);
+    const live = await liveApp(t);
     const id = await debit();
     const answer = await live.request(`/v1/payments/${id}`, {
       method: 'POST',
@@ -124,7 +124,7 @@ describe.each(STORE_KINDS)('chargebacks on %s', (kind) => {
   });
 
   it('refuses a chargeback reversal (CR) sent by a merchant in live (700.400.402), and records nothing', async () => {
-    const live = liveApp(t);
+    const live = await liveApp(t);
     const chargeback = await operate(await debit('15.00'), { paymentType: 'CB', amount: '15.00' });
     expect(chargeback.status).toBe(200);
     const answer = await live.request(`/v1/payments/${chargeback.body.id}`, {

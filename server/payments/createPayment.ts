@@ -8,7 +8,8 @@ import { payAsynchronously } from './flows/asynchronous.ts';
 import { captureAtOnce } from './flows/captureAtOnce.ts';
 import { payByCard } from './flows/card.ts';
 import { authorizeFollowUp } from './flows/followUp.ts';
-import { requireRedirectData, returnUrlOf } from './flows/pending.ts';
+import { requireRedirectData } from './flows/pending.ts';
+import { returnUrlOf } from './shopperReturn.ts';
 import type { PaymentServices } from './services.ts';
 
 /**

@@ -5,7 +5,16 @@ import type { Result } from '../domain/resultCodes.ts';
 import type { DomainEvent, Outbox } from '../events/outbox.ts';
 import { createGroupCommit } from '../store/groupCommit.ts';
 import type { Queryable, Store } from '../store/index.ts';
-import { createAttemptOpener, finishAttempts, insertAttempts, lockOpenAttempts, type AttemptOutcome, type AttemptToOpen, type NewAttempt } from './store/attempts.ts';
+import {
+  createAttemptOpener,
+  finishAttempts,
+  insertAttempts,
+  lockOpenAttempts,
+  scheduleInquiries,
+  type AttemptOutcome,
+  type AttemptToOpen,
+  type NewAttempt,
+} from './store/attempts.ts';
 import { findPaymentsById, insertPayments, updatePendingPayment } from './store/payments.ts';
 import { paymentSnapshot } from './view.ts';
 
@@ -27,6 +36,11 @@ export interface LedgerWrite {
   readonly payments: readonly PaymentRecord[];
   /** The acquirer attempt whose answer these payments are: finished in the same transaction. */
   readonly attemptId?: string;
+  /**
+   * Instead: the attempt whose acquirer's final word these payments (pending) await. It stays open, and the recovery
+   * asks the acquirer about it at `nextInquiryAt` (payments/recovery.ts).
+   */
+  readonly awaits?: { readonly attemptId: string; readonly nextInquiryAt: Date };
   /** More to write in the same transaction, only when these payments are written now (a registration they create). */
   readonly alongside?: (tx: Queryable) => Promise<void>;
 }
@@ -72,6 +86,11 @@ export interface Ledger {
   refuse(payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
   /** The same, in a transaction the caller holds (a back-office operation refused under its parent's lock). */
   refuseIn(tx: Queryable, payment: PaymentRecord, result: Result): Promise<PaymentRecord>;
+  /**
+   * An open attempt whose payment is recorded pending awaits its acquirer still: asked again at `at` (`asked`: the
+   * acquirer was asked just now, and could not say).
+   */
+  awaitAgain(tx: Queryable, attemptId: string, at: Date, asked: boolean): Promise<void>;
   /**
    * A pending payment becomes final (the caller holds its row lock), with its PAYMENT UPDATED event. Undefined when it
    * was not pending any more: a second answer changes nothing.
@@ -122,6 +141,7 @@ export function createLedger(
     const results: PaymentRecord[][] = [];
     const events: DomainEvent[] = [];
     const answered: string[] = [];
+    const awaiting: { attemptId: string; at: Date; asked: boolean }[] = [];
     for (const write of writes) {
       if (!write.payments.every((payment) => inserted.has(payment.id))) {
         results.push(await findPaymentsById(tx, write.payments.map((payment) => payment.id)));
@@ -129,12 +149,14 @@ export function createLedger(
       }
       events.push(...write.payments.map((payment) => paymentEvent(payment, 'CREATED', payment.createdAt)));
       if (write.attemptId !== undefined) answered.push(write.attemptId);
+      if (write.awaits) awaiting.push({ attemptId: write.awaits.attemptId, at: write.awaits.nextInquiryAt, asked: false });
       if (write.alongside) await write.alongside(tx);
       const made = [...write.payments];
       madeHere.add(made);
       results.push(made);
     }
     await records?.writeIn(tx, answered);
+    await scheduleInquiries(tx, awaiting);
     await outbox.append(tx, events);
     return results;
   }
@@ -165,6 +187,7 @@ export function createLedger(
     async close(tx, attemptId, outcome, now) {
       await closeAttempts(tx, [attemptId], outcome, now);
     },
+    awaitAgain: (tx, attemptId, at, asked) => scheduleInquiries(tx, [{ attemptId, at, asked }]),
     // Told once committed; in a caller's transaction, once written (its commit is the caller's).
     record: async (write) => told(await group.submit(write)),
     refuse: async (payment, result) => told(await group.submit({ payments: [refused(payment, result)] }))[0] as PaymentRecord,

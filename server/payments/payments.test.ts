@@ -145,7 +145,7 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
     });
 
     it('refuses testMode in the live environment with 600.200.701 and succeeds without it', async () => {
-      const live = liveApp(t);
+      const live = await liveApp(t);
       const request = (params: Record<string, string>) =>
         live.request('/v1/payments', {
           method: 'POST',
@@ -157,7 +157,13 @@ describe.each(STORE_KINDS)('server-to-server payments on %s', (kind) => {
       expect((await withTestMode.json()).result.code).toBe('600.200.701');
       const withoutTestMode = await request(cardPayment(t.entityId));
       expect(withoutTestMode.status).toBe(200);
-      expect((await withoutTestMode.json()).result.code).toBe('000.000.000');
+      // A live gateway pays through a real provider (here the test gateway itself, speaking the API), never a simulator:
+      // the provider's answer (its test-mode success) and its payment's id come back as the payment's.
+      const paid = await withoutTestMode.json();
+      expect(paid.result.code).toBe('000.100.110');
+      const reference = await t.gateway.store.query<{ acquirer_reference: string }>('SELECT acquirer_reference FROM payments WHERE id = $1', [paid.id]);
+      const upstream = await t.gateway.store.query<{ amount_minor: string }>('SELECT amount_minor FROM payments WHERE id = $1', [reference.rows[0]?.acquirer_reference]);
+      expect(upstream.rows).toEqual([{ amount_minor: expect.anything() }]);
     });
 
     it('reports every bad parameter at once, masking card number and CVV', async () => {

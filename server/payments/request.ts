@@ -161,8 +161,9 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
   const requestedType = verification ? 'PA' : (params.get('paymentType') as InitialPaymentType | 'PA.CP');
   const paymentType: InitialPaymentType = requestedType === 'PA.CP' ? 'PA' : requestedType;
   const numberOfCaptures = params.get('numberOfCaptures');
-  const browserFields = new Set([...params.keys()].filter((name) => BROWSER_FIELD.test(name)));
-  for (const name of context.browserHeaders?.keys() ?? []) browserFields.add(name);
+  const browser: Record<string, string> = Object.create(null);
+  for (const [name, value] of context.browserHeaders ?? []) browser[name] = value;
+  for (const [name, value] of params) if (BROWSER_FIELD.test(name)) browser[name] = value;
   return {
     paymentId: context.paymentId,
     freshPaymentId: context.freshPaymentId === true,
@@ -181,7 +182,7 @@ export function createPaymentCommand(params: Params, context: PaymentRequestCont
     cardOnFile: cardOnFileOf(params),
     referenceUuid: referenceUuidOf(params, requestedType, context.referenceUuid),
     shopperResultUrl: params.get('shopperResultUrl'),
-    browserFields,
+    browser,
     threeDSecure: threeDSecureRequest(params),
     echo: echoOf(params, context),
     source: context.source,

@@ -6,6 +6,7 @@ import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
 import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetrySettings.ts';
 import { cachedBrandOffers, type BrandOffers } from '../merchants/brands.ts';
+import { cachedRoutingRules, type RoutingLookup } from '../merchants/routingRules.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
 import type { RiskCheck } from '../risk/velocity.ts';
@@ -33,6 +34,8 @@ export interface PaymentServices {
   readonly registrationLifetimeMonths: number;
   /** The entities' smart retry settings, cached briefly (merchants/smartRetrySettings.ts). */
   readonly smartRetry: SmartRetryLookup;
+  /** The entities' routing rules, cached briefly (merchants/routingRules.ts): which acquirer a new payment goes to. */
+  readonly routing: RoutingLookup;
   /** When this process last saw each registration's expiry clock move (registrations/storedCards.ts). */
   readonly lastUses: Map<string, number>;
   readonly now: () => Date;
@@ -51,7 +54,7 @@ export interface PaymentServices {
 }
 
 export function createPaymentServices(
-  parts: Omit<PaymentServices, 'ledger' | 'lastUses' | 'smartRetry' | 'brandOffers' | 'simulatedSettlementMs'> & {
+  parts: Omit<PaymentServices, 'ledger' | 'lastUses' | 'smartRetry' | 'routing' | 'brandOffers' | 'simulatedSettlementMs'> & {
     readonly simulatedSettlementMs?: number;
   },
 ): PaymentServices {
@@ -62,5 +65,6 @@ export function createPaymentServices(
     ledger: createLedger(parts.store, parts.outbox, parts.acquirers.records, parts.onPaymentsRecorded),
     lastUses: createLastUses(),
     smartRetry: cachedSmartRetry(parts.store, parts.now),
+    routing: cachedRoutingRules(parts.store, parts.now),
   };
 }

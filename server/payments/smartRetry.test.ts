@@ -252,10 +252,14 @@ describe.each(STORE_KINDS)('smart retry on %s', (kind) => {
     expect(await stored(rejectedId)).toMatchObject({ acquirer: 'simulator', acquirer_reference: null });
     expect(await operationsOf(paid.body.id)).toEqual(['fallback authorize DB']);
 
-    // A list without 900.100.100 leaves the failure as it was: no answer, the attempt left to its recovery.
+    // A list without 900.100.100 leaves the failure as it was: declined as unreachable, nothing left open.
     const without = await merchant({ fallbackAcquirer: 'fallback', codes: [SOFT] });
     const failed = await without.pay({ 'card.holder': 'UNREACHABLE' });
-    expect(failed.status).toBe(500);
+    expect(failed.status).toBe(400);
+    expect(failed.body.result.code).toBe('900.100.100');
+    expect(await operationsOf(failed.body.id)).toEqual([]);
+    const open = await t.gateway.store.query('SELECT 1 FROM acquirer_attempts WHERE payment_id = $1 AND finished_at IS NULL', [failed.body.id]);
+    expect(open.rows).toEqual([]);
   });
 
   it('retries a checkout’s payment submitted by the widget: the checkout’s result is the fallback’s payment, notified once', async () => {
@@ -332,54 +336,57 @@ describe.each(STORE_KINDS)('smart retry on %s', (kind) => {
 
   it('recovers a lost answer without charging twice: before the switch the rejection is the payment, after it the fallback’s answer', async () => {
     const m = await merchant({ fallbackAcquirer: 'fallback' });
-    // The default acquirer decided but its answer was lost: nothing is retried, the merchant's retry finds the rejection.
+    // The default acquirer decided but its answer was lost: pending until the acquirer is asked, never retried.
     const key = { 'Idempotency-Key': 'smart-retry-lost-1' };
     const lostFirst = await m.pay({ 'card.holder': `${SOFT} DEFAULT LOST` }, key);
-    expect(lostFirst.status).toBe(500);
-    const afterFirst = await m.pay({ 'card.holder': `${SOFT} DEFAULT LOST` }, key);
+    expect(lostFirst.status).toBe(200);
+    expect(lostFirst.body.result.code).toBe('000.200.000');
+    const again = await m.pay({ 'card.holder': `${SOFT} DEFAULT LOST` }, key);
+    expect(again.body.id).toBe(lostFirst.body.id);
+    clock.advance(RECOVERY_INTERVAL_MS * 2);
+    await t.gateway.jobs.runDueJobs();
+    const afterFirst = await m.read(lostFirst.body.id);
     expect(afterFirst.status).toBe(400);
     expect(afterFirst.body.result.code).toBe(SOFT);
     expect(await operationsOf(afterFirst.body.id)).toEqual(['simulator authorize DB']);
+    expect((await eventsOf(t.gateway.store, lostFirst.body.id)).map((event) => event.action)).toEqual(['CREATED', 'UPDATED']);
 
-    // The fallback decided but its answer was lost: the recovery job records it, marked, under the merchant's id.
+    // The fallback decided but its answer was lost: pending under the merchant's id until the recovery records it, marked.
     const lostSecond = await m.pay({ 'card.holder': `${SOFT} FALLBACK LOST`, merchantTransactionId: 'lost-0002' });
-    expect(lostSecond.status).toBe(500);
-    const made = await t.gateway.store.query<{ id: string; acquirer: string }>(
-      "SELECT id, acquirer FROM payments WHERE merchant_transaction_id = 'lost-0002'",
+    expect(lostSecond.status).toBe(200);
+    expect(lostSecond.body.result.code).toBe('000.200.000');
+    const made = await t.gateway.store.query<{ id: string; acquirer: string; status: string }>(
+      "SELECT id, acquirer, status FROM payments WHERE merchant_transaction_id = 'lost-0002' ORDER BY created_at",
     );
-    expect(made.rows.map((row) => row.acquirer)).toEqual(['simulator']);
-    const open = await t.gateway.store.query<{ payment_id: string }>("SELECT payment_id FROM acquirer_attempts WHERE finished_at IS NULL AND acquirer = 'fallback'");
-    expect(open.rows).toHaveLength(1);
-    const paymentId = open.rows[0]?.payment_id as string;
-    clock.advance(11 * 60_000 + RECOVERY_INTERVAL_MS);
+    expect(made.rows.map((row) => [row.acquirer, row.status])).toEqual([
+      ['simulator', 'declined'],
+      ['fallback', 'pending'],
+    ]);
+    clock.advance(RECOVERY_INTERVAL_MS * 2);
     await t.gateway.jobs.runDueJobs();
-    const recovered = await m.read(paymentId);
+    const recovered = await m.read(lostSecond.body.id);
     expect(recovered.status).toBe(200);
+    expect(recovered.body.result.code).toBe('000.100.110');
     expect(recovered.body.resultDetails).toMatchObject({ SoftDeclineFallback: 'true', SoftDeclineTransactionId: made.rows[0]?.id });
-    expect(await operationsOf(paymentId)).toEqual(['simulator authorize DB', 'fallback authorize DB']);
+    expect(await operationsOf(lostSecond.body.id)).toEqual(['simulator authorize DB', 'fallback authorize DB']);
     const charged = await t.gateway.store.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE merchant_transaction_id = 'lost-0002' AND status = 'approved'");
     expect(charged.rows[0]?.n).toBe(1);
 
-    // The fallback was never reached after the switch: its attempt is closed as such, and the rejection is all there is.
+    // The fallback was never reached after the switch: nothing moved there, and the payment is declined as unreachable.
     const unreached = await m.pay({ 'card.holder': `${SOFT} FALLBACK UNREACHABLE`, merchantTransactionId: 'unreached-0003' });
-    expect(unreached.status).toBe(500);
-    const attempts = await t.gateway.store.query<{ payment_id: string; acquirer: string }>(
-      "SELECT payment_id, acquirer FROM acquirer_attempts WHERE finished_at IS NULL AND acquirer = 'fallback'",
-    );
-    expect(attempts.rows).toHaveLength(1);
-    clock.advance(11 * 60_000 + RECOVERY_INTERVAL_MS);
-    await t.gateway.jobs.runDueJobs();
-    const closed = await t.gateway.store.query<{ acquirer: string; outcome: string }>(
-      'SELECT acquirer, outcome FROM acquirer_attempts WHERE payment_id = $1 ORDER BY acquirer DESC',
-      [attempts.rows[0]?.payment_id],
-    );
+    expect(unreached.status).toBe(400);
+    expect(unreached.body.result.code).toBe('900.100.100');
+    expect(unreached.body.resultDetails).toMatchObject({ SoftDeclineFallback: 'true' });
+    const closed = await t.gateway.store.query<{ acquirer: string; outcome: string }>('SELECT acquirer, outcome FROM acquirer_attempts WHERE payment_id = $1 ORDER BY acquirer DESC', [
+      unreached.body.id,
+    ]);
     expect(closed.rows).toEqual([
       { acquirer: 'simulator', outcome: 'recorded' },
-      { acquirer: 'fallback', outcome: 'unknown' },
+      { acquirer: 'fallback', outcome: 'recorded' },
     ]);
-    expect(await operationsOf(attempts.rows[0]?.payment_id as string)).toEqual(['simulator authorize DB']);
-    const recorded = await t.gateway.store.query<{ result_code: string }>("SELECT result_code FROM payments WHERE merchant_transaction_id = 'unreached-0003'");
-    expect(recorded.rows).toEqual([{ result_code: SOFT }]);
+    expect(await operationsOf(unreached.body.id)).toEqual(['simulator authorize DB']);
+    const recorded = await t.gateway.store.query<{ result_code: string }>("SELECT result_code FROM payments WHERE merchant_transaction_id = 'unreached-0003' ORDER BY created_at");
+    expect(recorded.rows).toEqual([{ result_code: SOFT }, { result_code: '900.100.100' }]);
   });
 
   it('makes no statement for the settings when a payment is approved, and one per cache period for the declines of an entity without smart retry', async () => {

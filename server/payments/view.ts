@@ -102,8 +102,9 @@ export function paymentHttpStatus(payment: Pick<PaymentRecord, 'status'>): 200 |
 
 /**
  * Where a pending payment sends the shopper (COMPAT §6, §16: `redirect{url, method, parameters[]}`): the gateway's
- * redirect pages take the parameters by POST (the widget's form) or GET.
+ * redirect pages take the parameters by POST (the widget's form) or GET; a provider's page (a connector's payment) by
+ * the method its provider named.
  */
-export function redirectView(redirect: PaymentRedirect): { url: string; method: 'POST'; parameters: PaymentRedirect['parameters'] } {
-  return { url: redirect.url, method: 'POST', parameters: redirect.parameters };
+export function redirectView(redirect: PaymentRedirect): { url: string; method: 'GET' | 'POST'; parameters: PaymentRedirect['parameters'] } {
+  return { url: redirect.url, method: redirect.method ?? 'POST', parameters: redirect.parameters };
 }

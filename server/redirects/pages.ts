@@ -189,18 +189,21 @@ export function voucherPage(texts: PageTexts, redirect: RedirectRecord, payment:
 }
 
 /**
- * The shopper goes back to the shop: framed (the widget's frame, a merchant's named frame), the page around it
- * is told and the widget decides where to go; at the top (paymentTarget `_top`, a server-to-server redirect),
- * the page goes to the return URL itself, even in a window that has an opener. The link works without script.
+ * The shopper goes back to the shop. A checkout's payment, framed (the widget's frame, a merchant's named frame): the
+ * page around it is told and the widget decides where to go; at the top (paymentTarget `_top`) the page goes to the
+ * return URL itself, even in a window that has an opener. A server-to-server payment's (`returnInPlace`) goes to the
+ * return URL itself wherever it is, as the platform sends the shopper to shopperResultUrl: a merchant's own frame, or
+ * the frame of a gateway in front of this one, whose return page follows (issue 33). The link works without script.
  */
-export function completionPage(texts: PageTexts, redirect: RedirectRecord, message: string, status: Page['status'] = 200): Page {
+export function completionPage(texts: PageTexts, target: Pick<RedirectRecord, 'returnUrl' | 'returnInPlace'>, message: string, status: Page['status'] = 200): Page {
   const title = texts.text('threeDSecure.pageTitle');
   const body = `<h1>${escapeHtml(title)}</h1>
 <p id="status" class="status" role="status">${escapeHtml(message)}</p>
-<p><a id="continue" class="continue" href="${escapeHtml(redirect.returnUrl)}" target="_top">${escapeHtml(texts.text('threeDSecure.continue'))}</a></p>`;
-  const returnUrl = JSON.stringify(redirect.returnUrl).replace(/</g, '\\u003c');
-  const script = `(function(){var m=${JSON.stringify(REDIRECT_COMPLETE)};` +
-    `if(window.parent!==window){window.parent.postMessage(m,'*');}else{window.location.replace(${returnUrl});}})();`;
+<p><a id="continue" class="continue" href="${escapeHtml(target.returnUrl)}" target="_top">${escapeHtml(texts.text('threeDSecure.continue'))}</a></p>`;
+  const returnUrl = JSON.stringify(target.returnUrl).replace(/</g, '\\u003c');
+  const script = target.returnInPlace
+    ? `window.location.replace(${returnUrl});`
+    : `(function(){var m=${JSON.stringify(REDIRECT_COMPLETE)};` + `if(window.parent!==window){window.parent.postMessage(m,'*');}else{window.location.replace(${returnUrl});}})();`;
   return page(texts, status, title, body, script);
 }
 

@@ -99,7 +99,8 @@ export function createRiskCheck(parts: {
         ip: stringAt(command.echo, 'customer', 'ip'),
         email: stringAt(command.echo, 'customer', 'email'),
         bin: payment.card?.bin,
-        acquirer: parts.acquirer,
+        // The acquirer the payment was routed to, when it was before the check (the default's merchant account else).
+        acquirer: payment.acquirer === 'gateway' ? parts.acquirer : payment.acquirer,
       };
       const counts = riskCountsOf(rules, facts);
       const rate = rules.binChargebackRate;

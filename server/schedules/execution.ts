@@ -54,7 +54,7 @@ export function executionCommand(schedule: ScheduleRecord, execution: Pick<Execu
     },
     referenceUuid: undefined,
     shopperResultUrl: undefined,
-    browserFields: new Set(),
+    browser: {},
     threeDSecure: { external: undefined, challengeIndicator: undefined, merchantName: undefined, testEnrolled: false, testFlow: undefined },
     echo,
     source: 'SYSTEM',

@@ -9,6 +9,8 @@ import { loadConfig, type GatewayConfig } from '../config.ts';
 import { newResourceId } from '../domain/ids.ts';
 import { startGateway, type GatewayOptions, type RunningGateway } from '../gateway.ts';
 import type { Hono } from 'hono';
+import type { OppConnectorSettings } from '../acquirerConfig.ts';
+import { saveCredentials } from '../acquirers/credentials.ts';
 import { createAcquirerRegistry } from '../acquirers/registry.ts';
 import { createOutbox } from '../events/outbox.ts';
 import { createPaymentServices } from '../payments/services.ts';
@@ -16,7 +18,6 @@ import { cancelSchedulesOfDeletedRegistrations } from '../schedules/cancellation
 import { createApp } from '../app.ts';
 import type { AppEnv } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
-import { createCardVault } from '../vault/cardVault.ts';
 import { cachedLegacyAccess } from '../merchants/legacyAccessCache.ts';
 import { createEntity, findTokenAccess, grantToken, newAccessToken } from '../merchants/repository.ts';
 import { createAuthFailureGuard } from '../throttling/authFailures.ts';
@@ -300,10 +301,19 @@ export function testCard(overrides: Record<string, string> = {}): Record<string,
   };
 }
 
-/** An app (no port: use app.request) over the test gateway's store, configured as a live gateway. */
-export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hono<AppEnv> {
-  const config = { ...t.gateway.config, environment: 'live' as const };
+/**
+ * An app (no port: use app.request) over the test gateway's store, configured as a live gateway. A live gateway never
+ * pays through a simulated acquirer: each of its acquirers is a connector to the test gateway itself (speaking the
+ * API, in test mode), with the test merchant's credentials there.
+ */
+export async function liveApp(t: TestGateway, now: () => Date = () => new Date()): Promise<Hono<AppEnv>> {
+  const upstream: OppConnectorSettings = { kind: 'opp', url: t.url, timeoutMs: 10_000, neverReceivedAfterMs: 600_000, notificationKey: undefined, maxConnections: 8 };
+  const config = { ...t.gateway.config, environment: 'live' as const, connectors: Object.fromEntries(t.gateway.config.acquirers.map((name) => [name, upstream])) };
   const logger = createLogger({ level: 'silent' });
+  const { vault } = t.gateway.payments;
+  for (const name of config.acquirers) {
+    await t.gateway.store.transaction((tx) => saveCredentials(tx, vault, t.entityId, name, { entityId: t.entityId, accessToken: t.token }, now()));
+  }
   return createApp({
     readiness: async () => ({}),
     config,
@@ -312,9 +322,9 @@ export function liveApp(t: TestGateway, now: () => Date = () => new Date()): Hon
     payments: createPaymentServices({
       store: t.gateway.store,
       outbox: createOutbox([cancelSchedulesOfDeletedRegistrations]),
-      acquirers: createAcquirerRegistry(t.gateway.store, config),
+      acquirers: createAcquirerRegistry(t.gateway.store, config, { vault, now, logger }),
       directory: undefined,
-      vault: createCardVault(randomBytes(32)),
+      vault,
       environment: 'live',
       registrationLifetimeMonths: config.registrationLifetimeMonths,
       now,

@@ -354,11 +354,11 @@ describe.each(STORE_KINDS)('the admin webhooks API on %s', (kind) => {
     expect(t.logLines.join('\n')).not.toContain(ADMIN_TOKEN);
 
     // An app whose configuration has no ADMIN_TOKEN: the paths do not exist, whatever the caller sends.
-    const withoutToken = liveApp({ ...t, gateway: { ...t.gateway, config: { ...t.gateway.config, adminToken: undefined } } });
+    const withoutToken = await liveApp({ ...t, gateway: { ...t.gateway, config: { ...t.gateway.config, adminToken: undefined } } });
     const absent = await withoutToken.request('/admin/v1/webhooks', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(absent.status).toBe(404);
     expect(((await absent.json()) as { result: { code: string } }).result.code).toBe('200.100.103');
-    const withToken = await liveApp(t).request('/admin/v1/webhooks', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const withToken = await (await liveApp(t)).request('/admin/v1/webhooks', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(withToken.status).toBe(200);
   });
 });

@@ -1,11 +1,13 @@
 import { checkCard, checkNumber, isExpired, summaryOf } from '../../domain/cards.ts';
 import type { BankAccountInstrument, CreatePaymentCommand, Instrument, TokenAccountInstrument, VirtualAccountInstrument, WalletInstrument } from '../../domain/commands.ts';
-import { GatewayError, invalidParameters, withReason } from '../../domain/errors.ts';
+import { invalidParameters } from '../../domain/errors.ts';
 import { bankAccountEcho, mandatedAccount, TEST_WALLET_DPAN } from '../../domain/instruments.ts';
 import type { PaymentRecord } from '../../domain/payment.ts';
 import { RESULT_CODE_FORMAT, RESULTS } from '../../domain/resultCodes.ts';
 import type { StoredBankAccount } from '../../registrations/storedCards.ts';
 import { accountKeyOf } from '../../risk/accountKey.ts';
+import type { Acquirer } from '../../acquirers/types.ts';
+import { acquirerFor } from '../acquirerChoice.ts';
 import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
 import { cardOnFileRequest, resolveCardOnFile } from './cardOnFile.ts';
@@ -18,9 +20,14 @@ import { cardOnFileRequest, resolveCardOnFile } from './cardOnFile.ts';
  * instrument masked as card numbers are (its echo), never a whole IBAN or token.
  */
 
+/** The acquirer the entity's routing rules send the payment to (the default else). */
+function routed(services: PaymentServices, command: CreatePaymentCommand, payment: PaymentRecord): Promise<Acquirer> {
+  return acquirerFor(services, command.entityId, { brand: payment.paymentBrand, currency: command.currency, amountMinor: command.amountMinor });
+}
+
 /**
- * The entity's risk velocity rules (COMPAT §17) first, as for cards, then the authorization: a payment over a rule is
- * recorded declined with its code and never reaches the acquirer.
+ * The entity's risk velocity rules (COMPAT §17) first, as for cards, then the authorization at `acquirer` (routed when
+ * not given): a payment over a rule is recorded declined with its code and never reaches the acquirer.
  */
 async function authorizeWithinRules(
   services: PaymentServices,
@@ -29,10 +36,12 @@ async function authorizeWithinRules(
   payment: PaymentRecord,
   sent: SentInstrument,
   options: AuthorizeOptions,
+  chosen?: Acquirer,
 ): Promise<PaymentRecord> {
-  const overRule = await services.risk?.check(command, payment, accountKeyOf(instrument));
+  const acquirer = chosen ?? (await routed(services, command, payment));
+  const overRule = await services.risk?.check(command, { ...payment, acquirer: acquirer.name }, accountKeyOf(instrument));
   if (overRule) return services.ledger.refuse(payment, overRule);
-  return authorizeAndRecord(services, command, services.acquirers.defaultAcquirer, payment, sent, options);
+  return authorizeAndRecord(services, command, acquirer, payment, sent, options);
 }
 
 /** Which instruments a registration can keep (createRegistration=true): cards and SEPA bank accounts. */
@@ -52,7 +61,7 @@ export async function payByBankAccount(services: PaymentServices, command: Creat
     paymentBrand: instrument.brand,
     requestEcho: { ...command.echo, bankAccount: bankAccountEcho(account, command.echo.bankAccount, instrument.bankName) },
   };
-  return authorizeWithinRules(services, command, instrument, payment, { bankAccount: account }, {
+  return authorizeWithinRules(services, command, instrument, payment, { bankAccount: { ...account, brand: instrument.brand } }, {
     cardOnFile: cardOnFileRequest(command.cardOnFile),
     cardToStore: command.createRegistration ? account : undefined,
   });
@@ -145,13 +154,18 @@ export async function payByWallet(services: PaymentServices, command: CreatePaym
   refuseRegistration(command, `a ${instrument.brand} card`);
   const { echo, cardOnFile } = await resolveCardOnFile(services, command, undefined);
   if (instrument.token !== undefined) {
-    if (command.testMode === undefined) {
-      throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, `decrypting ${instrument.brand} tokens needs the merchant's wallet keys, which this gateway does not hold: send the decrypted card`), 400);
+    const acquirer = await routed(services, command, { ...draft, paymentBrand: instrument.brand });
+    // A provider behind a connector decrypts the token itself, with the merchant's wallet keys it holds.
+    if (!acquirer.simulated) {
+      const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, requestEcho: echo };
+      const walletToken = { brand: instrument.brand, parameter: instrument.tokenParameter, token: instrument.token };
+      return authorizeWithinRules(services, command, instrument, payment, { walletToken }, { cardOnFile }, acquirer);
     }
+    // A simulated acquirer is a test fixture: the token is read as a test token (COMPAT §16).
     const card = testWalletCard(instrument.token, instrument.tokenData ?? {}, instrument.cardNetwork, services.now());
     const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf({ ...card, holder: undefined }), requestEcho: echo };
     const details = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: undefined, holder: undefined, brand: card.network };
-    return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult }, { cardOnFile });
+    return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult }, { cardOnFile }, acquirer);
   }
   const decrypted = instrument.decrypted as NonNullable<WalletInstrument['decrypted']>;
   const check = checkCard(decrypted, undefined, undefined, services.now());

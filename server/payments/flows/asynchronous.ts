@@ -5,6 +5,8 @@ import type { PaymentRecord } from '../../domain/payment.ts';
 import { withResult } from '../../domain/paymentState.ts';
 import { RESULTS } from '../../domain/resultCodes.ts';
 import { ASYNC_BRANDS, paysOnProviderPage } from '../../../widget/shared/asyncBrands.ts';
+import { acquirerFor } from '../acquirerChoice.ts';
+import { authorizeAndRecord } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
 import { findRedirect, type RedirectKind, type RedirectRecord } from '../store/paymentRedirects.ts';
 import { shortIdOf } from '../view.ts';
@@ -42,6 +44,14 @@ export async function payAsynchronously(
   if (command.paymentType === 'CD') {
     throw new GatewayError(withReason(RESULTS.notConfiguredForType, `${brand} takes payments (PA, DB), not credits (CD)`), 400);
   }
+  const acquirer = await acquirerFor(services, command.entityId, { brand, currency: command.currency, amountMinor: command.amountMinor });
+  if (!acquirer.simulated) {
+    // A provider behind a connector runs the brand's page (or gives the voucher) itself: its answer is followed.
+    const payment: PaymentRecord = { ...draft, paymentBrand: brand };
+    const overRule = await services.risk?.check(command, { ...payment, acquirer: acquirer.name }, undefined);
+    if (overRule) return services.ledger.refuse(payment, overRule);
+    return authorizeAndRecord(services, command, acquirer, payment, { asynchronousBrand: brand }, { cardOnFile: undefined });
+  }
   const family = ASYNC_BRANDS[brand]?.family ?? 'eWallet';
   const kind = redirectKindOf(brand);
   const createdAt = draft.createdAt.getTime();
@@ -50,7 +60,7 @@ export async function payAsynchronously(
   const pending: PaymentRecord = {
     ...withResult(draft, RESULTS.pending),
     paymentBrand: brand,
-    acquirer: services.acquirers.defaultAcquirer.name,
+    acquirer: acquirer.name,
     resultDetails: instructions,
   };
   // The risk velocity rules as for every instrument (the account rules count nothing: the shopper chooses the account

@@ -3,9 +3,13 @@ import { checkBackOffice } from '../../domain/backOffice.ts';
 import { GatewayError, invalidParameters, withReason } from '../../domain/errors.ts';
 import { newResourceId, RESOURCE_ID } from '../../domain/ids.ts';
 import type { BackOfficeType, PaymentRecord } from '../../domain/payment.ts';
+import { statusOfResult } from '../../domain/paymentState.ts';
 import { RESULTS, type Result } from '../../domain/resultCodes.ts';
 import type { GatewayEnvironment } from '../../config.ts';
-import { newPayment, withAnswer } from '../authorize.ts';
+import { callAcquirer, type CallOutcome } from '../acquirerCalls.ts';
+import { newPayment, withAnswer, withOutcome } from '../authorize.ts';
+import { awaitingPayment, nextInquiryAt } from '../awaiting.ts';
+import type { LedgerWrite } from '../ledger.ts';
 import type { PaymentServices } from '../services.ts';
 import { childTotals, lockPayment } from '../store/payments.ts';
 
@@ -113,18 +117,35 @@ export async function processBackOffice(services: PaymentServices, command: Back
       const { child, attemptId } = decision;
       const acquirer = services.acquirers.get(child.acquirer);
       if (!acquirer) throw new Error(`acquirer ${child.acquirer} disappeared`);
-      const answer = await acquirer.backOffice({
-        attemptId,
-        paymentId: child.id,
-        paymentType,
-        amountMinor: child.amountMinor,
-        currency: child.currency,
-        referencedReference: decision.referencedReference,
-        testMode: command.testMode,
-        ...(command.chargebackResultCode !== undefined ? { chargebackResultCode: command.chargebackResultCode } : {}),
-      });
-      const [recorded] = await services.ledger.record({ payments: [withAnswer(child, answer)], attemptId });
+      const attempt = { id: attemptId, plan: { kind: 'backOffice' as const, payment: child } };
+      const outcome = await callAcquirer(services, attempt, () =>
+        acquirer.backOffice({
+          attemptId,
+          entityId,
+          paymentId: child.id,
+          paymentType,
+          amountMinor: child.amountMinor,
+          currency: child.currency,
+          referencedReference: decision.referencedReference,
+          testMode: command.testMode,
+          ...(command.chargebackResultCode !== undefined ? { chargebackResultCode: command.chargebackResultCode } : {}),
+        }),
+      );
+      const [recorded] = await services.ledger.record(backOfficeOutcome(services, attempt, outcome));
       return recorded;
     }
   }
+}
+
+/**
+ * What an operation's outcome writes: the child with the acquirer's answer, or declined when the acquirer could not be
+ * reached (its amount no longer held); pending while the acquirer's final word is awaited (its attempt still holding
+ * the amount against the parent's totals).
+ */
+function backOfficeOutcome(services: PaymentServices, attempt: { readonly id: string; readonly plan: { readonly payment: PaymentRecord } }, outcome: CallOutcome): LedgerWrite {
+  const child = attempt.plan.payment;
+  if ('unreachable' in outcome) return { payments: [withOutcome(child, outcome)], attemptId: attempt.id };
+  const answer = 'answer' in outcome ? outcome.answer : undefined;
+  if (answer && statusOfResult(answer.code) !== 'pending') return { payments: [withAnswer(child, answer)], attemptId: attempt.id };
+  return { payments: [awaitingPayment(child, answer)], awaits: { attemptId: attempt.id, nextInquiryAt: nextInquiryAt(services.now(), answer ? 'pending' : 'unknown', 0) } };
 }

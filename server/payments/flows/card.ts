@@ -9,10 +9,12 @@ import { RESULTS, type Result } from '../../domain/resultCodes.ts';
 import { openStored, type StoredCard } from '../../registrations/storedCards.ts';
 import { cardAccountKey } from '../../risk/accountKey.ts';
 import type { HeldCard } from '../../vault/cardVault.ts';
+import { acquirerFor } from '../acquirerChoice.ts';
 import { authorizeAndRecord, refuseUnoffered } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
 import { resolveCardOnFile } from './cardOnFile.ts';
-import { recordPending, requireRedirectData, returnUrlOf } from './pending.ts';
+import { returnUrlOf } from '../shopperReturn.ts';
+import { recordPending, requireRedirectData } from './pending.ts';
 
 /**
  * A card payment (typed, or stored: registrationId), with 3-D Secure where the issuer asks for it. The gateway's own
@@ -66,15 +68,15 @@ export async function payByCard(
   };
   const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => services.ledger.refuse({ ...base, threeDSecure }, result);
   if (check.refusal) return refuse(check.refusal);
+  const acquirer = await acquirerFor(services, command.entityId, { brand: check.brand ?? null, currency: command.currency, amountMinor: command.amountMinor });
   // COMPAT §17: the entity's risk velocity rules, before any acquirer sees the payment (risk/velocity.ts).
-  const overRule = await services.risk?.check(command, base, cardAccountKey(card.number));
+  const overRule = await services.risk?.check(command, { ...base, acquirer: acquirer.name }, cardAccountKey(card.number));
   if (overRule) return refuse(overRule);
 
   const details: CardDetails = { ...card, cvv: instrument.cvv, brand: check.brand ?? '' };
   const held: HeldCard = { ...card, brand: details.brand };
   // createRegistration=true stores the card once a payment with it is approved (doc 3 §2.5).
   const register = command.createRegistration && !stored;
-  const acquirer = services.acquirers.defaultAcquirer;
   const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
     authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, { card: details }, { cardOnFile, threeDSecure, cardToStore: register ? held : undefined, smartRetry: true });
 
@@ -82,7 +84,9 @@ export async function payByCard(
   if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);
   // COMPAT §11: the shopper is not there to authenticate a merchant-initiated payment.
   if (command.cardOnFile?.source === 'MIT') return authorize(undefined, null);
-  const flow = services.directory?.flowFor(card.number, command.threeDSecure);
+  // A provider behind a connector authenticates the shopper itself (its redirect is followed): the simulated directory
+  // stands in only for a simulated acquirer.
+  const flow = acquirer.simulated ? services.directory?.flowFor(card.number, command.threeDSecure) : undefined;
   if (flow === undefined) return authorize(undefined, null);
   if (flow === 'notEnrolled') return refuse(RESULTS.notEnrolled, notEnrolledResult());
 

@@ -4,14 +4,13 @@ import {
   type AuthenticationIds,
   type AuthenticationStatus,
 } from '../../acquirers/threeDSecure.ts';
-import { AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type SmartRetryOrigin } from '../../acquirers/types.ts';
+import type { Acquirer, AcquirerAnswer, SmartRetryOrigin } from '../../acquirers/types.ts';
 import type { CreatePaymentCommand } from '../../domain/commands.ts';
-import { invalidParameters, type ParameterError } from '../../domain/errors.ts';
+import { invalidParameters, withReason, type ParameterError } from '../../domain/errors.ts';
 import { newResourceId } from '../../domain/ids.ts';
 import type { FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../../domain/payment.ts';
-import { statusOfResult } from '../../domain/paymentState.ts';
+import { statusOfResult, withResult } from '../../domain/paymentState.ts';
 import { RESULTS, type Result } from '../../domain/resultCodes.ts';
-import { withQuery } from '../../domain/urls.ts';
 import { scheduleJob } from '../../jobs/repository.ts';
 import { findEntityName } from '../../merchants/repository.ts';
 import { recordRegistration, registrationOfPayment, registrationUsed } from '../../registrations/storedCards.ts';
@@ -20,9 +19,11 @@ import type { HeldCard } from '../../vault/cardVault.ts';
 import { asyncBrand } from '../../../widget/shared/asyncBrands.ts';
 import { PROVIDER_CONFIRMATION_MS } from '../../acquirers/simulatedProviders.ts';
 import { eraseSealed, findSealed, keepSealed } from '../../vault/repository.ts';
+import { callAcquirer } from '../acquirerCalls.ts';
 import { scheduleCaptureAtOnce, withOutcome } from '../authorize.ts';
+import { nextInquiryAt } from '../awaiting.ts';
 import type { PaymentServices } from '../services.ts';
-import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from '../smartRetryFallback.ts';
+import { smartRetryAfter, softDeclineDetails, type RetryableAttempt } from '../smartRetryFallback.ts';
 import type { AcquirerAttempt, AttemptPlan } from '../store/attempts.ts';
 import {
   decideRedirect,
@@ -81,7 +82,7 @@ const BROWSER_FIELDS = [
  */
 export function requireRedirectData(command: CreatePaymentCommand, why: string, needsBrowser: boolean): string {
   const missing: ParameterError[] = needsBrowser
-    ? BROWSER_FIELDS.filter((name) => !command.browserFields.has(name)).map((name) => ({
+    ? BROWSER_FIELDS.filter((name) => !(name in command.browser)).map((name) => ({
         name,
         value: '',
         message: 'is required for 3-D Secure when no external threeDSecure data is sent',
@@ -91,11 +92,6 @@ export function requireRedirectData(command: CreatePaymentCommand, why: string, 
   if (url === undefined) missing.push({ name: 'shopperResultUrl', value: '', message: `is required ${why}` });
   if (url === undefined || missing.length > 0) throw invalidParameters(missing);
   return url;
-}
-
-/** Where the shopper's browser goes after a redirect: a checkout's result URL, or the shopperResultUrl with the payment. */
-export function returnUrlOf(command: CreatePaymentCommand, paymentId: string, shopperResultUrl: string): string {
-  return command.checkout?.returnUrl ?? withQuery(new URL(shopperResultUrl), { id: paymentId, resourcePath: `/v1/payments/${paymentId}` }).href;
 }
 
 export interface PendingStart {
@@ -319,6 +315,7 @@ export async function askAcquirer(services: PaymentServices, success: SuccessToA
   const acquirer = services.acquirers.get(plan.payment.acquirer);
   if (!acquirer) throw new Error(`acquirer ${plan.payment.acquirer} of payment ${plan.payment.id} is not configured`);
   const common = {
+    entityId: plan.payment.entityId,
     paymentId: plan.payment.id,
     paymentType: plan.payment.paymentType as InitialPaymentType,
     amountMinor: plan.payment.amountMinor,
@@ -338,32 +335,58 @@ export async function askAcquirer(services: PaymentServices, success: SuccessToA
           ...(retryOf ? { retryOf } : {}),
         })
       : target.confirmRedirectPayment({ ...common, attemptId, brand: plan.payment.paymentBrand ?? '' });
-  let first: FirstOutcome;
-  try {
-    first = { answer: await ask(acquirer, success.attemptId, undefined) };
-  } catch (error) {
-    if (!(card && error instanceof AcquirerUnreachableError)) throw error;
-    first = { unreachable: error };
-  }
   let attempt: RetryableAttempt<SuccessToAsk['plan']> = { id: success.attemptId, plan };
-  let answer: AcquirerAnswer;
-  // Only a card's authorization is retried: a provider's confirmation has no other acquirer.
-  const retry = card ? await smartRetryAfter(services, attempt, acquirer, first, withOutcome(plan.payment, first, acquirer)) : undefined;
+  let outcome = await callAcquirer(services, attempt, () => ask(acquirer, success.attemptId, undefined));
+  // Only a card's authorization is retried: a provider's confirmation has no other acquirer; an unknown outcome never is.
+  const retry = card && !('unknown' in outcome) ? await smartRetryAfter(services, attempt, acquirer, outcome, withOutcome(plan.payment, outcome)) : undefined;
   if (retry?.kind === 'finishedMeanwhile') {
     const redirect = await findRedirect(services.store, plan.redirectId);
     if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);
     return redirect;
   }
   if (retry) {
-    attempt = retry.attempt;
-    answer = await ask(retry.fallback, attempt.id, retry.retryOf);
-  } else if ('answer' in first) {
-    answer = first.answer;
-  } else {
-    throw first.unreachable;
+    const retried = retry.attempt;
+    attempt = retried;
+    outcome = await callAcquirer(services, retried, () => ask(retry.fallback, retried.id, retry.retryOf));
   }
   const settled = attempt;
-  return services.store.transaction((tx) => settleAfterRedirect(services, tx, settled, answer));
+  const known = outcome;
+  return services.store.transaction(async (tx) => {
+    if ('answer' in known && statusOfResult(known.answer.code) !== 'pending') return settleAfterRedirect(services, tx, settled, known.answer);
+    if ('unreachable' in known) return endUnanswered(services, tx, settled, services.now());
+    // The acquirer's final word is awaited (recovery.ts): the payment stays pending, its redirect decided.
+    await services.ledger.awaitAgain(tx, settled.id, nextInquiryAt(services.now(), 'answer' in known ? 'pending' : 'unknown', 0), false);
+    const redirect = await findRedirect(tx, plan.redirectId);
+    if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);
+    return redirect;
+  });
+}
+
+/**
+ * A success whose authorization never reached the acquirer: the attempt closes, the pending payment ends failed,
+ * nothing was charged. Returns the redirect ended.
+ */
+export async function endUnanswered(
+  services: PaymentServices,
+  tx: Queryable,
+  attempt: { readonly id: string; readonly plan: Extract<AttemptPlan, { kind: 'afterRedirect' }> },
+  now: Date,
+): Promise<RedirectRecord> {
+  const { plan } = attempt;
+  await services.ledger.close(tx, attempt.id, 'unknown', now);
+  const payment = await lockPayment(tx, plan.payment.entityId, plan.payment.id);
+  const redirect = await findRedirect(tx, plan.redirectId, { forUpdate: true });
+  if (!payment || !redirect) throw new Error(`redirect ${plan.redirectId} or its payment is missing`);
+  const failed = withResult(payment, withReason(RESULTS.acquirerUnreachable, 'the authorization never reached the acquirer'));
+  await services.ledger.finish(
+    tx,
+    payment,
+    { resultCode: failed.resultCode, resultDescription: failed.resultDescription, resultDetails: null, threeDSecure: plan.threeDSecure, acquirerReference: null, registrationId: null },
+    now,
+  );
+  await finishRedirect(tx, redirect.id, 'success', now);
+  if (redirect.sealedCardId !== null) await eraseSealed(tx, redirect.sealedCardId, now);
+  return { ...redirect, outcome: 'success', finishedAt: now, sealedCardId: null };
 }
 
 export type RedirectView =

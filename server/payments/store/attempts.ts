@@ -41,6 +41,12 @@ export type AttemptPlan =
        * rejection became, which the answer names (COMPAT §15). Absent on a first attempt.
        */
       readonly softDeclineOf?: string;
+      /**
+       * Where the shopper's browser goes once back from the acquirer's own pages (its 3-D Secure challenge, its
+       * provider's page): the checkout's result URL, or the shopperResultUrl with the payment. Only when the shopper
+       * was sent there (a connector's payment, ../returns.ts).
+       */
+      readonly shopperReturnUrl?: string;
     }
   /** A capture, refund or reversal: the child to record. */
   | { readonly kind: 'backOffice'; readonly payment: PaymentRecord }
@@ -59,7 +65,11 @@ export type AttemptPlan =
       readonly softDeclineOf?: string;
     };
 
-export type AttemptOutcome = 'recorded' | 'unknown';
+/**
+ * recorded: its payment is written; unknown: the acquirer never saw it, so no money moved; refused: the acquirer
+ * refused the request as it stood, so nothing was made.
+ */
+export type AttemptOutcome = 'recorded' | 'unknown' | 'refused';
 
 export interface AcquirerAttempt {
   readonly id: string;
@@ -71,6 +81,13 @@ export interface AcquirerAttempt {
   readonly createdAt: Date;
   readonly finishedAt: Date | null;
   readonly outcome: AttemptOutcome | null;
+  /**
+   * While the attempt awaits its acquirer's final word (its payment recorded pending: the acquirer answered pending, or
+   * its answer was lost after the request was sent), when the recovery asks the acquirer next; null otherwise.
+   */
+  readonly nextInquiryAt: Date | null;
+  /** How often the acquirer was asked about it so far. */
+  readonly inquiries: number;
 }
 
 type StoredPlan = Omit<AttemptPlan, 'payment'> & { readonly payment: Record<string, unknown> };
@@ -92,9 +109,11 @@ interface AttemptRow {
   created_at: Date;
   finished_at: Date | null;
   outcome: AttemptOutcome | null;
+  next_inquiry_at: Date | null;
+  inquiries: number;
 }
 
-const COLUMNS = 'id, entity_id, acquirer, plan, instance_id, created_at, finished_at, outcome';
+const COLUMNS = 'id, entity_id, acquirer, plan, instance_id, created_at, finished_at, outcome, next_inquiry_at, inquiries';
 
 function toAttempt(row: AttemptRow): AcquirerAttempt {
   return {
@@ -106,6 +125,8 @@ function toAttempt(row: AttemptRow): AcquirerAttempt {
     createdAt: new Date(row.created_at),
     finishedAt: row.finished_at,
     outcome: row.outcome,
+    nextInquiryAt: row.next_inquiry_at === null ? null : new Date(row.next_inquiry_at),
+    inquiries: Number(row.inquiries),
   };
 }
 
@@ -158,13 +179,39 @@ export async function finishAttempts(db: Queryable, ids: readonly string[], outc
   return new Set(finished.rows.map((row) => row.id));
 }
 
-/** Open attempts started before `before`, oldest first: what the recovery job looks at. */
-export async function findOpenAttempts(db: Queryable, before: Date, limit: number): Promise<AcquirerAttempt[]> {
+/**
+ * What the recovery job looks at: open attempts started before `before` that await no inquiry (their instance may have
+ * died), oldest first, and those whose inquiry is due by `now`, soonest first.
+ */
+export async function findOpenAttempts(db: Queryable, before: Date, now: Date, limit: number): Promise<AcquirerAttempt[]> {
   const found = await db.query<AttemptRow>(
-    `SELECT ${COLUMNS} FROM acquirer_attempts WHERE finished_at IS NULL AND created_at <= $1::timestamptz ORDER BY created_at LIMIT $2`,
-    [before.toISOString(), limit],
+    `(SELECT ${COLUMNS} FROM acquirer_attempts WHERE finished_at IS NULL AND next_inquiry_at IS NULL AND created_at <= $1::timestamptz ORDER BY created_at LIMIT $3)
+     UNION ALL
+     (SELECT ${COLUMNS} FROM acquirer_attempts WHERE finished_at IS NULL AND next_inquiry_at <= $2::timestamptz ORDER BY next_inquiry_at LIMIT $3)`,
+    [before.toISOString(), now.toISOString(), limit],
   );
   return found.rows.map(toAttempt);
+}
+
+/** The attempt, whatever its state (a shopper's return names it). */
+export async function findAttempt(db: Queryable, id: string): Promise<AcquirerAttempt | undefined> {
+  const found = await db.query<AttemptRow>(`SELECT ${COLUMNS} FROM acquirer_attempts WHERE id = $1`, [id]);
+  const row = found.rows[0];
+  return row ? toAttempt(row) : undefined;
+}
+
+/**
+ * Sets when the recovery asks about these open attempts next (their payments recorded pending meanwhile), counting
+ * the inquiry `asked` made.
+ */
+export async function scheduleInquiries(db: Queryable, inquiries: readonly { readonly attemptId: string; readonly at: Date; readonly asked: boolean }[]): Promise<void> {
+  if (inquiries.length === 0) return;
+  await db.query(
+    `UPDATE acquirer_attempts a SET next_inquiry_at = i.at, inquiries = a.inquiries + CASE WHEN i.asked THEN 1 ELSE 0 END
+       FROM jsonb_to_recordset($1::jsonb) AS i (id char(32), at timestamptz, asked boolean)
+      WHERE a.id = i.id AND a.finished_at IS NULL`,
+    [JSON.stringify(inquiries.map((inquiry) => ({ id: inquiry.attemptId, at: inquiry.at.toISOString(), asked: inquiry.asked })))],
+  );
 }
 
 /** The attempt, locked until the transaction ends (its recovery and its normal finish are decided one at a time). */

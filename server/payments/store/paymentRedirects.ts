@@ -34,9 +34,15 @@ export interface RedirectRecord {
   readonly outcome: RedirectOutcome | null;
   /** When the payment became final. */
   readonly finishedAt: Date | null;
+  /**
+   * A server-to-server payment's (no checkout): the page the shopper finishes on goes to the return URL itself, in
+   * whatever window or frame it is in, as the platform sends a shopper to shopperResultUrl. A checkout's tells the
+   * widget around it instead.
+   */
+  readonly returnInPlace: boolean;
 }
 
-export type NewRedirect = Omit<RedirectRecord, 'entityId' | 'outcome' | 'finishedAt' | 'leftPendingAt'>;
+export type NewRedirect = Omit<RedirectRecord, 'entityId' | 'outcome' | 'finishedAt' | 'leftPendingAt' | 'returnInPlace'>;
 
 interface RedirectRow {
   id: string;
@@ -54,6 +60,7 @@ interface RedirectRow {
   left_pending_at: Date | null;
   outcome: RedirectOutcome | null;
   finished_at: Date | null;
+  return_in_place: boolean;
 }
 
 function toRecord(row: RedirectRow): RedirectRecord {
@@ -73,6 +80,7 @@ function toRecord(row: RedirectRow): RedirectRecord {
     leftPendingAt: row.left_pending_at,
     outcome: row.outcome,
     finishedAt: row.finished_at,
+    returnInPlace: row.return_in_place,
   };
 }
 
@@ -104,7 +112,8 @@ export async function insertRedirect(db: Queryable, redirect: NewRedirect): Prom
 export async function findRedirect(db: Queryable, id: string, options: { forUpdate?: boolean; byPayment?: boolean } = {}): Promise<RedirectRecord | undefined> {
   const found = await db.query<RedirectRow>(
     `SELECT r.id, r.payment_id, p.entity_id, r.kind, r.merchant_name, r.return_url, r.authentication, r.sealed_card_id,
-            r.create_registration, r.capture_at_once, r.created_at, r.expires_at, r.left_pending_at, r.outcome, r.finished_at
+            r.create_registration, r.capture_at_once, r.created_at, r.expires_at, r.left_pending_at, r.outcome, r.finished_at,
+            p.checkout_id IS NULL AS return_in_place
        FROM payment_redirects r JOIN payments p ON p.id = r.payment_id
       WHERE r.${options.byPayment ? 'payment_id' : 'id'} = $1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
     [id],

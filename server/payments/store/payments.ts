@@ -281,3 +281,13 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
     chargebackReversalCount: Number(row?.chargeback_reversals ?? 0),
   };
 }
+
+/**
+ * The payment an acquirer knows by its own reference (a provider's notification names it), locked until the transaction
+ * ends; undefined when the gateway has none.
+ */
+export async function lockPaymentByReference(tx: Queryable, acquirer: string, reference: string): Promise<PaymentRecord | undefined> {
+  const found = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE acquirer_reference = $1 AND acquirer = $2 FOR UPDATE`, [reference, acquirer]);
+  const row = found.rows[0];
+  return row ? toRecord(row) : undefined;
+}

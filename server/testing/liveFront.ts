@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import type { OppConnectorSettings } from '../acquirerConfig.ts';
+import { saveCredentials } from '../acquirers/credentials.ts';
+import type { GatewayConfig } from '../config.ts';
+import { createTestClock, startTestGateway, type StoreKind, type TestClock, type TestGateway } from './harness.ts';
+
+/**
+ * A live gateway in front of providers, for the connector's tests (issue 33): in this process (its clock moved by the
+ * test, its jobs run when the test says), on the store kind given, its acquirers connectors to the providers' URLs
+ * (real processes: testing/upstream.ts, often through a fault proxy: testing/faultProxy.ts), and its test merchant's
+ * credentials at each.
+ */
+
+export interface LiveFront extends TestGateway {
+  readonly clock: TestClock;
+  /** Sets an entity's credentials at an acquirer, as the operator does. */
+  setCredentials(entityId: string, acquirer: string, credentials: { readonly entityId: string; readonly accessToken: string }): Promise<void>;
+}
+
+/** A connector's settings for a provider at `url`, with short waits (a test's provider is on loopback). */
+export function connectorTo(url: string, overrides: Partial<OppConnectorSettings> = {}): OppConnectorSettings {
+  return { kind: 'opp', url, timeoutMs: 2000, neverReceivedAfterMs: 60_000, notificationKey: undefined, maxConnections: 32, ...overrides };
+}
+
+export async function startLiveFront(
+  kind: StoreKind,
+  connectors: Readonly<Record<string, OppConnectorSettings>>,
+  credentials: Readonly<Record<string, { readonly entityId: string; readonly accessToken: string }>>,
+  overrides: Partial<GatewayConfig> = {},
+): Promise<LiveFront> {
+  const clock = createTestClock();
+  const acquirers = Object.keys(connectors);
+  const t = await startTestGateway(
+    kind,
+    { environment: 'live', acquirers, defaultAcquirer: acquirers[0] as string, connectors, cardDataKey: randomBytes(32), simulatedSettlementMinutes: 0, outboundAllowPrivate: true, ...overrides },
+    { now: clock.now },
+  );
+  const setCredentials: LiveFront['setCredentials'] = async (entityId, acquirer, given) => {
+    await t.gateway.store.transaction((tx) => saveCredentials(tx, t.gateway.payments.vault, entityId, acquirer, given, clock.now()));
+    t.gateway.payments.acquirers.credentials.forget(entityId, acquirer);
+  };
+  for (const [acquirer, given] of Object.entries(credentials)) await setCredentials(t.entityId, acquirer, given);
+  return { ...t, clock, setCredentials };
+}
