@@ -158,20 +158,20 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s',
     expect(await choices.getByRole('checkbox', { checked: true }).count()).toBe(0);
     await section.getByRole('button', { name: 'Save the brands' }).click();
     expect(await answerIn(page, 'Payment brands offered', 'alert')).toContain('must name at least one brand');
-    expect((await showOfferedBrands(t.gateway.store, entityId, 'test'))?.isDefault).toBe(true);
+    expect((await showOfferedBrands(t.gateway.store, entityId))?.isDefault).toBe(true);
 
     await choices.getByLabel('MASTER', { exact: true }).check();
     await section.getByRole('button', { name: 'Save the brands' }).press('Enter');
     expect(await answerIn(page, 'Payment brands offered', 'status')).toContain('Result code 000.000.000');
     await eventually(() => section.locator('dl').innerText()).toContain('An operator, for this entity');
-    expect((await showOfferedBrands(t.gateway.store, entityId, 'test'))?.brands).toEqual(['MASTER']);
+    expect((await showOfferedBrands(t.gateway.store, entityId))?.brands).toEqual(['MASTER']);
     expect((await t.post('/v1/payments', cardPayment(entityId), { token })).body.result.code).toBe('600.200.201');
     expect(await seriousViolations(page)).toEqual([]);
 
     await section.getByRole('button', { name: 'Restore the default brands' }).click();
     await section.getByRole('button', { name: 'Confirm' }).click();
     await eventually(() => section.locator('dl').innerText()).toContain("The gateway's default for this environment");
-    expect((await showOfferedBrands(t.gateway.store, entityId, 'test'))?.isDefault).toBe(true);
+    expect((await showOfferedBrands(t.gateway.store, entityId))?.isDefault).toBe(true);
     expect((await t.post('/v1/payments', cardPayment(entityId), { token })).body.result.code).toMatch(/^000\./);
     expect(problems).toEqual([]);
   }, TIMEOUT_MS);

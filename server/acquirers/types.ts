@@ -62,8 +62,11 @@ export interface AuthorizationRequest {
   readonly tokenAccount?: TokenAccountDetails;
   /** An account at a provider paid without a redirect (MBWAY). */
   readonly virtualAccount?: { readonly brand: string; readonly accountId: string };
-  /** An asynchronous brand (a provider's page, a voucher, a prepayment), paid at an acquirer that runs it itself. */
-  readonly asynchronousBrand?: string;
+  /**
+   * An asynchronous brand (a provider's page, a voucher, a prepayment) paid at an acquirer that runs it itself, with
+   * the account fields the merchant sent for it (bankAccount.*, virtualAccount.*, by the API's names).
+   */
+  readonly asynchronous?: { readonly brand: string; readonly account: Readonly<Record<string, string>> };
   /** A wallet's encrypted token, for an acquirer that decrypts it (not simulated). */
   readonly walletToken?: WalletTokenDetails;
   /** The shopper's browser, when the shopper is there to be sent to the acquirer's pages (not simulated). */

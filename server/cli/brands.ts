@@ -26,7 +26,6 @@ export async function brandsCommand(
   action: string | undefined,
   positionals: readonly string[],
   store: Store,
-  environment: 'test' | 'live',
   now: () => Date,
   usage: Usage,
 ): Promise<string> {
@@ -35,7 +34,7 @@ export async function brandsCommand(
       return KNOWN_BRANDS.map((brand) => (ASYNC_BRANDS[brand] ? `${brand}  (${ASYNC_BRANDS[brand].family})` : brand)).join('\n');
     case 'show': {
       const entityId = entityIdArgument(positionals[0], 'brands show', usage);
-      const offered = await showOfferedBrands(store, entityId, environment);
+      const offered = await showOfferedBrands(store, entityId);
       if (!offered) throw usage(`no entity ${entityId}`);
       return describeOffered(entityId, offered);
     }
@@ -51,7 +50,7 @@ export async function brandsCommand(
     case 'reset': {
       const entityId = entityIdArgument(positionals[0], 'brands reset', usage);
       if (!(await removeOfferedBrands(store, entityId)).entityExists) throw usage(`no entity ${entityId}`);
-      return describeOffered(entityId, (await showOfferedBrands(store, entityId, environment)) as OfferedBrands);
+      return describeOffered(entityId, (await showOfferedBrands(store, entityId)) as OfferedBrands);
     }
     default:
       throw usage(`unknown command: brands ${action ?? ''}`.trim());

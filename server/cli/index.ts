@@ -152,7 +152,7 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
     case 'credentials':
       return await credentialsCommand(action, values, positionals, store, usage);
     case 'brands':
-      return await brandsCommand(action, positionals, store, config.environment, now, usage);
+      return await brandsCommand(action, positionals, store, now, usage);
     case 'payments':
       return await paymentsCommand(action, positionals, store, config.environment, now, usage);
     case 'settlement':

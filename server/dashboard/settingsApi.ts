@@ -149,7 +149,7 @@ export function settingsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
 
   // The brands the entity offers (merchants/brands.ts).
   const offeredOf = async (entityId: string) => {
-    const offered = await showOfferedBrands(store, entityId, config.environment);
+    const offered = await showOfferedBrands(store, entityId);
     if (!offered) throw noEntity(entityId);
     return offered;
   };

@@ -1,4 +1,4 @@
-import { ASYNC_BRANDS, isAsyncBrand } from '../../widget/shared/asyncBrands.ts';
+import { ASYNC_BRANDS } from '../../widget/shared/asyncBrands.ts';
 import { CARD_BRANDS } from '../../widget/shared/cards.ts';
 import { DIRECT_DEBIT_BRANDS } from '../../widget/shared/directDebit.ts';
 import { VIRTUAL_ACCOUNT_BRANDS, WALLETS } from './instrumentBrands.ts';
@@ -23,9 +23,10 @@ export function isKnownBrand(brand: string): boolean {
 }
 
 /**
- * What an entity offers when the operator has not said: in test every brand; in live every brand but the
- * asynchronous ones, whose providers only the simulator stands in for.
+ * What an entity offers when the operator has not said: every brand the gateway knows — in test the simulators stand
+ * in for every provider, in live the connectors' providers run them (and refuse, with their own code, a brand they do
+ * not run for the merchant).
  */
-export function defaultOfferedBrands(environment: 'test' | 'live'): readonly string[] {
-  return environment === 'live' ? KNOWN_BRANDS.filter((brand) => !isAsyncBrand(brand)) : KNOWN_BRANDS;
+export function defaultOfferedBrands(): readonly string[] {
+  return KNOWN_BRANDS;
 }

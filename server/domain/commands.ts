@@ -35,6 +35,8 @@ export interface StoredCardInstrument {
 export interface AsynchronousInstrument {
   readonly kind: 'asynchronous';
   readonly brand: string;
+  /** bankAccount.* and virtualAccount.* as sent (the country, a bank's BIC, a phone number): what its provider needs. */
+  readonly account: Readonly<Record<string, string>>;
 }
 
 /** The card of the PA an incremental authorization or reauthorization follows (referenceUuid): nothing sent again. */

@@ -6,13 +6,13 @@ import { createReadCache } from '../store/readCache.ts';
 
 /**
  * The payment brands an entity offers (COMPAT §7): the operator's list (admin API: brandsRoutes.ts; command line:
- * `npm run gateway -- brands`), or without one the default of the gateway's environment (domain/brands.ts). A
+ * `npm run gateway -- brands`), or without one every brand the gateway knows (domain/brands.ts). A
  * payment with a brand the entity does not offer is refused with 600.200.201 (payments/offers.ts).
  */
 
 export interface OfferedBrands {
   readonly brands: readonly string[];
-  /** False when the operator set the list; true for the environment's default. */
+  /** False when the operator set the list; true for the default (every brand). */
   readonly isDefault: boolean;
   readonly updatedAt: Date | null;
 }
@@ -20,21 +20,21 @@ export interface OfferedBrands {
 /** A brand list refused (each unknown brand named), or an unknown entity. */
 export class BrandsConfigError extends SettingsRefusedError {}
 
-function offered(row: { brands: string[]; updated_at: Date | string } | undefined, environment: 'test' | 'live'): OfferedBrands {
+function offered(row: { brands: string[]; updated_at: Date | string } | undefined): OfferedBrands {
   return row
     ? { brands: row.brands, isDefault: false, updatedAt: new Date(row.updated_at) }
-    : { brands: defaultOfferedBrands(environment), isDefault: true, updatedAt: null };
+    : { brands: defaultOfferedBrands(), isDefault: true, updatedAt: null };
 }
 
 /** The entity's offered brands, or undefined for an unknown entity. */
-export async function showOfferedBrands(db: Queryable, entityId: string, environment: 'test' | 'live'): Promise<OfferedBrands | undefined> {
+export async function showOfferedBrands(db: Queryable, entityId: string): Promise<OfferedBrands | undefined> {
   const found = await db.query<{ id: string; brands: string[] | null; updated_at: Date | string | null }>(
     'SELECT e.id, b.brands, b.updated_at FROM entities e LEFT JOIN entity_brands b ON b.entity_id = e.id WHERE e.id = $1',
     [entityId],
   );
   const row = found.rows[0];
   if (!row) return undefined;
-  return offered(row.brands === null ? undefined : { brands: row.brands, updated_at: row.updated_at as Date | string }, environment);
+  return offered(row.brands === null ? undefined : { brands: row.brands, updated_at: row.updated_at as Date | string });
 }
 
 /** Replaces the entity's list (in its given order, without repeats); every brand must be one the gateway knows. */
@@ -57,7 +57,7 @@ export async function saveOfferedBrands(db: Queryable, entityId: string, brands:
   return { brands: row.brands, isDefault: false, updatedAt: new Date(row.updated_at) };
 }
 
-/** Back to the environment's default; entityExists false when there is no such entity. */
+/** Back to the default (every brand); entityExists false when there is no such entity. */
 export function removeOfferedBrands(db: Queryable, entityId: string): Promise<{ readonly entityExists: boolean; readonly removed: boolean }> {
   return removeEntitySettings(db, 'entity_brands', entityId);
 }
@@ -74,8 +74,8 @@ export interface BrandOffers {
 
 export const BRAND_OFFERS_CACHE_MS = 10_000;
 
-export function cachedBrandOffers(db: Queryable, environment: 'test' | 'live', now: () => Date, ttlMs: number = BRAND_OFFERS_CACHE_MS): BrandOffers {
-  const defaults: ReadonlySet<string> = new Set(defaultOfferedBrands(environment));
+export function cachedBrandOffers(db: Queryable, now: () => Date, ttlMs: number = BRAND_OFFERS_CACHE_MS): BrandOffers {
+  const defaults: ReadonlySet<string> = new Set(defaultOfferedBrands());
   const cache = createReadCache<ReadonlySet<string>>(ttlMs, now);
   const load = async (entityId: string): Promise<ReadonlySet<string>> => {
     const found = await db.query<{ brands: string[] }>('SELECT brands FROM entity_brands WHERE entity_id = $1', [entityId], {

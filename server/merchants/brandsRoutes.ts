@@ -25,13 +25,13 @@ function brandsJson(entityId: string, offered: OfferedBrands): Record<string, un
 
 export function brandsAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: { readonly brandOffers: BrandOffers } }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  const { store, config } = deps;
+  const { store } = deps;
   const ok = (c: Context<AppEnv>, entityId: string, offered: OfferedBrands) =>
     jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { offeredBrands: brandsJson(entityId, offered) }), 200);
   routes.use('*', requireAdminToken(deps, adminToken));
   const entityPathId = pathId('entity', (_c, id) => noEntity(id), 'entityId');
   const shown = async (entityId: string) => {
-    const offered = await showOfferedBrands(store, entityId, config.environment);
+    const offered = await showOfferedBrands(store, entityId);
     if (!offered) throw noEntity(entityId);
     return offered;
   };

@@ -185,8 +185,15 @@ function asynchronousOf(params: Params, brand: string): AsynchronousInstrument {
     errors.push({ name: 'bankAccount.country', value: country, message: `must be one of ${rules.countries.join(', ')}: the countries ${brand} serves` });
   }
   if (errors.length > 0) throw invalidParameters(errors);
-  return { kind: 'asynchronous', brand };
+  // The account the shopper's provider needs (a country, a bank, a phone number), as sent: a provider behind a
+  // connector is sent it (responses show it masked, from the request echo).
+  const account: Record<string, string> = {};
+  for (const [name, value] of params) if (ACCOUNT_PARAMETER.test(name)) account[name] = value;
+  return { kind: 'asynchronous', brand, account };
 }
+
+/** The account fields of an asynchronous brand's payment. */
+const ACCOUNT_PARAMETER = /^(bankAccount|virtualAccount)\.[A-Za-z.]+$/;
 
 /** An instrument the request's path names instead of its parameters: the registration paid with, or the PA followed. */
 export interface NamedInstrument {

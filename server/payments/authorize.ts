@@ -118,7 +118,7 @@ export async function scheduleCaptureAtOnce(tx: Queryable, preauthorization: Pay
 
 /** What an authorization sends of the instrument: the card, or the account of another instrument. */
 export type SentInstrument = Partial<
-  Pick<AuthorizationRequest, 'card' | 'bankAccount' | 'tokenAccount' | 'virtualAccount' | 'testResult' | 'asynchronousBrand' | 'walletToken'>
+  Pick<AuthorizationRequest, 'card' | 'bankAccount' | 'tokenAccount' | 'virtualAccount' | 'testResult' | 'asynchronous' | 'walletToken'>
 >;
 
 export interface AuthorizeOptions {

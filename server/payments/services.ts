@@ -61,7 +61,7 @@ export function createPaymentServices(
   return {
     simulatedSettlementMs: 0,
     ...parts,
-    brandOffers: cachedBrandOffers(parts.store, parts.environment, parts.now),
+    brandOffers: cachedBrandOffers(parts.store, parts.now),
     ledger: createLedger(parts.store, parts.outbox, parts.acquirers.records, parts.onPaymentsRecorded),
     lastUses: createLastUses(),
     smartRetry: cachedSmartRetry(parts.store, parts.now),

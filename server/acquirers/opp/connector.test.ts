@@ -12,6 +12,8 @@ warnIfPostgresSkipped('the opp connector');
  */
 
 let upstream: Upstream;
+/** The secret the provider encrypts its notifications with, and the acquirer's notificationKey. */
+const NOTIFICATION_KEY = 'C0FFEE'.repeat(10) + 'ABCD';
 
 beforeAll(async () => {
   upstream = await startUpstream();
@@ -24,7 +26,16 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
   let front: LiveFront;
 
   beforeAll(async () => {
-    front = await startLiveFront(kind, { hyperpay: connectorTo(upstream.url) }, { hyperpay: upstream.credentials });
+    front = await startLiveFront(kind, { hyperpay: connectorTo(upstream.url, { notificationKey: NOTIFICATION_KEY }) }, { hyperpay: upstream.credentials });
+    // The provider's webhook for the merchant's entity there notifies this gateway (its activation message first).
+    const webhook = await upstream.admin('POST', '/admin/v1/webhooks', {
+      entityId: upstream.credentials.entityId,
+      url: `${front.url}/v1/acquirers/hyperpay/notifications`,
+      secret: NOTIFICATION_KEY,
+      types: ['PAYMENT'],
+    });
+    expect(webhook.status).toBe(201);
+    expect(webhook.body.webhook.status).toBe('active');
   });
   afterAll(async () => {
     await front?.close();
@@ -160,5 +171,79 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     const finished = await front.get(`/v1/payments/${pending.body.id}`, { entityId: front.entityId });
     expect(finished.body.result.code).toBe('000.100.110');
     expect(finished.body.threeDSecure).toMatchObject({ authenticationStatus: 'Y', eci: '05' });
+  });
+
+  /** Waits (the provider's delivery worker polls each second) until the payment is as expected (read in the store: reads through the API are limited). */
+  const eventually = async (paymentId: string, code: RegExp) => {
+    const codeOf = async () => (await front.gateway.store.query<{ result_code: string }>('SELECT result_code FROM payments WHERE id = $1', [paymentId])).rows[0]?.result_code;
+    await expect.poll(codeOf, { timeout: 15_000, interval: 200 }).toMatch(code);
+  };
+
+  it('finishes a payment the shopper left pending at the provider when the provider notifies its result', async () => {
+    const pending = await front.post('/v1/payments', {
+      entityId: front.entityId,
+      amount: '40.00',
+      currency: 'EUR',
+      paymentType: 'DB',
+      paymentBrand: 'SOFORTUEBERWEISUNG',
+      'bankAccount.country': 'DE',
+      shopperResultUrl: 'https://shop.example/back',
+    });
+    expect(pending.status).toBe(200);
+    expect(pending.body.redirect.url.startsWith(`${upstream.url}/v1/redirects/`)).toBe(true);
+    // On the provider's page the shopper leaves it pending (the bank confirms later), and comes back to the shop.
+    const left = await fetch(`${pending.body.redirect.url}/answer`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'pending', paymentId: pending.body.redirect.parameters[0].value }),
+    });
+    const back = /window\.location\.replace\("([^"]+)"\)/.exec(await left.text())?.[1] as string;
+    expect((await fetch(back.replace(/\\u0026/g, '&'))).status).toBe(200);
+    expect((await front.get(`/v1/payments/${pending.body.id}`, { entityId: front.entityId })).body.result.code).toBe('000.200.000');
+    // The provider's word (its operator confirms the transfer): its notification finishes the payment — no job of this
+    // gateway runs meanwhile (jobs run only when a test says), so nothing but the notification can.
+    const reference = (await front.gateway.store.query<{ acquirer_reference: string }>('SELECT acquirer_reference FROM payments WHERE id = $1', [pending.body.id])).rows[0]?.acquirer_reference;
+    expect((await upstream.admin('POST', `/admin/v1/payments/${reference}/settlement`, { outcome: 'approved' })).status).toBe(200);
+    await eventually(pending.body.id, /^000\.100\.110$/);
+    const events = await front.gateway.store.query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY created_at", [pending.body.id]);
+    expect(events.rows.map((row) => row.action)).toEqual(['CREATED', 'UPDATED']);
+  });
+
+  it('records the chargeback the provider notifies, and its reversal, on the payment it charged back, once each', async () => {
+    const paid = await front.post('/v1/payments', cardPayment(front.entityId, { amount: '30.00' }));
+    const reference = (await front.gateway.store.query<{ acquirer_reference: string }>('SELECT acquirer_reference FROM payments WHERE id = $1', [paid.body.id])).rows[0]?.acquirer_reference as string;
+    // The issuer's dispute reaches the provider, which records the chargeback and notifies it.
+    const chargeback = await upstream.api('POST', `/v1/payments/${reference}`, { paymentType: 'CB', amount: '30.00', currency: 'EUR', chargebackResultCode: '000.100.210' });
+    expect(chargeback.status).toBe(200);
+    const children = async () =>
+      (await front.gateway.store.query<{ id: string; payment_type: string; result_code: string; acquirer_reference: string }>(
+        'SELECT id, payment_type, result_code, acquirer_reference FROM payments WHERE parent_id = $1 ORDER BY created_at',
+        [paid.body.id],
+      )).rows;
+    await expect.poll(async () => (await children()).length, { timeout: 15_000, interval: 200 }).toBe(1);
+    expect((await children())[0]).toMatchObject({ payment_type: 'CB', result_code: '000.100.210', acquirer_reference: chargeback.body.id });
+    const recorded = (await children())[0]?.id as string;
+    const answer = await front.get(`/v1/payments/${recorded}`, { entityId: front.entityId });
+    expect(answer.body).toMatchObject({ paymentType: 'CB', referencedId: paid.body.id, amount: '30.00' });
+    // Its reversal, on the chargeback.
+    const reversal = await upstream.api('POST', `/v1/payments/${chargeback.body.id}`, { paymentType: 'CR', amount: '30.00', currency: 'EUR' });
+    expect(reversal.status).toBe(200);
+    await expect
+      .poll(async () => (await front.gateway.store.query('SELECT 1 FROM payments WHERE parent_id = $1 AND payment_type = $2', [recorded, 'CR'])).rows.length, { timeout: 15_000, interval: 200 })
+      .toBe(1);
+  });
+
+  it('refuses a notification that does not decrypt with the acquirer’s key, and answers the provider’s test', async () => {
+    const forged = await fetch(`${front.url}/v1/acquirers/hyperpay/notifications`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'X-Initialization-Vector': '00'.repeat(12), 'X-Authentication-Tag': '00'.repeat(16) },
+      body: 'AB'.repeat(40),
+    });
+    expect(forged.status).toBe(401);
+    const test = await upstream.admin('GET', '/admin/v1/webhooks');
+    const webhook = test.body.webhooks.find((candidate: { url: string }) => candidate.url.startsWith(front.url));
+    const tested = await upstream.admin('POST', `/admin/v1/webhooks/${webhook.id}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body.activation).toMatchObject({ delivered: true });
   });
 });

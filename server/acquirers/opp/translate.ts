@@ -63,8 +63,8 @@ function instrumentFields(request: AuthorizationRequest): FormFields {
     if (tokenAccount.cryptogram) fields.push(['tokenAccount.cryptogram', tokenAccount.cryptogram]);
   } else if (virtualAccount) {
     fields.push(['paymentBrand', virtualAccount.brand], ['virtualAccount.accountId', virtualAccount.accountId]);
-  } else if (request.asynchronousBrand) {
-    fields.push(['paymentBrand', request.asynchronousBrand]);
+  } else if (request.asynchronous) {
+    fields.push(['paymentBrand', request.asynchronous.brand], ...Object.entries(request.asynchronous.account));
   }
   return fields;
 }

@@ -50,7 +50,7 @@ export async function payAsynchronously(
     const payment: PaymentRecord = { ...draft, paymentBrand: brand };
     const overRule = await services.risk?.check(command, { ...payment, acquirer: acquirer.name }, undefined);
     if (overRule) return services.ledger.refuse(payment, overRule);
-    return authorizeAndRecord(services, command, acquirer, payment, { asynchronousBrand: brand }, { cardOnFile: undefined });
+    return authorizeAndRecord(services, command, acquirer, payment, { asynchronous: { brand, account: instrument.account } }, { cardOnFile: undefined });
   }
   const family = ASYNC_BRANDS[brand]?.family ?? 'eWallet';
   const kind = redirectKindOf(brand);
