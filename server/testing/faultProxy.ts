@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
  * - `dropAfterAnswer`: forwarded; the provider's answer is swallowed and the connection closed;
  * - `badGateway`: forwarded; the provider's answer is replaced by a 502;
  * - `hangAfterForward`: forwarded; the provider's answer is held forever;
- * - `{ delayMs }`: forwarded that much later;
+ * - `{ delayMs }`: forwarded that much later (on a connection of its own: it arrives even if the gateway gave up);
  * - `holdRequest` / `holdAnswer`: held until the test releases them (`release`), forwarded then or dropped — so a
  *   test can kill the gateway at that very step.
  *
@@ -97,7 +97,15 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         return;
       }
       if (typeof fault === 'object') {
-        setTimeout(() => upstream.write(chunk), fault.delayMs);
+        // On a connection of its own, so the request still arrives after the gateway gave up and hung up; its answer
+        // goes to the gateway if it is still there.
+        const late = new Socket();
+        sockets.add(late);
+        late.on('data', (answer: Buffer) => {
+          if (!client.destroyed) client.write(answer);
+        });
+        late.on('error', () => late.destroy());
+        setTimeout(() => late.connect(Number(port), hostname, () => late.write(chunk)), fault.delayMs);
         return;
       }
       switch (fault) {
