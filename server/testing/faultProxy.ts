@@ -96,16 +96,19 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         upstream.write(chunk);
         return;
       }
-      if (typeof fault === 'object') {
-        // On a connection of its own, so the request still arrives after the gateway gave up and hung up; its answer
-        // goes to the gateway if it is still there.
+      // A request sent later goes on a connection of its own, so it still arrives after the gateway gave up (or died)
+      // and hung up; its answer goes to the gateway if it is still there.
+      const deliverLate = () => {
         const late = new Socket();
         sockets.add(late);
         late.on('data', (answer: Buffer) => {
           if (!client.destroyed) client.write(answer);
         });
         late.on('error', () => late.destroy());
-        setTimeout(() => late.connect(Number(port), hostname, () => late.write(chunk)), fault.delayMs);
+        late.connect(Number(port), hostname, () => late.write(chunk));
+      };
+      if (typeof fault === 'object') {
+        setTimeout(deliverLate, fault.delayMs);
         return;
       }
       switch (fault) {
@@ -138,7 +141,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           return;
         case 'holdRequest':
           hung = true;
-          hold({ requestLine, forward: () => upstream.write(chunk), drop: end });
+          hold({ requestLine, forward: deliverLate, drop: end });
           return;
         case 'holdAnswer': {
           upstream.write(chunk);
