@@ -303,13 +303,18 @@ function parseConnectors(path: string | undefined, acquirers: readonly string[])
   }
 }
 
+/** The names of ACQUIRERS that are simulated: those ACQUIRERS_FILE does not describe. */
+export function simulatedAcquirers(config: Pick<GatewayConfig, 'acquirers' | 'connectors'>): string[] {
+  return config.acquirers.filter((name) => config.connectors[name] === undefined);
+}
+
 /**
  * Live never pretends (issue 33): a live gateway pays only through connectors to real providers, never through a
  * simulated acquirer, which would approve what no one paid.
  */
 function refuseSimulatedInLive(environment: GatewayEnvironment, acquirers: readonly string[], connectors: Readonly<Record<string, ConnectorSettings>>, named: boolean): void {
   if (environment !== 'live') return;
-  const simulated = acquirers.filter((name) => connectors[name] === undefined);
+  const simulated = simulatedAcquirers({ acquirers, connectors });
   if (simulated.length === 0) return;
   const which = named ? `ACQUIRERS names ${simulated.join(', ')}, which ACQUIRERS_FILE does not describe` : 'ACQUIRERS is not set (its default is the simulator)';
   throw new ConfigError(

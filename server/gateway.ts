@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { currentBuildNumber } from './http/envelope.ts';
 import { protectServer, serverOptions, trackInFlight } from './http/listener.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, type OutboundPolicy } from './outbound/http.ts';
-import { createAcquirerRegistry } from './acquirers/registry.ts';
+import { connectorsIn, createAcquirerRegistry } from './acquirers/registry.ts';
 import { simulatedDirectory } from './acquirers/threeDSecure.ts';
 import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
@@ -15,7 +15,7 @@ import { createOutbox } from './events/outbox.ts';
 import { captureAtOnceJobHandlers } from './payments/flows/captureAtOnce.ts';
 import { recoveryJobHandlers } from './payments/recovery.ts';
 import { createPaymentServices, type PaymentServices } from './payments/services.ts';
-import { ConfigError, type GatewayConfig } from './config.ts';
+import { ConfigError, simulatedAcquirers, type GatewayConfig } from './config.ts';
 import { createJobRegistry } from './jobs/registry.ts';
 import { createCardVault } from './vault/cardVault.ts';
 import { vaultJobHandlers } from './vault/compaction.ts';
@@ -23,6 +23,7 @@ import { loadCardDataKeys } from './vault/key.ts';
 import { scheduleRotationIfDue } from './vault/rotation.ts';
 import { redirectJobHandlers } from './redirects/jobs.ts';
 import { maintenanceJobHandlers } from './jobs/maintenance.ts';
+import { providerSettlementJobHandlers } from './reports/providerSettlements.ts';
 import { settlementJobHandlers } from './reports/settlementJob.ts';
 import { startJobWorker, type JobWorker } from './jobs/worker.ts';
 import { createLogger, type LogSink, type Logger } from './logger.ts';
@@ -291,8 +292,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...idempotencyJobHandlers(),
       ...dashboardJobHandlers(),
       ...maintenanceJobHandlers(),
-      // The simulated acquirers' daily settlement: test only (a live gateway's acquirers settle for themselves).
-      ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: config.acquirers, settlement: config.settlement }) : []),
+      // The simulated acquirers' daily settlement: test only (a live gateway has none).
+      ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: simulatedAcquirers(config), settlement: config.settlement }) : []),
+      // What the connectors' providers report they settled.
+      ...providerSettlementJobHandlers({ acquirers: connectorsIn(payments.acquirers), test: config.environment === 'test' }),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });

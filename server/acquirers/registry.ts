@@ -28,6 +28,11 @@ export interface AcquirerRegistry {
   close(): void;
 }
 
+/** The registry's connectors (the acquirers that are providers behind connectors). */
+export function connectorsIn(registry: AcquirerRegistry): Acquirer[] {
+  return registry.connectors.flatMap((name) => registry.get(name) ?? []);
+}
+
 export interface RegistryDependencies {
   readonly vault: CardVault;
   readonly now: () => Date;

@@ -184,6 +184,51 @@ export type ProviderEvent =
   /** Anything else (a registration's, a schedule's): nothing for the gateway to do. */
   | { readonly kind: 'other'; readonly type: string };
 
+/**
+ * A record of a provider's settlement report, as its reports API lists it (spec doc 3 §2.17 by API field): the
+ * provider's own ids (its payment's, its chargeback's), which the gateway maps to its payments when it imports it.
+ */
+export interface ProviderSettlementRecord {
+  readonly recordType: string;
+  readonly transactionType: string;
+  readonly cashflow: 'POS' | 'NEG';
+  readonly clearingMerchantId: string;
+  readonly settlementTxId: string | null;
+  /** The provider's payment the record settles. */
+  readonly providerPaymentId: string | null;
+  /** The merchantTransactionId the provider knows it by: the gateway's attempt id. */
+  readonly merchantTransactionId: string | null;
+  readonly connectorTxIds: readonly [string | null, string | null, string | null];
+  readonly merchantInvoiceId: string | null;
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly brand: string | null;
+  readonly presentmentAt: Date | null;
+  readonly settlementAmountMinor: number;
+  readonly settlementCurrency: string;
+  readonly settlementFeeMinor: number | null;
+  readonly fxRate: string;
+  readonly settlementDate: string;
+  readonly settlementStatus: 'SUCCESS' | 'FAILED';
+  readonly descriptor: string | null;
+  readonly accountLast4: string | null;
+  readonly bankCode: string | null;
+  readonly accountHolder: string | null;
+  readonly reasonCode: string | null;
+  readonly reasonDesc: string | null;
+  readonly settlementFormat: string;
+  /** The provider's chargeback a CHARGEBACK record is. */
+  readonly providerChargebackId: string | null;
+}
+
+/** One of a provider's settlement batches (its reports' aggregation) of a day, with every record. */
+export interface ProviderSettlementBatch {
+  readonly id: string;
+  readonly clearingInstitute: string;
+  readonly settlementCurrency: string;
+  readonly records: readonly ProviderSettlementRecord[];
+}
+
 export interface Acquirer {
   /** Its name in the registry, recorded on each payment: later operations on the payment go to it. */
   readonly name: string;
@@ -211,6 +256,11 @@ export interface Acquirer {
    * authentic. `header` reads the request's headers by lower-case name.
    */
   readNotification?(body: string, header: (name: string) => string | undefined): ProviderEvent | undefined;
+  /**
+   * What the provider reports it settled for the entity on a day (yyyy-MM-dd), read from its settlement reports (a
+   * connector only). Throws when they cannot be read now.
+   */
+  settlementsOf?(entityId: string, date: string): Promise<readonly ProviderSettlementBatch[]>;
 }
 
 /**

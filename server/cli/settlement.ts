@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config.ts';
+import { simulatedAcquirers, type GatewayConfig } from '../config.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { formatSignedAmount } from '../reports/settlementMoney.ts';
 import { findSettlementBatchesOfDay, type SettlementBatch } from '../reports/settlementRecords.ts';
@@ -48,7 +48,7 @@ export async function settlementCommand(
   values: { readonly entity?: string[] | undefined },
   positionals: readonly string[],
   store: Store,
-  config: Pick<GatewayConfig, 'environment' | 'acquirers' | 'settlement'>,
+  config: Pick<GatewayConfig, 'environment' | 'acquirers' | 'connectors' | 'settlement'>,
   now: () => Date,
   usage: Usage,
 ): Promise<string> {
@@ -57,8 +57,10 @@ export async function settlementCommand(
       const date = positionals[0] ?? '';
       const problem = settlementDateProblem(date, now());
       if (problem) throw usage(`settlement run: DATE ${problem}`);
-      if (config.environment === 'live') throw usage('settlement run: a live gateway has no simulated acquirer (its acquirers settle for themselves)');
-      const result = await runSettlement({ store, acquirers: config.acquirers, settlement: config.settlement, now }, date);
+      if (config.environment === 'live') {
+        throw usage("settlement run: a live gateway has no simulated acquirer; its providers' reports are imported every 15 minutes (POST /admin/v1/settlements/runs imports a day's now)");
+      }
+      const result = await runSettlement({ store, acquirers: simulatedAcquirers(config), settlement: config.settlement, now }, date);
       const head = `settlement of ${date} (operations up to ${result.until.toISOString()}): ${result.batches.length} new batch(es)`;
       return [head, ...result.batches.map(describeSettlement)].join('\n');
     }

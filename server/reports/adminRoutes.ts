@@ -1,6 +1,9 @@
 import { Hono, type Context } from 'hono';
+import { connectorsIn } from '../acquirers/registry.ts';
+import { simulatedAcquirers } from '../config.ts';
 import type { HttpDependencies } from '../http/access.ts';
-import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import type { PaymentServices } from '../payments/services.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
@@ -10,6 +13,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { ParameterError } from '../domain/errors.ts';
+import { importProviderSettlements } from './providerSettlements.ts';
 import { formatSignedAmount } from './settlementMoney.ts';
 import { findSettlementBatchesOfDay, type SettlementBatch } from './settlementRecords.ts';
 import { isSettlementDay, runSettlement, settlementDateProblem, type SettledBatch } from './settlementRun.ts';
@@ -25,7 +29,8 @@ import {
 /**
  * The operator's settlements (admin API, `Authorization: Bearer <ADMIN_TOKEN>`):
  * - `POST /admin/v1/settlements/runs` `{"date": "yyyy-MM-dd"}`: runs the simulated acquirers' settlement of that day
- *   now (test environment; a day already run settles only what is left), answering the batches it wrote;
+ *   now (test environment; a day already run settles only what is left) and imports what the connectors' providers
+ *   report they settled that day (providerSettlements.ts), answering the batches it wrote;
  * - `GET /admin/v1/settlements?date=yyyy-MM-dd[&entityId=...]`: the day's settlements (batches), every entity's;
  * - `GET|PUT|DELETE /admin/v1/entities/{entityId}/settlement`: the entity's settlement currency and test records
  *   (`{"currency": "EUR", "unmatchedRecords": n, "duplicateRecords": n}`; PUT replaces, a field left out taking its
@@ -52,7 +57,7 @@ export function settlementSettingsJson(entityId: string, settings: SettlementSet
 type Deps = Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>;
 
 /** Mounted at /admin/v1/settlements. */
-export function settlementRunAdminRoutes(deps: Deps, adminToken: string): Hono<AppEnv> {
+export function settlementRunAdminRoutes(deps: Deps & Pick<HttpDependencies, 'logger'> & { readonly payments: PaymentServices }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.use('*', requireAdminToken(deps, adminToken));
 
@@ -61,15 +66,17 @@ export function settlementRunAdminRoutes(deps: Deps, adminToken: string): Hono<A
     const date = typeof body.date === 'string' ? body.date : '';
     const problem = settlementDateProblem(date, deps.now());
     if (problem) throw invalidParameters([{ name: 'date', value: date, message: problem }]);
-    if (deps.config.environment === 'live') {
-      throw new GatewayError(withReason(RESULTS.invalidParameter, 'a live gateway has no simulated acquirer: its acquirers settle for themselves'), 400);
-    }
-    const result = await runSettlement({ store: deps.store, acquirers: deps.config.acquirers, settlement: deps.config.settlement, now: deps.now }, date);
+    const { config } = deps;
+    const simulated = config.environment === 'test' ? simulatedAcquirers(config) : [];
+    const result = await runSettlement({ store: deps.store, acquirers: simulated, settlement: config.settlement, now: deps.now }, date);
+    const imported = await importProviderSettlements(
+      { store: deps.store, acquirers: connectorsIn(deps.payments.acquirers), test: config.environment === 'test', now: deps.now, logger: deps.logger },
+      date,
+    );
+    const settlements = [...result.batches, ...imported].map((batch) => settlementJson(batch, date));
     return jsonResponse(
       c,
-      envelope(RESULTS.successfulRequest, c.get('requestId'), {
-        settlementRun: { date, cutoffAt: result.cutoffAt.toISOString(), until: result.until.toISOString(), settlements: result.batches.map((batch) => settlementJson(batch, date)) },
-      }),
+      envelope(RESULTS.successfulRequest, c.get('requestId'), { settlementRun: { date, cutoffAt: result.cutoffAt.toISOString(), until: result.until.toISOString(), settlements } }),
       200,
     );
   });

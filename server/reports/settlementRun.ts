@@ -27,7 +27,7 @@ const DAY_MS = 86_400_000;
 
 export interface SettlementRunDeps {
   readonly store: Store;
-  /** The configured acquirers (ACQUIRERS): each one is a simulator in this version and settles its operations. */
+  /** The simulated acquirers (ACQUIRERS that ACQUIRERS_FILE does not describe): each settles its operations. */
   readonly acquirers: readonly string[];
   readonly settlement: SettlementConfig;
   readonly now: () => Date;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
 import { cardPayment, CIT_INITIAL, STORE_KINDS, warnIfPostgresSkipped, BROWSER_DATA } from '../../testing/harness.ts';
 import { connectorTo, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
@@ -12,6 +13,7 @@ warnIfPostgresSkipped('the opp connector');
  */
 
 let upstream: Upstream;
+const ADMIN_TOKEN = 'front-admin-token-for-connector-tests-0123456789';
 /** The secret the provider encrypts its notifications with, and the acquirer's notificationKey. */
 const NOTIFICATION_KEY = 'C0FFEE'.repeat(10) + 'ABCD';
 
@@ -26,7 +28,11 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
   let front: LiveFront;
 
   beforeAll(async () => {
-    front = await startLiveFront(kind, { hyperpay: connectorTo(upstream.url, { notificationKey: NOTIFICATION_KEY }) }, { hyperpay: upstream.credentials });
+    front = await startLiveFront(kind, { hyperpay: connectorTo(upstream.url, { notificationKey: NOTIFICATION_KEY }) }, { hyperpay: upstream.credentials }, {
+      adminToken: ADMIN_TOKEN,
+      // The tests read answers again at once (the reports' summary, then a detail): reads are not limited here.
+      limits: { ...loadConfig({}).limits, listQueriesPerSecond: 0, paymentReadsPerMinute: 0 },
+    });
     // The provider's webhook for the merchant's entity there notifies this gateway (its activation message first).
     const webhook = await upstream.admin('POST', '/admin/v1/webhooks', {
       entityId: upstream.credentials.entityId,
@@ -245,5 +251,44 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     const tested = await upstream.admin('POST', `/admin/v1/webhooks/${webhook.id}/test`);
     expect(tested.status).toBe(200);
     expect(tested.body.activation).toMatchObject({ delivered: true });
+  });
+
+  it('imports what the provider reports it settled: its amounts and fees, each record naming the gateway’s payment, once', async () => {
+    // A merchant of its own at the provider, so the provider's batch of the day is this merchant's alone.
+    const made = await upstream.admin('POST', '/admin/v1/entities', { name: `Settled ${kind}` });
+    const merchant = await front.newMerchant();
+    await front.setCredentials(merchant.entityId, 'hyperpay', { entityId: made.body.entity.id, accessToken: made.body.token.accessToken });
+    const debit = await front.post('/v1/payments', cardPayment(merchant.entityId, { amount: '50.00', merchantTransactionId: 'order-settled-1' }), { token: merchant.token });
+    const refund = await front.post(`/v1/payments/${debit.body.id}`, { entityId: merchant.entityId, paymentType: 'RF', amount: '10.00', currency: 'EUR' }, { token: merchant.token });
+    expect(refund.status).toBe(200);
+    // The provider settles its day; the gateway imports the provider's report of it.
+    const today = new Date().toISOString().slice(0, 10);
+    const settled = await upstream.admin('POST', '/admin/v1/settlements/runs', { date: today });
+    const providerBatch = settled.body.settlementRun.settlements.find((batch: { entityId: string }) => batch.entityId === made.body.entity.id);
+    expect(providerBatch.transactionCount).toBe(2);
+    const run = async () =>
+      (
+        await fetch(`${front.url}/admin/v1/settlements/runs`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ date: today }),
+        })
+      ).json() as Promise<{ settlementRun: { settlements: { entityId: string; clearingInstitute: string; settlementAmount: string; transactionCount: number }[] } }>;
+    const imported = (await run()).settlementRun.settlements.filter((batch) => batch.entityId === merchant.entityId);
+    expect(imported).toEqual([expect.objectContaining({ clearingInstitute: 'hyperpay/simulator', settlementAmount: providerBatch.settlementAmount, transactionCount: 2 })]);
+    expect((await run()).settlementRun.settlements.filter((batch) => batch.entityId === merchant.entityId)).toEqual([]);
+
+    // The merchant's settlement report: the provider's figures, on the gateway's payments.
+    const summary = await front.get('/reports/v1/reconciliations/aggregations', { entityId: merchant.entityId, 'date.from': today, 'date.to': today }, { token: merchant.token });
+    const aggregation = summary.body.aggregations[0];
+    const detail = await front.get(`/reports/v2/reconciliations/aggregations/${aggregation.id}`, { entityId: merchant.entityId }, { token: merchant.token });
+    const providerDetail = await fetch(`${upstream.url}/reports/v2/reconciliations/aggregations/${providerBatch.id}?entityId=${made.body.entity.id}`, {
+      headers: { Authorization: `Bearer ${made.body.token.accessToken}` },
+    }).then((response) => response.json() as Promise<{ records: { settlement: { amount: string; fee: string } }[] }>);
+    const records = detail.body.records as { payment: { id: string }; merchantTransactionId: string; settlement: { amount: string; fee: string }; matchedTransactions: { status: string } }[];
+    expect(records.map((record) => record.payment.id)).toEqual([debit.body.id, refund.body.id]);
+    expect(records.map((record) => record.matchedTransactions.status)).toEqual(['MATCHED', 'MATCHED']);
+    expect(records[0]?.merchantTransactionId).toBe('order-settled-1');
+    expect(records.map((record) => record.settlement)).toEqual(providerDetail.records.map((record) => expect.objectContaining({ amount: record.settlement.amount, fee: record.settlement.fee })));
   });
 });

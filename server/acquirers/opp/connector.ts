@@ -3,9 +3,19 @@ import { GatewayError, withReason } from '../../domain/errors.ts';
 import { RESULTS } from '../../domain/resultCodes.ts';
 import type { Logger } from '../../logger.ts';
 import type { CredentialsLookup } from '../credentials.ts';
-import { AcquirerOutcomeUnknownError, AcquirerUnreachableError, type Acquirer, type AcquirerAnswer, type InquiredAttempt } from '../types.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  AcquirerOutcomeUnknownError,
+  AcquirerUnreachableError,
+  type Acquirer,
+  type AcquirerAnswer,
+  type InquiredAttempt,
+  type ProviderSettlementBatch,
+  type ProviderSettlementRecord,
+} from '../types.ts';
 import { createOppClient, type CallResult, type OppClient } from './client.ts';
 import { readNotification } from './notifications.ts';
+import { readAggregations, readRecordPage } from './settlements.ts';
 import { authorizationForm, backOfficeForm, readPaymentAnswer, readQueryAnswer, type FormFields, type OppCredentials, type ReadAnswer } from './translate.ts';
 
 /**
@@ -22,6 +32,9 @@ import { authorizationForm, backOfficeForm, readPaymentAnswer, readQueryAnswer, 
 
 /** How long the inquiry made at once, within the merchant's request, may take. */
 const IMMEDIATE_INQUIRY_TIMEOUT_MS = 5000;
+/** A settlement report the provider throttles is asked again this much later, this many times at most. */
+const REPORT_RETRY_MS = 1100;
+const REPORT_ATTEMPTS = 5;
 
 export interface OppConnectorDeps {
   readonly credentials: CredentialsLookup;
@@ -128,6 +141,35 @@ export function createOppConnector(name: string, settings: OppConnectorSettings,
       }
       if ('unknown' in asked) throw new AcquirerOutcomeUnknownError(name, asked.unknown);
       return asked;
+    },
+    async settlementsOf(entityId, date) {
+      const credentials = await deps.credentials.get(entityId, name);
+      if (!credentials) return [];
+      const report = async (path: string, query: Record<string, string>): Promise<string> => {
+        // Reports are list queries, which providers limit per entity (one a second here): a throttled one waits its turn.
+        for (let attempt = 1; ; attempt++) {
+          const called = await client.get(path, { entityId: credentials.entityId, ...query }, credentials.accessToken);
+          if (called.kind !== 'response') throw new Error(`the acquirer ${name}'s settlement report could not be read: ${called.reason}`);
+          if (called.status === 200) return called.body;
+          const throttled = called.body.includes(RESULTS.throttled.code);
+          if (!throttled || attempt >= REPORT_ATTEMPTS) throw new Error(`the acquirer ${name}'s settlement report answered HTTP ${called.status}`);
+          await delay(REPORT_RETRY_MS);
+        }
+      };
+      const aggregations = readAggregations(await report('/reports/v1/reconciliations/aggregations', { 'date.from': date, 'date.to': date }));
+      if (!aggregations) throw new Error(`the acquirer ${name}'s settlement summary is not the API's`);
+      const batches: ProviderSettlementBatch[] = [];
+      for (const aggregation of aggregations) {
+        const records: ProviderSettlementRecord[] = [];
+        for (let pageNo = 1, pages = 1; pageNo <= pages; pageNo++) {
+          const page = readRecordPage(await report(`/reports/v2/reconciliations/aggregations/${encodeURIComponent(aggregation.id)}`, { pageNo: String(pageNo) }));
+          if (!page) throw new Error(`the acquirer ${name}'s settlement records are not the API's`);
+          records.push(...page.records);
+          pages = page.pages;
+        }
+        batches.push({ id: aggregation.id, clearingInstitute: aggregation.clearingInstitute, settlementCurrency: aggregation.currency, records });
+      }
+      return batches;
     },
     ...(settings.notificationKey !== undefined ? { readNotification: (body: string, header: (name: string) => string | undefined) => readNotification(body, header, settings.notificationKey as string) } : {}),
     close: () => client.close(),
