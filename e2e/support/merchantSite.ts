@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig, type GatewayConfig } from '../../server/config.ts';
 import { startGateway, type RunningGateway } from '../../server/gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../../server/merchants/repository.ts';
 import { freePort, freshStoreLocation, type StoreLocation } from '../../server/testing/harness.ts';
@@ -59,7 +59,13 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-export async function startMerchantSite(): Promise<MerchantSite> {
+/** A gateway of another configuration (a live one in front of a provider), and what its merchant needs there first. */
+export interface MerchantSiteOptions {
+  readonly config?: Partial<GatewayConfig>;
+  readonly prepare?: (gateway: RunningGateway, entityId: string) => Promise<void>;
+}
+
+export async function startMerchantSite(options: MerchantSiteOptions = {}): Promise<MerchantSite> {
   const location: StoreLocation = await freshStoreLocation('PGlite');
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -73,10 +79,12 @@ export async function startMerchantSite(): Promise<MerchantSite> {
     databaseUrl: undefined,
     demoMerchant: undefined,
     logLevel: 'silent',
+    ...options.config,
   }, { now: () => new Date(Date.now() + offsetMs) });
   const token = newAccessToken();
   const entity = await createEntity(gateway.store, 'E2E shop');
   await grantToken(gateway.store, token, 'e2e', [entity.id]);
+  await options.prepare?.(gateway, entity.id);
 
   const paymentDefaults = { amount: '92.00', currency: 'EUR', paymentType: 'DB' };
   const postCheckout = async (params: Record<string, string>, defaults: Record<string, string> = paymentDefaults) => {

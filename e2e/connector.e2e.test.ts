@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { chooseMethod, completeChallenge } from '../ci/playwright.ts';
+import { saveCredentials } from '../server/acquirers/credentials.ts';
+import { connectorTo } from '../server/testing/liveFront.ts';
+import { startUpstream, type Upstream } from '../server/testing/upstream.ts';
+import { launchBrowser } from './support/browser.ts';
+import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { fillCard, resultOf } from './support/shopper.ts';
+
+/**
+ * A live gateway in front of a provider, in Chromium (issue 33): the merchant's page, the widget and the result page
+ * as ever, but the payment is made by the provider behind the `opp` connector (this gateway in test mode, a process of
+ * its own). The provider's 3-D Secure challenge and an asynchronous brand's provider page open in the widget's frame
+ * from the provider's own address; the shopper comes back through the gateway's return address, and lands on the
+ * merchant's result page, whose server reads what the provider decided.
+ */
+
+let upstream: Upstream;
+let site: MerchantSite;
+let browser: Browser;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  [site, browser] = await Promise.all([
+    startMerchantSite({
+      config: { environment: 'live', acquirers: ['hyperpay'], defaultAcquirer: 'hyperpay', connectors: { hyperpay: connectorTo(upstream.url) }, cardDataKey: randomBytes(32) },
+      prepare: (gateway, entityId) =>
+        gateway.store.transaction(async (tx) => {
+          await saveCredentials(tx, gateway.payments.vault, entityId, 'hyperpay', upstream.credentials, new Date());
+        }),
+    }),
+    launchBrowser(),
+  ]);
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await upstream?.close();
+});
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.context().close();
+});
+
+/** A page of its own, recording the addresses its frames were shown. */
+async function open(pageName: string): Promise<{ page: Page; framed: string[] }> {
+  const page = await (await browser.newContext()).newPage();
+  pages.push(page);
+  const framed: string[] = [];
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame !== page.mainFrame()) framed.push(frame.url());
+  });
+  await page.goto(site.pageUrl(pageName));
+  return { page, framed };
+}
+
+describe('the widget on a live gateway in front of a provider', () => {
+  it('shows the provider’s 3-D Secure challenge in the widget’s frame, and lands on the result page with the provider’s approval', async () => {
+    const { page, framed } = await open('plain');
+    await page.locator('.wpwl-form-card').waitFor();
+    await fillCard(page, { number: '4200000000000042' });
+    await page.locator('button.wpwl-button-pay').click();
+    await completeChallenge(page, '1234');
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('000.100.110');
+    expect(result.threeDSecure).toMatchObject({ authenticationStatus: 'Y' });
+    // The challenge was the provider's page; the shopper came back through the gateway's return address.
+    expect(framed.some((url) => url.startsWith(`${upstream.url}/v1/redirects/`))).toBe(true);
+    expect(framed.some((url) => url.startsWith(`${site.gatewayUrl}/v1/acquirers/hyperpay/returns/`))).toBe(true);
+  });
+
+  it('takes the shopper to the provider’s page for an asynchronous brand, and back to the result page with its approval', async () => {
+    const { page, framed } = await open('redirect-brands');
+    await page.waitForFunction(() => Array.isArray((window as unknown as { readyForms?: unknown }).readyForms));
+    await chooseMethod(page, 'wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG');
+    await page.locator('.wpwl-form-onlineTransfer-SOFORTUEBERWEISUNG select.wpwl-control-country').selectOption('DE');
+    await page.locator('.wpwl-form-onlineTransfer-SOFORTUEBERWEISUNG button.wpwl-button-pay').click();
+    await page.frameLocator('.wpwl-container-onlineTransfer-SOFORTUEBERWEISUNG iframe.wpwl-target').locator('button#submit').click();
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('000.100.110');
+    expect(result.paymentBrand).toBe('SOFORTUEBERWEISUNG');
+    expect(framed.some((url) => url.startsWith(`${upstream.url}/v1/redirects/`))).toBe(true);
+  });
+
+  it('brings the provider’s decline to the merchant’s result page', async () => {
+    const { page } = await open('plain');
+    await page.locator('.wpwl-form-card').waitFor();
+    await fillCard(page, { holder: '800.100.203' });
+    await page.locator('button.wpwl-button-pay').click();
+    const result = await resultOf(page);
+    expect(result.result.code).toBe('800.100.203');
+  });
+});
