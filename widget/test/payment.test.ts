@@ -20,8 +20,10 @@ describe('the gateway answer to a submitted payment', () => {
     expect(outcomeOf({ status: 200, body: { result: { code: '000.200.000' } } })).toEqual({ kind: 'final' });
   });
 
-  it('follows the redirect of a pending answer', () => {
-    expect(outcomeOf({ status: 200, body: { result: { code: '000.200.000' }, redirect: gatewayRedirect } })).toEqual({ kind: 'redirect', redirect: gatewayRedirect });
+  it('follows the redirect of a pending answer, by POST unless it asks for GET (a provider’s page behind a connector)', () => {
+    expect(outcomeOf({ status: 200, body: { result: { code: '000.200.000' }, redirect: gatewayRedirect } })).toEqual({ kind: 'redirect', redirect: { ...gatewayRedirect, method: 'POST' } });
+    expect(redirectOf({ redirect: { ...gatewayRedirect, method: 'GET' } })).toEqual({ ...gatewayRedirect, method: 'GET' });
+    expect(redirectOf({ redirect: { ...gatewayRedirect, method: 'DELETE' } })).toEqual({ ...gatewayRedirect, method: 'POST' });
   });
 
   it('goes to the result page with a declined payment: the answer names the recorded payment (COMPAT §6)', () => {
@@ -73,7 +75,7 @@ describe('the gateway answer to a submitted payment', () => {
     expect(redirectOf({ redirect: { url: 'javascript:alert(1)', parameters: [] } })).toBeUndefined();
     expect(redirectOf({ redirect: { url: '/relative', parameters: [] } })).toBeUndefined();
     expect(redirectOf({ redirect: { url: gatewayRedirect.url, parameters: [{ name: 'a', value: 1 }] } })).toBeUndefined();
-    expect(redirectOf({ redirect: { url: gatewayRedirect.url } })).toEqual({ url: gatewayRedirect.url, parameters: [] });
+    expect(redirectOf({ redirect: { url: gatewayRedirect.url } })).toEqual({ url: gatewayRedirect.url, method: 'POST', parameters: [] });
     expect(redirectOf(null)).toBeUndefined();
   });
 

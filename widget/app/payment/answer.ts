@@ -16,6 +16,8 @@ export interface PaymentAnswer {
 
 export interface Redirect {
   readonly url: string;
+  /** GET when the page asks for it (a provider's page behind a connector); POST otherwise. */
+  readonly method: 'GET' | 'POST';
   readonly parameters: readonly { readonly name: string; readonly value: string }[];
 }
 
@@ -44,7 +46,7 @@ export function refusalMessage(refusal: Extract<Outcome, { kind: 'refused' }>, t
 
 /** The redirect of a pending answer, if it is one the widget can follow (an http(s) URL, name/value strings). */
 export function redirectOf(body: unknown): Redirect | undefined {
-  const redirect = (body as { redirect?: unknown } | null)?.redirect as { url?: unknown; parameters?: unknown } | undefined;
+  const redirect = (body as { redirect?: unknown } | null)?.redirect as { url?: unknown; method?: unknown; parameters?: unknown } | undefined;
   if (typeof redirect !== 'object' || redirect === null || typeof redirect.url !== 'string') return undefined;
   let url: URL;
   try {
@@ -58,7 +60,7 @@ export function redirectOf(body: unknown): Redirect | undefined {
     (parameter: unknown) =>
       typeof parameter === 'object' && parameter !== null && typeof (parameter as { name?: unknown }).name === 'string' && typeof (parameter as { value?: unknown }).value === 'string',
   );
-  return valid ? { url: url.href, parameters: parameters as Redirect['parameters'] } : undefined;
+  return valid ? { url: url.href, method: redirect.method === 'GET' ? 'GET' : 'POST', parameters: parameters as Redirect['parameters'] } : undefined;
 }
 
 export type Outcome =

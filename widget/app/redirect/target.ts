@@ -10,7 +10,7 @@ import { ThreeDSecureFrame } from './ThreeDSecureFrame.tsx';
 
 /**
  * Following a pending payment's redirect (3-D Secure challenge, a redirect brand's provider page): its
- * parameters are POSTed as a form to its URL, in `paymentTarget`:
+ * parameters are sent as a form to its URL (POST, or GET when the redirect asks for it), in `paymentTarget`:
  *   - unset: the widget's own frame (ThreeDSecureFrame) inside the form's container, the form hidden;
  *   - `_top` (also `_self`, `_parent`): that window leaves the merchant page; the gateway's completion page
  *     then goes to the result URL itself;
@@ -32,10 +32,10 @@ export interface RedirectContext {
 }
 
 
-/** Posts the redirect's parameters to its URL in `target`, as a form (one hidden input each, in order). */
+/** Sends the redirect's parameters to its URL in `target`, as a form (one hidden input each, in order) by its method. */
 function postRedirectForm(state: PaymentState, redirect: Redirect, target: string): void {
   const form = document.createElement('form');
-  form.method = 'POST';
+  form.method = redirect.method;
   form.action = redirect.url;
   form.target = target;
   form.acceptCharset = 'UTF-8';
