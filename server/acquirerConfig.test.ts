@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { startGatewayProcess } from './testing/gatewayProcess.ts';
 
 /** ACQUIRERS_FILE (acquirerConfig.ts), read as the start reads it, and a live gateway's refusal of simulated acquirers. */
 
@@ -67,4 +68,13 @@ describe('a live gateway never pretends', () => {
     expect(() => loadConfig({ GATEWAY_ENV: 'live', ACQUIRERS: 'hyperpay,fallback', ACQUIRERS_FILE: path })).toThrow(/^ACQUIRERS names fallback, which ACQUIRERS_FILE does not describe/);
     expect(loadConfig({ GATEWAY_ENV: 'live', ACQUIRERS: 'hyperpay', ACQUIRERS_FILE: path }).connectors.hyperpay?.kind).toBe('opp');
   });
+
+  it('stops a live start in one line naming the setting, with exit code 1, as the operator runs it', async () => {
+    for (const env of [{}, { ACQUIRERS_FILE: fileWith('{"acquirers": {"hyperpay": {"kind": "opp", "url": "ftp://x"}}}'), ACQUIRERS: 'hyperpay' }]) {
+      const gateway = startGatewayProcess({ GATEWAY_ENV: 'live', CARD_DATA_KEY: 'ab'.repeat(32), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', DATA_DIR: dir, ...env });
+      expect(await gateway.exited).toBe(1);
+      expect(gateway.stderr().trim().split('\n')).toHaveLength(1);
+      expect(gateway.stderr()).toMatch(/^Configuration error: (ACQUIRERS is not set|ACQUIRERS_FILE \S+: acquirers\.hyperpay\.url)/);
+    }
+  }, 60_000);
 });

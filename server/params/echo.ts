@@ -30,7 +30,8 @@ const KEYED_STRUCTURES = new Set(['customParameters', 'merchant.data', 'risk.par
  * What a connector forwards to a provider speaking the platform's API (acquirers/opp/): the request structures as the
  * merchant sent them, by their wire names (requestEcho's inverse: `cart.items[0].name`, `customParameters[KEY]`), but
  * those the gateway answers for itself or sends otherwise — its own references, URLs and registrations, the payment
- * instrument (sent from the vault or the command, never masked as echoed), the standing instruction (sent as resolved).
+ * instrument (sent from the vault or the command, never masked as echoed). The standing instruction goes as sent; the
+ * connector puts what the gateway resolved of it (source, mode, the agreement's scheme reference) in its place.
  */
 const NOT_FORWARDED = new Set([
   'merchantTransactionId',
@@ -39,7 +40,6 @@ const NOT_FORWARDED = new Set([
   'createRegistration',
   'registrations',
   'recurringMigration',
-  'standingInstruction',
   'recurringType',
   'referenceUuid',
   'overrideHolder',

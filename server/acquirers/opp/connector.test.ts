@@ -133,6 +133,37 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     expect(await atProvider(debit.body.id)).toMatchObject({ paymentBrand: 'DIRECTDEBIT_SEPA', bankAccount: { holder: 'Jane Jones' } });
   });
 
+  it('sends the other instruments as the provider takes them: a network token, a wallet’s token, an MB WAY account', async () => {
+    const token = await front.post('/v1/payments', {
+      entityId: front.entityId, amount: '12.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'VISA',
+      'tokenAccount.type': 'NETWORK', 'tokenAccount.number': '4200000000000000', 'tokenAccount.expiryMonth': '05',
+      'tokenAccount.expiryYear': '2034', 'tokenAccount.cryptogram': 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', 'threeDSecure.eci': '05',
+    });
+    expect(token.body.result.code).toBe('000.100.110');
+    expect(await atProvider(token.body.id)).toMatchObject({ tokenAccount: { type: 'NETWORK', number: '420000******0000' }, threeDSecure: { eci: '05' } });
+    // The wallet's token goes as it came: the provider holds the merchant's wallet keys (its test system reads it).
+    const appleToken = JSON.stringify({ version: 'EC_v1', data: 'c2VjcmV0LWFwcGxlLXRva2VuLWJsb2I=', signature: 'c2lnbmF0dXJl', header: { transactionId: 'abc123' } });
+    const wallet = await front.post('/v1/payments', { entityId: front.entityId, amount: '13.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'APPLEPAY', 'applePay.paymentToken': appleToken });
+    expect(wallet.body.result.code).toBe('000.100.110');
+    expect(await atProvider(wallet.body.id)).toMatchObject({ paymentBrand: 'APPLEPAY', card: { bin: '420000' } });
+    expect(JSON.stringify(wallet.body)).not.toContain('c2VjcmV0LWFwcGxlLXRva2VuLWJsb2I=');
+    const mbway = await front.post('/v1/payments', { entityId: front.entityId, amount: '14.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'MBWAY', 'virtualAccount.accountId': '351#911222111' });
+    expect(mbway.body.result.code).toBe('000.100.110');
+    expect(await atProvider(mbway.body.id)).toMatchObject({ paymentBrand: 'MBWAY' });
+  });
+
+  it('captures a PA.CP at once, and authorizes an increment on the provider’s preauthorization', async () => {
+    const captured = await front.post('/v1/payments', cardPayment(front.entityId, { paymentType: 'PA.CP' }));
+    expect(captured.body).toMatchObject({ paymentType: 'CP', result: { code: '000.100.110' } });
+    expect(await atProvider(captured.body.id)).toMatchObject({ paymentType: 'CP', referencedId: (await atProvider(captured.body.referencedId)).id });
+    const original = await front.post('/v1/payments', cardPayment(front.entityId, { paymentType: 'PA', amount: '100.00' }));
+    const increment = await front.post('/v1/payments', {
+      entityId: front.entityId, paymentType: 'PA', amount: '50.00', currency: 'EUR', referenceUuid: original.body.id, 'standingInstruction.industryPractice': 'INCREMENTAL_AUTH',
+    });
+    expect(increment.body).toMatchObject({ referencedId: original.body.id, result: { code: '000.100.110' } });
+    expect(await atProvider(increment.body.id)).toMatchObject({ paymentType: 'PA', referencedId: (await atProvider(original.body.id)).id });
+  });
+
   it('refuses a payment of an entity with no credentials at the acquirer, sending nothing', async () => {
     const other = await front.newMerchant();
     const before = await upstream.api('GET', '/v1/query', { 'date.from': '2000-01-01 00:00:00', 'date.to': '2100-01-01 00:00:00', limit: '500' });
@@ -290,5 +321,12 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     expect(records.map((record) => record.matchedTransactions.status)).toEqual(['MATCHED', 'MATCHED']);
     expect(records[0]?.merchantTransactionId).toBe('order-settled-1');
     expect(records.map((record) => record.settlement)).toEqual(providerDetail.records.map((record) => expect.objectContaining({ amount: record.settlement.amount, fee: record.settlement.fee })));
+    // The reconciliation file of the day carries them too: the gateway's payment, the provider's fee.
+    const file = await fetch(`${front.url}/admin/v1/entities/${merchant.entityId}/reconciliation/files/${today}/csv`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const lines = (await file.text()).trim().split('\n');
+    const header = (lines[0] as string).split(';');
+    const debitLine = lines.find((line) => line.includes(debit.body.id))?.split(';') ?? [];
+    expect(debitLine[header.indexOf('SettlementFee')]).toBe(providerDetail.records[0]?.settlement.fee);
+    expect(debitLine[header.indexOf('MatchingStatus')]).toBe('MATCHED');
   });
 });

@@ -24,15 +24,20 @@ export type FormFields = [string, string][];
 
 const pad2 = (value: number) => String(value).padStart(2, '0');
 
+/** What the gateway resolves of a standing instruction: the provider is told these instead of what the merchant sent. */
+const RESOLVED_INSTRUCTION = ['standingInstruction.source', 'standingInstruction.mode', 'standingInstruction.initialTransactionId'];
+
 /**
- * The standing instruction as the provider is told it: the merchant's (type, recurringType, ...) with what the gateway
- * resolved (source, mode, the scheme reference of the agreement). A payment that stores the card without one is
- * the first of an unscheduled agreement: the provider then gives the scheme reference later MITs name.
+ * The standing instruction as the provider is told it: the merchant's (type, recurringType, industryPractice, ...)
+ * with what the gateway resolved (source, mode, the scheme reference of the agreement). A payment that stores the
+ * card without one is the first of an unscheduled agreement: the provider then gives the scheme reference later MITs
+ * name.
  */
-function standingInstruction(request: AuthorizationRequest, forwardedType: string | undefined): FormFields {
+function standingInstruction(request: AuthorizationRequest, forwarded: Readonly<Record<string, string>>): FormFields {
+  const sent = Object.entries(forwarded).filter(([name]) => name.startsWith('standingInstruction.') && !RESOLVED_INSTRUCTION.includes(name));
   const cardOnFile: CardOnFileRequest | undefined = request.cardOnFile ?? (request.storesCard ? { source: 'CIT', mode: 'INITIAL', initialTransactionId: undefined } : undefined);
-  if (!cardOnFile) return [];
-  const fields: FormFields = [['standingInstruction.type', forwardedType ?? 'UNSCHEDULED']];
+  if (!cardOnFile) return sent;
+  const fields: FormFields = forwarded['standingInstruction.type'] === undefined ? [['standingInstruction.type', 'UNSCHEDULED'], ...sent] : sent;
   if (cardOnFile.source) fields.push(['standingInstruction.source', cardOnFile.source]);
   if (cardOnFile.mode) fields.push(['standingInstruction.mode', cardOnFile.mode]);
   if (cardOnFile.initialTransactionId) fields.push(['standingInstruction.initialTransactionId', cardOnFile.initialTransactionId]);
@@ -86,7 +91,7 @@ export function authorizationForm(request: AuthorizationRequest, credentials: Op
     if (name.startsWith('standingInstruction.')) continue;
     fields.push([name, value]);
   }
-  fields.push(...standingInstruction(request, forwarded['standingInstruction.type']));
+  fields.push(...standingInstruction(request, forwarded));
   if (request.referencedReference) fields.push(['referenceUuid', request.referencedReference]);
   const shopper = request.shopper;
   if (shopper) {
