@@ -70,7 +70,7 @@ describe('a live gateway never pretends', () => {
   });
 
   it('stops a live start in one line naming the setting, with exit code 1, as the operator runs it', async () => {
-    for (const env of [{}, { ACQUIRERS_FILE: fileWith('{"acquirers": {"hyperpay": {"kind": "opp", "url": "ftp://x"}}}'), ACQUIRERS: 'hyperpay' }]) {
+    for (const env of [{} as Record<string, string>, { ACQUIRERS_FILE: fileWith('{"acquirers": {"hyperpay": {"kind": "opp", "url": "ftp://x"}}}'), ACQUIRERS: 'hyperpay' }]) {
       const gateway = startGatewayProcess({ GATEWAY_ENV: 'live', CARD_DATA_KEY: 'ab'.repeat(32), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', DATA_DIR: dir, ...env });
       expect(await gateway.exited).toBe(1);
       expect(gateway.stderr().trim().split('\n')).toHaveLength(1);

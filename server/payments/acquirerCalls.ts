@@ -40,12 +40,14 @@ export async function callAcquirer(
   }
 }
 
-/** Closes an attempt the acquirer refused: nothing was made, and the card it held for a registration goes. */
+/**
+ * Closes an attempt the acquirer refused: nothing was made, and a new payment's card held for a registration goes (a
+ * challenged payment's card is its redirect's, which its end erases).
+ */
 async function closeRefused(services: PaymentServices, attempt: { readonly id: string; readonly plan: AttemptPlan }): Promise<void> {
   const now = services.now();
   await services.store.transaction(async (tx) => {
     await services.ledger.close(tx, attempt.id, 'refused', now);
-    const sealedCardId = attempt.plan.kind === 'backOffice' ? null : attempt.plan.registerSealedCardId;
-    if (sealedCardId !== null) await eraseSealed(tx, sealedCardId, now);
+    if (attempt.plan.kind === 'initial' && attempt.plan.registerSealedCardId !== null) await eraseSealed(tx, attempt.plan.registerSealedCardId, now);
   });
 }

@@ -6,7 +6,7 @@ import {
 } from '../../acquirers/threeDSecure.ts';
 import type { Acquirer, AcquirerAnswer, SmartRetryOrigin } from '../../acquirers/types.ts';
 import type { CreatePaymentCommand } from '../../domain/commands.ts';
-import { invalidParameters, withReason, type ParameterError } from '../../domain/errors.ts';
+import { GatewayError, invalidParameters, withReason, type ParameterError } from '../../domain/errors.ts';
 import { newResourceId } from '../../domain/ids.ts';
 import type { FinalResult, InitialPaymentType, PaymentRecord, PaymentRedirect, TestMode } from '../../domain/payment.ts';
 import { statusOfResult, withResult } from '../../domain/paymentState.ts';
@@ -19,7 +19,7 @@ import type { HeldCard } from '../../vault/cardVault.ts';
 import { asyncBrand } from '../../../widget/shared/asyncBrands.ts';
 import { PROVIDER_CONFIRMATION_MS } from '../../acquirers/simulatedProviders.ts';
 import { eraseSealed, findSealed, keepSealed } from '../../vault/repository.ts';
-import { callAcquirer } from '../acquirerCalls.ts';
+import { callAcquirer, type CallOutcome } from '../acquirerCalls.ts';
 import { scheduleCaptureAtOnce, withOutcome } from '../authorize.ts';
 import { nextInquiryAt } from '../awaiting.ts';
 import type { PaymentServices } from '../services.ts';
@@ -336,18 +336,31 @@ export async function askAcquirer(services: PaymentServices, success: SuccessToA
         })
       : target.confirmRedirectPayment({ ...common, attemptId, brand: plan.payment.paymentBrand ?? '' });
   let attempt: RetryableAttempt<SuccessToAsk['plan']> = { id: success.attemptId, plan };
-  let outcome = await callAcquirer(services, attempt, () => ask(acquirer, success.attemptId, undefined));
-  // Only a card's authorization is retried: a provider's confirmation has no other acquirer; an unknown outcome never is.
-  const retry = card && !('unknown' in outcome) ? await smartRetryAfter(services, attempt, acquirer, outcome, withOutcome(plan.payment, outcome)) : undefined;
-  if (retry?.kind === 'finishedMeanwhile') {
-    const redirect = await findRedirect(services.store, plan.redirectId);
-    if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);
-    return redirect;
-  }
-  if (retry) {
-    const retried = retry.attempt;
-    attempt = retried;
-    outcome = await callAcquirer(services, retried, () => ask(retry.fallback, retried.id, retry.retryOf));
+  let outcome: CallOutcome;
+  try {
+    outcome = await callAcquirer(services, attempt, () => ask(acquirer, success.attemptId, undefined));
+    // Only a card's authorization is retried: a provider's confirmation has no other acquirer; an unknown outcome never is.
+    const retry = card && !('unknown' in outcome) ? await smartRetryAfter(services, attempt, acquirer, outcome, withOutcome(plan.payment, outcome)) : undefined;
+    if (retry?.kind === 'finishedMeanwhile') {
+      const redirect = await findRedirect(services.store, plan.redirectId);
+      if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);
+      return redirect;
+    }
+    if (retry) {
+      const retried = retry.attempt;
+      attempt = retried;
+      outcome = await callAcquirer(services, retried, () => ask(retry.fallback, retried.id, retry.retryOf));
+    }
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    // The acquirer refused the authorization as it stood (a fallback without the entity's credentials): the pending
+    // payment ends with that refusal, and nothing was made.
+    const refusal = error.result;
+    return services.store.transaction(async (tx) => {
+      const redirect = await findRedirect(tx, plan.redirectId, { forUpdate: true });
+      if (!redirect) throw new Error(`redirect ${plan.redirectId} is missing`);
+      return endWithoutAcquirer(services, tx, redirect, 'success', refusedResult(refusal, plan.threeDSecure));
+    });
   }
   const settled = attempt;
   const known = outcome;
