@@ -14,6 +14,7 @@ import { checkoutJobHandlers, checkoutNotifications } from './checkouts/callback
 import { createOutbox } from './events/outbox.ts';
 import { captureAtOnceJobHandlers } from './payments/flows/captureAtOnce.ts';
 import { recoveryJobHandlers } from './payments/recovery.ts';
+import { awaitingAttempts } from './payments/store/attempts.ts';
 import { createPaymentServices, type PaymentServices } from './payments/services.ts';
 import { ConfigError, simulatedAcquirers, type GatewayConfig } from './config.ts';
 import { createJobRegistry } from './jobs/registry.ts';
@@ -206,8 +207,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const throttling = createThrottling({ counters, settings: throttlingSettings, defaults: defaultLimits(config.limits), now });
   const metrics = createMetrics();
   metrics.readJobQueuesWith(() => dueJobQueues(store, now()));
+  metrics.readAwaitingAttemptsWith(() => awaitingAttempts(store, now()));
   const payments = createPaymentServices({
     onPaymentsRecorded: (recorded) => metrics.paymentsRecorded(recorded),
+    onAcquirerCall: (acquirer, outcome) => metrics.acquirerCalled(acquirer, outcome),
     risk: createRiskCheck({ store, settings: throttlingSettings, fingerprint: (text) => vault.fingerprint(text), acquirer: config.defaultAcquirer, now }),
     store,
     // Subscribers run in the transaction that appends the events: a checkout's notificationUrl call scheduled, a

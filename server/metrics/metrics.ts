@@ -34,13 +34,26 @@ export interface JobQueue {
   readonly oldestAgeSeconds: number;
 }
 
+/** How a call to an acquirer ended (payments/acquirerCalls.ts). */
+export type AcquirerCallOutcome = 'answer' | 'unreachable' | 'unknown' | 'refused';
+
+/** The attempts awaiting one acquirer's final word at a scrape: how many, and how long the oldest has waited. */
+export interface AwaitingAttempts {
+  readonly acquirer: string;
+  readonly count: number;
+  readonly oldestAgeSeconds: number;
+}
+
 export interface Metrics {
   readonly registry: Registry;
   requestAnswered(request: RequestObservation): void;
   paymentsRecorded(payments: readonly RecordedPayment[]): void;
   jobFinished(kind: string, outcome: JobOutcomeKind): void;
+  acquirerCalled(acquirer: string, outcome: AcquirerCallOutcome): void;
   /** Where the job queues are read at each scrape (the gateway's store). */
   readJobQueuesWith(read: () => Promise<readonly JobQueue[]>): void;
+  /** Where the attempts awaiting their acquirer are read at each scrape. */
+  readAwaitingAttemptsWith(read: () => Promise<readonly AwaitingAttempts[]>): void;
   /** The exposition text and its content type. */
   scrape(): Promise<{ readonly text: string; readonly contentType: string }>;
 }
@@ -89,6 +102,35 @@ export function createMetrics(): Metrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const acquirerCalls = new Counter({
+    name: 'gateway_acquirer_calls_total',
+    help: 'Calls to acquirers by this instance, by acquirer and how they ended: answer, unreachable (never sent), unknown (sent, no answer read: asked, never sent again), refused',
+    labelNames: ['acquirer', 'outcome'] as const,
+    registers: [registry],
+  });
+  let readAwaiting: (() => Promise<readonly AwaitingAttempts[]>) | undefined;
+  let awaiting: Promise<readonly AwaitingAttempts[]> | undefined;
+  const awaitingOfThisScrape = () => (awaiting ??= (readAwaiting?.() ?? Promise.resolve([])).finally(() => setImmediate(() => (awaiting = undefined))));
+  new Gauge({
+    name: 'gateway_acquirer_attempts_awaiting',
+    help: 'Payments awaiting their acquirer’s final word (pending there, or their answer lost), by acquirer (the whole store)',
+    labelNames: ['acquirer'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const entry of await awaitingOfThisScrape()) this.set({ acquirer: entry.acquirer }, entry.count);
+    },
+  });
+  new Gauge({
+    name: 'gateway_acquirer_attempts_awaiting_oldest_age_seconds',
+    help: 'How long the oldest payment awaiting each acquirer’s final word has waited',
+    labelNames: ['acquirer'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const entry of await awaitingOfThisScrape()) this.set({ acquirer: entry.acquirer }, entry.oldestAgeSeconds);
+    },
+  });
   let readQueues: (() => Promise<readonly JobQueue[]>) | undefined;
   let queues: Promise<readonly JobQueue[]> | undefined;
   // Both gauges are read in one query per scrape: the first collect starts it, the second shares it.
@@ -131,8 +173,14 @@ export function createMetrics(): Metrics {
       jobs.inc({ kind, outcome });
       if (kind === WEBHOOK_DELIVERY_JOB && outcome !== 'done') webhookFailures.inc({ outcome });
     },
+    acquirerCalled(acquirer, outcome) {
+      acquirerCalls.inc({ acquirer, outcome });
+    },
     readJobQueuesWith(read) {
       readQueues = read;
+    },
+    readAwaitingAttemptsWith(read) {
+      readAwaiting = read;
     },
     async scrape() {
       return { text: await registry.metrics(), contentType: registry.contentType };

@@ -25,14 +25,22 @@ export async function callAcquirer(
   attempt: { readonly id: string; readonly plan: AttemptPlan },
   call: () => Promise<AcquirerAnswer>,
 ): Promise<CallOutcome> {
+  const acquirer = attempt.plan.payment.acquirer;
   try {
-    return { answer: await call() };
+    const answer = await call();
+    services.onAcquirerCall?.(acquirer, 'answer');
+    return { answer };
   } catch (error) {
-    if (error instanceof AcquirerUnreachableError) return { unreachable: error };
+    if (error instanceof AcquirerUnreachableError) {
+      services.onAcquirerCall?.(acquirer, 'unreachable');
+      return { unreachable: error };
+    }
     if (error instanceof GatewayError) {
+      services.onAcquirerCall?.(acquirer, 'refused');
       await closeRefused(services, attempt);
       throw error;
     }
+    services.onAcquirerCall?.(acquirer, 'unknown');
     // Whatever else went wrong, the request may have been made: it is asked about, never made again.
     if (!(error instanceof AcquirerOutcomeUnknownError)) services.logger.error('an acquirer call failed unexpectedly: its outcome is asked of the acquirer', { attemptId: attempt.id, error });
     else services.logger.warn('the outcome of an acquirer call is unknown: the acquirer will be asked', { attemptId: attempt.id, reason: error.reason });

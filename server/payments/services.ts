@@ -23,6 +23,8 @@ export interface PaymentServices {
   readonly ledger: Ledger;
   /** Told the payments the ledger recorded (the metrics), once committed. */
   readonly onPaymentsRecorded?: (payments: readonly PaymentRecord[]) => void;
+  /** Told how each call to an acquirer ended (the metrics): acquirerCalls.ts. */
+  readonly onAcquirerCall?: (acquirer: string, outcome: 'answer' | 'unreachable' | 'unknown' | 'refused') => void;
   readonly outbox: Outbox;
   readonly acquirers: AcquirerRegistry;
   /** The 3-D Secure directory server: the simulated one in test, none in live (external authentication only). */

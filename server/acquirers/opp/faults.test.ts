@@ -19,6 +19,7 @@ warnIfPostgresSkipped('the opp connector’s faults');
 /** A live gateway's store: PostgreSQL, as production has it (PGlite only where no PostgreSQL is given). */
 const LIVE_STORE: StoreKind = TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const TIMEOUT_MS = 3000;
+const METRICS_TOKEN = 'metrics-token-for-the-connector-fault-tests-0123';
 const NEVER_RECEIVED_AFTER_MS = 120_000;
 
 let upstream: Upstream;
@@ -37,7 +38,9 @@ describe.each([LIVE_STORE])('a live gateway whose provider’s network fails, on
   let front: LiveFront;
 
   beforeAll(async () => {
-    front = await startLiveFront(kind, { hyperpay: connectorTo(proxy.url, { timeoutMs: TIMEOUT_MS, neverReceivedAfterMs: NEVER_RECEIVED_AFTER_MS }) }, { hyperpay: upstream.credentials });
+    front = await startLiveFront(kind, { hyperpay: connectorTo(proxy.url, { timeoutMs: TIMEOUT_MS, neverReceivedAfterMs: NEVER_RECEIVED_AFTER_MS }) }, { hyperpay: upstream.credentials }, {
+      metrics: { port: undefined, host: '127.0.0.1', token: METRICS_TOKEN },
+    });
   });
   afterAll(async () => {
     await front?.close();
@@ -128,6 +131,10 @@ describe.each([LIVE_STORE])('a live gateway whose provider’s network fails, on
     expect(again.body.id).toBe(first.body.id);
     expect(again.body.result.code).toBe('000.200.000');
     expect(authorizationsSent()).toBe(sentBefore);
+    // The operator sees it: a call whose outcome is unknown, a payment awaiting the acquirer.
+    const scraped = await (await fetch(`${front.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(Number(/^gateway_acquirer_calls_total\{acquirer="hyperpay",outcome="unknown"\} (\d+)/m.exec(scraped)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^gateway_acquirer_attempts_awaiting\{acquirer="hyperpay"\} (\d+)/m.exec(scraped)?.[1])).toBeGreaterThanOrEqual(1);
     await recoverAfter(RECOVERY_INTERVAL_MS + 1000);
     expect(await recorded(first.body.id)).toMatchObject({ status: 'approved' });
   });

@@ -193,6 +193,15 @@ export async function findOpenAttempts(db: Queryable, before: Date, now: Date, l
   return found.rows.map(toAttempt);
 }
 
+/** The attempts awaiting their acquirer's final word, by acquirer: how many, and the oldest's age at `now` (the metrics). */
+export async function awaitingAttempts(db: Queryable, now: Date): Promise<{ acquirer: string; count: number; oldestAgeSeconds: number }[]> {
+  const found = await db.query<{ acquirer: string; count: string | number; oldest: Date | string }>(
+    `SELECT acquirer, count(*) AS count, min(created_at) AS oldest FROM acquirer_attempts
+      WHERE finished_at IS NULL AND next_inquiry_at IS NOT NULL GROUP BY acquirer`,
+  );
+  return found.rows.map((row) => ({ acquirer: row.acquirer, count: Number(row.count), oldestAgeSeconds: Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1000) }));
+}
+
 /** The attempt, whatever its state (a shopper's return names it). */
 export async function findAttempt(db: Queryable, id: string): Promise<AcquirerAttempt | undefined> {
   const found = await db.query<AttemptRow>(`SELECT ${COLUMNS} FROM acquirer_attempts WHERE id = $1`, [id]);
