@@ -257,6 +257,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolveListen) => receiver.listen(0, '127.0.0.1', resolveListen));
   const port = await freePort();
+  work = mkdtempSync(join(tmpdir(), 'docs-examples-'));
+  // docs/live.md's credentials examples need a connector; nothing in the docs pays through it, so it reaches no provider.
+  const acquirersFile = join(work, 'acquirers.json');
+  writeFileSync(acquirersFile, JSON.stringify({ acquirers: { hyperpay: { kind: 'opp', url: 'http://127.0.0.1:9' } } }));
   // The gateways' environment, which the commands get too (as docs/operating.md asks of an operator).
   const gatewayEnv: Record<string, string> = {
     HOST: '127.0.0.1',
@@ -269,14 +273,14 @@ beforeAll(async () => {
     METRICS_TOKEN: metricsToken,
     // docs/ci.md's control API examples.
     TEST_CONTROL_API: 'true',
-    // The smart retry examples name a fallback acquirer.
-    ACQUIRERS: 'simulator,fallback',
+    // The smart retry and routing examples name a fallback acquirer.
+    ACQUIRERS: 'simulator,fallback,hyperpay',
+    ACQUIRERS_FILE: acquirersFile,
     // Today's payments settle today however late in the (UTC) day the examples run.
     SETTLEMENT_CUTOFF_UTC: '23:59',
     LOG_LEVEL: 'silent',
   };
   gateway = await startGateway(loadConfig(gatewayEnv));
-  work = mkdtempSync(join(tmpdir(), 'docs-examples-'));
   const { DATABASE_URL: _ignored, CARD_DATA_KEY: _key, ...inherited } = process.env;
   environment = { ...inherited, ...gatewayEnv, DOCS_REPO: ROOT, npm_config_update_notifier: 'false' };
 });

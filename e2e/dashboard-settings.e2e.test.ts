@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../server/dashboard/operators.ts';
 import { showOfferedBrands } from '../server/merchants/brands.ts';
+import { findRoutingRules } from '../server/merchants/routingRules.ts';
 import { findSmartRetry } from '../server/merchants/smartRetrySettings.ts';
 import { HEADER_LINE, reconciliationFileName } from '../server/reconciliation/format.ts';
 import { findFile, findFtpSettings } from '../server/reconciliation/repository.ts';
@@ -222,12 +223,44 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s',
     expect(problems).toEqual([]);
   }, TIMEOUT_MS);
 
+  it('lets an operator set a routing rule, which payments follow, after the gateway named what to correct', async () => {
+    const { entityId, token } = await t.newMerchant();
+    const { page, problems } = await open('/dashboard/settings');
+    await signInAsOperator(page, 'Settings');
+    await page.getByLabel('Entity', { exact: true }).selectOption(entityId);
+    const section = page.getByRole('region', { name: 'Routing rules', exact: true });
+    await section.getByText('No rules: every payment goes to the default acquirer, simulator.').waitFor();
+
+    await section.getByRole('button', { name: 'Add a rule' }).click();
+    const rule = section.getByRole('group', { name: 'Rule 1' });
+    await rule.getByLabel('Acquirer').selectOption('fallback');
+    await rule.getByLabel('Brands').fill('master');
+    await rule.getByLabel('Up to amount').fill('100,00');
+    await section.getByRole('button', { name: 'Save the routing rules' }).click();
+    const refused = section.locator('.outcome').getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.innerText()).toContain('rules[0].maxAmount');
+    expect(await findRoutingRules(t.gateway.store, entityId)).toBeUndefined();
+
+    await rule.getByLabel('Up to amount').fill('100.00');
+    await section.getByRole('button', { name: 'Save the routing rules' }).click();
+    await section.locator('.outcome').getByRole('status').waitFor();
+    const table = section.getByRole('table', { name: 'Routing rules of Test merchant, in the order they are tried' });
+    await eventually(() => table.innerText()).toContain('fallback');
+    expect((await findRoutingRules(t.gateway.store, entityId))?.rules).toEqual([{ acquirer: 'fallback', brands: ['MASTER'], maxAmountMinor: 10_000 }]);
+    const paid = await t.post('/v1/payments', cardPayment(entityId, { paymentBrand: 'MASTER', 'card.number': '5454545454545454' }), { token });
+    const acquirer = await t.gateway.store.query<{ acquirer: string }>('SELECT acquirer FROM payments WHERE id = $1', [paid.body.id]);
+    expect(acquirer.rows[0]?.acquirer).toBe('fallback');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  }, TIMEOUT_MS);
+
   it('shows a merchant its own settings to read, without forms', async () => {
     const { page, problems } = await open('/dashboard/settings');
     await signInWithToken(page, t.token, 'Settings');
     await page.getByText('You can see these settings; only an operator of the platform changes them.').waitFor();
-    for (const name of ['Smart retry', 'Payment brands offered', 'Reconciliation file upload (FTP)']) {
-      const section = page.getByRole('region', { name });
+    for (const name of ['Smart retry', 'Payment brands offered', 'Reconciliation file upload (FTP)', 'Routing rules', 'Credentials at the providers']) {
+      const section = page.getByRole('region', { name, exact: true });
       await section.locator('dl, .empty').first().waitFor();
       expect(await section.getByRole('button').count(), name).toBe(0);
       expect(await section.locator('input, select, textarea').count(), name).toBe(0);

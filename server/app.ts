@@ -21,6 +21,8 @@ import { demoRoutes } from './demo/routes.ts';
 import { credentialAdminRoutes } from './merchants/credentialRoutes.ts';
 import { entityAdminRoutes, tokenAdminRoutes } from './merchants/entityRoutes.ts';
 import { smartRetryAdminRoutes } from './merchants/smartRetryRoutes.ts';
+import { routingAdminRoutes } from './merchants/routingRoutes.ts';
+import { acquirerCredentialsAdminRoutes } from './acquirers/credentialsRoutes.ts';
 import { throttlingAdminRoutes } from './throttling/routes.ts';
 import { brandsAdminRoutes } from './merchants/brandsRoutes.ts';
 import { settlementAdminRoutes } from './payments/settlementRoutes.ts';
@@ -106,6 +108,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', smartRetryAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', throttlingAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', brandsAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', routingAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', acquirerCredentialsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', entityAdminRoutes(deps, adminToken));

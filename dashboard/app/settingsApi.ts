@@ -2,9 +2,9 @@ import { api, segment } from './api.ts';
 import type { Envelope } from './types.ts';
 
 /**
- * The endpoints of an entity's settings and settlements (server/dashboard/settingsApi.ts), and what they answer.
- * Reading: both principals, their own entities. Changing settings: operators only (a merchant gets 403). The FTP
- * password is write-only: answers say `passwordSet`.
+ * The endpoints of an entity's settings and settlements (server/dashboard/settingsApi.ts, acquirersApi.ts), and what
+ * they answer. Reading: both principals, their own entities. Changing settings: operators only (a merchant gets 403).
+ * The FTP password and the connectors' access tokens are write-only: answers say `passwordSet`, `set`.
  */
 
 export interface SmartRetrySettings {
@@ -78,6 +78,49 @@ export interface FtpInput {
   readonly tlsCertificate?: string;
 }
 
+/** A routing rule: the acquirer a payment goes to when it meets every condition given. Amounts as "100.00". */
+export interface RoutingRule {
+  readonly acquirer: string;
+  readonly brands?: readonly string[];
+  readonly currencies?: readonly string[];
+  readonly minAmount?: string;
+  readonly maxAmount?: string;
+}
+
+export interface RoutingSettings {
+  readonly entityId: string;
+  /** Tried in order: the first that matches a payment names its acquirer. */
+  readonly rules: readonly RoutingRule[];
+  /** Where a payment no rule matches goes. */
+  readonly defaultAcquirer: string;
+  /** Every acquirer a rule may name. */
+  readonly acquirers: readonly string[];
+  /** The acquirers that are connectors to a provider: they need the entity's credentials there. */
+  readonly connectors: readonly string[];
+  readonly updatedAt: string | null;
+}
+
+export interface RoutingAnswer extends Envelope {
+  readonly routing: RoutingSettings;
+}
+
+/** An entity's credentials at a connector's provider: never the token; a merchant is told only `set`. */
+export interface ConnectorCredentials {
+  readonly entityId: string;
+  readonly acquirer: string;
+  readonly set: boolean;
+  readonly providerEntityId?: string | null;
+  readonly updatedAt?: string | null;
+}
+
+export interface CredentialsListAnswer extends Envelope {
+  readonly acquirerCredentials: readonly ConnectorCredentials[];
+}
+
+export interface CredentialsAnswer extends Envelope {
+  readonly acquirerCredentials: ConnectorCredentials;
+}
+
 /** A settlement (a batch: one day, clearing institute and currency), as the reports API's summary shows it. */
 export interface SettlementRow {
   readonly id: string;
@@ -139,6 +182,14 @@ export const settingsApi = {
   ftp: (entityId: string, signal?: AbortSignal) => api.get<FtpAnswer>(entityPath(entityId, 'ftp'), undefined, signal),
   saveFtp: (entityId: string, input: FtpInput) => api.put<FtpAnswer>(entityPath(entityId, 'ftp'), input),
   removeFtp: (entityId: string) => api.delete<FtpAnswer>(entityPath(entityId, 'ftp')),
+  routing: (entityId: string, signal?: AbortSignal) => api.get<RoutingAnswer>(entityPath(entityId, 'routing'), undefined, signal),
+  saveRouting: (entityId: string, rules: readonly RoutingRule[]) => api.put<RoutingAnswer>(entityPath(entityId, 'routing'), { rules }),
+  removeRouting: (entityId: string) => api.delete<RoutingAnswer>(entityPath(entityId, 'routing')),
+  credentials: (entityId: string, signal?: AbortSignal) => api.get<CredentialsListAnswer>(entityPath(entityId, 'acquirers'), undefined, signal),
+  /** `entityId` of the body: the merchant's entity id at the provider. */
+  saveCredentials: (entityId: string, acquirer: string, input: { readonly entityId: string; readonly accessToken: string }) =>
+    api.put<CredentialsAnswer>(entityPath(entityId, `acquirers/${segment(acquirer)}`), input),
+  removeCredentials: (entityId: string, acquirer: string) => api.delete<CredentialsAnswer>(entityPath(entityId, `acquirers/${segment(acquirer)}`)),
 };
 
 export const settlementsApi = {

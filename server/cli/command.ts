@@ -25,10 +25,14 @@ export interface CommandFiles {
   write(path: string, chunks: AsyncIterable<Buffer> | Iterable<Buffer>): Promise<void>;
 }
 
+/** This machine's files; `-` names standard input (a secret piped in from where it is kept never touches the disk). */
 export const LOCAL_FILES: CommandFiles = {
-  read: (path) => readFileSync(path, 'utf8'),
+  read: (path) => readFileSync(path === '-' ? 0 : path, 'utf8'),
   write: (path, chunks) => pipeline(Readable.from(chunks), createWriteStream(path)),
 };
+
+/** The options that name a file the command reads: where the command line runs (cli/remote.ts sends them along). */
+export const INPUT_FILE_OPTIONS = ['--password-file', '--tls-certificate-file', '--access-token-file', '--rules-file'] as const;
 
 /** What a command printed and how it ended. */
 export interface CliResult {

@@ -10,6 +10,7 @@ import { createCardVault } from '../vault/cardVault.ts';
 import { loadCardDataKeys } from '../vault/key.ts';
 import { DEFAULT_ROTATION_BATCH } from '../vault/rotation.ts';
 import { WebhookConfigError } from '../webhooks/service.ts';
+import { ACQUIRER_USAGE, acquirerCommand } from './acquirer.ts';
 import { BRANDS_USAGE, brandsCommand } from './brands.ts';
 import { LOCAL_FILES, type CliIO, type CliResult, type CommandFiles, type Outcome } from './command.ts';
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
@@ -19,6 +20,7 @@ import { OPERATOR_USAGE, operatorCommand } from './operator.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
 import { runInGateway } from './remote.ts';
+import { ROUTING_USAGE, routingCommand } from './routing.ts';
 import { SETTLEMENT_USAGE, settlementCommand } from './settlement.ts';
 import { SMART_RETRY_USAGE, smartRetryCommand, smartRetryRefusal } from './smartRetry.ts';
 import { THROTTLING_USAGE, throttlingCommand, throttlingRefusal } from './throttling.ts';
@@ -34,12 +36,12 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 const USAGE = `Usage: npm run gateway -- <command>
 
-${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}
+${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${ROUTING_USAGE}${ACQUIRER_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}
 A command finds a running gateway whose embedded store it is at GATEWAY_URL (default http://127.0.0.1:PORT) and runs
 there with its ADMIN_TOKEN; with PostgreSQL (DATABASE_URL) it runs beside running gateways.
 `;
 
-/** Any of these, as the command or after it, prints the usage (and runs nothing). */
+/** Any of these, as the command, after it or after its group (`acquirer credentials --help`), prints the usage (and runs nothing). */
 const HELP = new Set(['help', '--help', '-h']);
 
 class UsageError extends Error {}
@@ -109,7 +111,7 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
   const { config, io } = context;
   const { now } = io;
   const [resource, action, ...rest] = args;
-  if (resource !== undefined && (HELP.has(resource) || (action !== undefined && HELP.has(action)))) return USAGE.trimEnd();
+  if (args.slice(0, 3).some((arg) => HELP.has(arg))) return USAGE.trimEnd();
   // Options of its own: parsed by the command group.
   if (resource === 'reconciliation') return await reconciliationCommand(args.slice(1), { config, store: context.store, now, files: io.files }, usage);
   const { values, positionals } = parseArgs({
@@ -134,13 +136,17 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       'card-on-file': { type: 'string' },
       enabled: { type: 'string' },
       'password-file': { type: 'string' },
+      'provider-entity-id': { type: 'string' },
+      'access-token-file': { type: 'string' },
+      'rules-file': { type: 'string' },
     },
     allowPositionals: true,
   });
   if (resource === 'keys' && action !== 'status' && action !== 'rotate') throw usage(`unknown command: ${args.join(' ')}`);
   const batchSize = resource === 'keys' && action === 'rotate' ? batchOption(values.batch, usage) : DEFAULT_ROTATION_BATCH;
   // The keys before the store: a wrong key setting stops the command before it touches anything.
-  const keys = resource === 'keys' || resource === 'webhook' ? loadCardDataKeys(config) : undefined;
+  const sealsSecrets = resource === 'keys' || resource === 'webhook' || (resource === 'acquirer' && positionals[0] === 'set');
+  const keys = sealsSecrets ? loadCardDataKeys(config) : undefined;
   const vault = keys ? createCardVault(keys.current, keys.previous) : undefined;
   const store = await context.store();
   if (vault && resource === 'keys') return await keysCommand(action, batchSize, store, vault, io);
@@ -159,6 +165,12 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       return await settlementCommand(action, values, positionals, store, config, now, usage);
     case 'smart-retry':
       return await smartRetryCommand(action, values, positionals, store, { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer }, io, usage);
+    case 'routing':
+      return await routingCommand(action, positionals, values['rules-file'], { store, acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer, now, files: io.files }, usage);
+    case 'acquirer': {
+      const connectors = config.acquirers.filter((name) => config.connectors[name] !== undefined);
+      return await acquirerCommand(action, positionals, values, { store, vault, connectors, now, files: io.files }, usage);
+    }
     case 'throttling':
       return await throttlingCommand(action, positionals, store, config.limits, io, usage);
     case 'operator':

@@ -40,9 +40,6 @@ function dateOf(value: string | undefined, what: string, usage: Usage): string {
   return value;
 }
 
-/** The options that name a file the command reads: where the command line runs (cli/remote.ts sends them along). */
-export const INPUT_FILE_OPTIONS = ['--password-file', '--tls-certificate-file'] as const;
-
 /** A secret read from a file (not the command line, where ps and the shell's history would keep it): one final line break dropped. */
 function secretFile(files: CommandFiles, path: string, option: string, usage: Usage): string {
   try {

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import type { CliIO, CliResult, CommandFiles } from './command.ts';
-import { INPUT_FILE_OPTIONS } from './reconciliation.ts';
+import { INPUT_FILE_OPTIONS, type CliIO, type CliResult, type CommandFiles } from './command.ts';
 
 /**
  * A command sent to a running gateway: when the embedded store is that gateway's (the store admits one process), the

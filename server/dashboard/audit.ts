@@ -12,10 +12,22 @@ export interface DashboardAction {
   readonly at: Date;
 }
 
+/** A NUL, or half of a surrogate pair: what jsonb refuses even escaped, so a refused request's detail could not be kept. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** What was asked as jsonb can hold it: every such character of its texts (names too) shown as U+FFFD. */
+function storable(value: unknown): unknown {
+  const text = (raw: string) => raw.replace(UNSTORABLE, '\ufffd');
+  if (typeof value === 'string') return text(value);
+  if (Array.isArray(value)) return value.map(storable);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, inner]) => [text(name), storable(inner)]));
+  return value;
+}
+
 export async function recordAction(db: Queryable, action: DashboardAction): Promise<void> {
   await db.query(
     `INSERT INTO dashboard_actions (actor, entity_id, payment_id, action, detail, result_code, at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [action.actor, action.entityId, action.paymentId ?? null, action.action, JSON.stringify(action.detail), action.resultCode ?? null, action.at],
+    [action.actor, action.entityId, action.paymentId ?? null, action.action, JSON.stringify(storable(action.detail)), action.resultCode ?? null, action.at],
   );
 }
 

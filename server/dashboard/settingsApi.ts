@@ -1,8 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
 import { KNOWN_BRANDS } from '../domain/brands.ts';
-import { GatewayError, invalidParameters, SettingsRefusedError, withReason, type ParameterError } from '../domain/errors.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
+import { GatewayError, invalidParameters, type ParameterError } from '../domain/errors.ts';
 import type { AcquirerNames } from '../domain/smartRetryRules.ts';
 import type { AppDependencies } from '../deps.ts';
 import { adminJsonBody, adminNotFound } from '../http/admin.ts';
@@ -10,20 +9,20 @@ import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { removeOfferedBrands, saveOfferedBrands, showOfferedBrands, type OfferedBrands } from '../merchants/brands.ts';
-import { entityExists } from '../merchants/repository.ts';
 import { smartRetryInputOf, smartRetryJson } from '../merchants/smartRetryRoutes.ts';
 import { removeSmartRetry, saveSmartRetry, showSmartRetry } from '../merchants/smartRetrySettings.ts';
 import { dayFile } from '../reconciliation/dayFile.ts';
-import { dateProblem, fileJson, resendFile, ResendRefused } from '../reconciliation/files.ts';
+import { dateProblem, fileJson, resendFile } from '../reconciliation/files.ts';
 import { filesOfEntity, findFile } from '../reconciliation/repository.ts';
 import { ftpSettingsInput } from '../reconciliation/routes.ts';
 import { ftpSettingsJson, removeFtpSettings, saveFtpSettings, showFtpSettings, type FtpSettingsInput } from '../reconciliation/settings.ts';
 import { aggregationView } from '../reports/recordView.ts';
 import { findAggregations, MAX_REPORT_DAYS, summaryQueryOf } from '../reports/service.ts';
 import { findSettlementBatches } from '../reports/settlementRecords.ts';
-import { actorOf, requireEntity, requireOperator, requireSession, sessionOf } from './access.ts';
+import { actorOf } from './access.ts';
 import { ok } from './api.ts';
 import { recordAction } from './audit.ts';
+import { entitySettingsAccess, noEntity, SUCCESS_CODE } from './entitySettings.ts';
 import type { Session } from './sessions.ts';
 
 /**
@@ -40,12 +39,10 @@ import type { Session } from './sessions.ts';
  * change, re-send and download is recorded (audit.ts), refused ones with their result code; never a password.
  */
 
-const SUCCESS_CODE = '000.000.000';
 const DEFAULT_FILE_RANGE_DAYS = 31;
 const MAX_FILE_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-const noEntity = (id: string): GatewayError => adminNotFound('entity', id);
 const badDate = (_c: Context<AppEnv>, date: string): GatewayError => invalidParameters([{ name: 'date', value: date, message: 'must be a date yyyy-MM-dd' }]);
 const dayBefore = (date: string, days: number): string => new Date(Date.parse(date) - days * DAY_MS).toISOString().slice(0, 10);
 
@@ -70,48 +67,10 @@ function queryProblems(query: Record<string, string>, known: readonly string[]):
 export function settingsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const { store, config } = deps;
-  const signedIn = requireSession({ store, now: deps.now, publicUrl: config.publicUrl });
+  const { signedIn, entityPathId, entityOf, changerOf, requireExisting, recorded } = entitySettingsAccess(deps);
   const names: AcquirerNames = { acquirers: config.acquirers, defaultAcquirer: config.defaultAcquirer };
   const ftpServices = { store, vault: deps.payments.vault, now: deps.now, allowPrivateAddresses: config.outboundAllowPrivate };
-  const entityPathId = pathId('entity', (_c, id) => noEntity(id), 'entityId');
   const datePathId = pathId('settlementDate', badDate, 'date');
-
-  /** The path's entity, once the session may see it (403 for a merchant's other entity, 404 for none). */
-  const entityOf = (c: Context<AppEnv>): { session: Session; entityId: string } => {
-    const session = sessionOf(c);
-    const entityId = c.req.param('entityId') as string;
-    requireEntity(session.principal, entityId);
-    return { session, entityId };
-  };
-  const changerOf = (c: Context<AppEnv>): { session: Session; entityId: string } => {
-    const found = entityOf(c);
-    requireOperator(found.session.principal);
-    return found;
-  };
-  const requireExisting = async (entityId: string) => {
-    if (!(await entityExists(store, entityId))) throw noEntity(entityId);
-  };
-
-  /**
-   * Does `work` and records it: done (000.000.000) or refused (its result code). A refused setting comes back as the
-   * admin API answers it: 400 with parameterErrors, or 404 for an entity that is not there.
-   */
-  async function recorded<T>(session: Session, entityId: string, action: string, detail: Record<string, unknown>, work: () => Promise<T>): Promise<T> {
-    const record = (resultCode: string) => recordAction(store, { actor: actorOf(session.principal), entityId, action, detail, resultCode, at: deps.now() });
-    let done: T;
-    try {
-      done = await work();
-    } catch (thrown) {
-      const error =
-        thrown instanceof SettingsRefusedError ? (thrown.unknownEntity ? noEntity(entityId) : invalidParameters(thrown.problems))
-        : thrown instanceof ResendRefused ? (thrown.unknownEntity ? noEntity(entityId) : new GatewayError(withReason(RESULTS.invalidParameter, thrown.message), 400))
-        : thrown;
-      if (error instanceof GatewayError && !(error.status === 404)) await record(error.result.code);
-      throw error;
-    }
-    await record(SUCCESS_CODE);
-    return done;
-  }
 
   // Smart retry (merchants/smartRetrySettings.ts).
   const smartRetryAnswer = (c: Context<AppEnv>, session: Session, entityId: string, settings: Parameters<typeof smartRetryJson>[1]) =>

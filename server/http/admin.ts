@@ -56,7 +56,7 @@ export function adminNotFound(what: string, id: string): GatewayError {
   return new GatewayError(withReason(RESULTS.invalidParameter, `no ${what} ${shownText(id, 64)}`), 404);
 }
 
-export type JsonShape = 'string' | 'strings' | 'boolean' | 'integer' | 'stringsOrString' | 'object';
+export type JsonShape = 'string' | 'strings' | 'boolean' | 'integer' | 'stringsOrString' | 'object' | 'array';
 
 function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
   const strings = Array.isArray(value) && value.every((entry) => typeof entry === 'string');
@@ -73,6 +73,8 @@ function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
       return strings || typeof value === 'string' ? undefined : 'must be an array of strings or a string';
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
+    case 'array':
+      return Array.isArray(value) ? undefined : 'must be a JSON array';
   }
 }
 

@@ -35,6 +35,21 @@ const THROTTLING_ANSWER = ok('The limits in force (the entity’s own and the de
 const BRANDS_ANSWER = ok('The brands the entity offers.', 'OfferedBrands');
 const SETTLEMENT_SETTINGS_ANSWER = ok('The entity’s settlement settings.', 'SettlementSettings');
 const FTP_ANSWER = ok('The FTP settings (null: none).', 'FtpSettings');
+const ROUTING_ANSWER = ok('The rules in the order they are tried, the default acquirer and the acquirers there are.', 'Routing');
+const CREDENTIALS_ANSWER = ok('Whether the entity’s credentials at the connector are set, the provider’s entity id and when: never the token.', 'AcquirerCredentials');
+const ENTITY_OR_CONNECTOR_NOT_FOUND = { 404: notFound('entity, or no connector of that name') };
+const ROUTING_RULE: Schema = {
+  type: 'object',
+  properties: {
+    acquirer: { type: 'string', description: 'A name of ACQUIRERS.' },
+    brands: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'The payment’s brand is one of these.' },
+    currencies: { type: 'array', items: { type: 'string', pattern: '^[A-Z]{3}$' }, minItems: 1 },
+    minAmount: { type: 'string', description: 'The amount is at least this ("100.00").' },
+    maxAmount: { type: 'string', description: 'The amount is at most this.' },
+  },
+  required: ['acquirer'],
+  additionalProperties: false,
+};
 const ENTITY_NOT_FOUND = { 404: notFound('entity') };
 const CONFLICT: Answer = { description: 'The state does not allow it: nothing changed.', schema: 'Envelope' };
 
@@ -74,6 +89,20 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     json: body({ brands: { type: 'array', items: { type: 'string' } } }, ['brands']),
   }),
   'DELETE /admin/v1/entities/:entityId/brands': admin('Restore the environment’s default brands', { 200: BRANDS_ANSWER, ...ENTITY_NOT_FOUND }),
+  'GET /admin/v1/entities/:entityId/routing': admin('An entity’s routing rules', { 200: ROUTING_ANSWER, ...ENTITY_NOT_FOUND }),
+  'PUT /admin/v1/entities/:entityId/routing': admin('Replace an entity’s routing rules', { 200: ROUTING_ANSWER, ...ENTITY_NOT_FOUND }, {
+    json: body({ rules: { type: 'array', items: ROUTING_RULE, maxItems: 100, description: 'Tried in order: the first whose conditions all hold names the acquirer.' } }, ['rules']),
+  }),
+  'DELETE /admin/v1/entities/:entityId/routing': admin('Remove an entity’s routing rules (every payment to the default acquirer)', { 200: ROUTING_ANSWER, ...ENTITY_NOT_FOUND }),
+  'GET /admin/v1/entities/:entityId/acquirers': admin('An entity’s credentials at each connector', { 200: ok('Each connector’s: set or not, the provider’s entity id, when; never the token.', 'AcquirerCredentialsList'), ...ENTITY_NOT_FOUND }),
+  'GET /admin/v1/entities/:entityId/acquirers/:name': admin('An entity’s credentials at one connector', { 200: CREDENTIALS_ANSWER, ...ENTITY_OR_CONNECTOR_NOT_FOUND }),
+  'PUT /admin/v1/entities/:entityId/acquirers/:name': admin('Set or replace an entity’s credentials at a connector', { 200: CREDENTIALS_ANSWER, ...ENTITY_OR_CONNECTOR_NOT_FOUND }, {
+    json: body({
+      entityId: { type: 'string', pattern: '^[\\x21-\\x7e]{1,64}$', description: 'The merchant’s entity id at the provider.' },
+      accessToken: { type: 'string', pattern: '^[\\x21-\\x7e]{8,512}$', writeOnly: true, description: 'The provider’s access token: sealed, never shown again.' },
+    }, ['entityId', 'accessToken']),
+  }),
+  'DELETE /admin/v1/entities/:entityId/acquirers/:name': admin('Remove an entity’s credentials at a connector', { 200: CREDENTIALS_ANSWER, ...ENTITY_OR_CONNECTOR_NOT_FOUND }),
   'POST /admin/v1/payments/:paymentId/settlement': admin('Settle a waiting asynchronous payment (test)', {
     200: ok('The payment as it is then.', 'SettledPayment'),
     404: notFound('waiting payment'),

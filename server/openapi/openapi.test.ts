@@ -272,7 +272,7 @@ describe.each(STORE_KINDS)('the OpenAPI document on %s', (kind) => {
 
   it('names the fields of each admin body as the admin API knows them', async () => {
     const webhook = await call('POST /admin/v1/webhooks', '/admin/v1/webhooks', { json: { entityId: t.entityId, url: receiver.url, secret: WEBHOOK_SECRET } });
-    const ids: Record<string, string> = { id: webhook.body.webhook.id, entityId: t.entityId, paymentId: '0123456789abcdef0123456789abcdef', date: DAY };
+    const ids: Record<string, string> = { id: webhook.body.webhook.id, entityId: t.entityId, paymentId: '0123456789abcdef0123456789abcdef', date: DAY, name: 'simulator' };
     for (const [key, entry] of Object.entries(OPERATIONS).filter(([, candidate]) => candidate.json !== undefined)) {
       const [method = '', path = ''] = key.split(' ');
       const answer = await t.gateway.app.request(path.replace(/:([A-Za-z]+)/g, (_whole, name: string) => ids[name] ?? ''), {
@@ -377,6 +377,12 @@ describe.each(STORE_KINDS)('the OpenAPI document on %s', (kind) => {
     await call('GET /admin/v1/entities/:entityId/brands', `/admin/v1/entities/${entity}/brands`);
     await call('PUT /admin/v1/entities/:entityId/brands', `/admin/v1/entities/${entity}/brands`, { json: { brands: ['VISA', 'MASTER'] } });
     await call('DELETE /admin/v1/entities/:entityId/brands', `/admin/v1/entities/${entity}/brands`);
+    await call('PUT /admin/v1/entities/:entityId/routing', `/admin/v1/entities/${entity}/routing`, { json: { rules: [{ acquirer: 'simulator', brands: ['VISA'], maxAmount: '100.00' }] } });
+    await call('GET /admin/v1/entities/:entityId/routing', `/admin/v1/entities/${entity}/routing`);
+    await call('DELETE /admin/v1/entities/:entityId/routing', `/admin/v1/entities/${entity}/routing`);
+    // This gateway has no connector: the list is empty, and the simulator takes no credentials.
+    await call('GET /admin/v1/entities/:entityId/acquirers', `/admin/v1/entities/${entity}/acquirers`);
+    expect((await call('GET /admin/v1/entities/:entityId/acquirers/:name', `/admin/v1/entities/${entity}/acquirers/simulator`)).status).toBe(404);
     await call('GET /admin/v1/entities/:entityId/settlement', `/admin/v1/entities/${entity}/settlement`);
     await call('PUT /admin/v1/entities/:entityId/settlement', `/admin/v1/entities/${entity}/settlement`, { json: { currency: 'EUR' } });
     await call('DELETE /admin/v1/entities/:entityId/settlement', `/admin/v1/entities/${entity}/settlement`);

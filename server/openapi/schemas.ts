@@ -204,6 +204,24 @@ const credentials = object(['userId', 'entityIds', 'label', 'demo', 'createdAt',
   password: string(undefined, 'Only in the answer that issues the pair: it is kept nowhere.'),
 });
 
+/** A routing rule (issue 33): the acquirer, and the conditions a payment must all meet (one left out holds for every payment). */
+const routingRule = object(['acquirer'], {
+  acquirer: string(),
+  brands: list(string()),
+  currencies: list(string(CURRENCY)),
+  minAmount: string(AMOUNT),
+  maxAmount: string(AMOUNT),
+});
+
+/** An entity's credentials at a connector's provider: never the token. */
+const acquirerCredentials = object(['entityId', 'acquirer', 'set', 'providerEntityId', 'updatedAt'], {
+  entityId: string(ID),
+  acquirer: string(),
+  set: { type: 'boolean' },
+  providerEntityId: nullable(string()),
+  updatedAt: nullable(dateTime),
+});
+
 const entity = object(['id', 'name'], { id: string(ID), name: string(), resultUrlBase: nullable(string()) });
 const token = object(['id'], {
   id: string(ID),
@@ -308,6 +326,18 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   OfferedBrands: enveloped(object(['offeredBrands'], {
     offeredBrands: object(['entityId', 'brands', 'default', 'updatedAt'], { entityId: string(ID), brands: list(string()), default: { type: 'boolean' }, updatedAt: nullable(dateTime) }),
   })),
+  Routing: enveloped(object(['routing'], {
+    routing: object(['entityId', 'rules', 'defaultAcquirer', 'acquirers', 'connectors', 'updatedAt'], {
+      entityId: string(ID),
+      rules: list(routingRule),
+      defaultAcquirer: string(),
+      acquirers: list(string()),
+      connectors: list(string()),
+      updatedAt: nullable(dateTime),
+    }),
+  })),
+  AcquirerCredentials: enveloped(object(['acquirerCredentials'], { acquirerCredentials: acquirerCredentials })),
+  AcquirerCredentialsList: enveloped(object(['acquirerCredentials'], { acquirerCredentials: list(acquirerCredentials) })),
   SettledPayment: enveloped(object(['payment'], { payment: { allOf: [ref('PaymentFields'), object(['result'], { result: ref('Result') })] } })),
   CredentialsAnswer: enveloped(object(['credentials'], { credentials: credentials })),
   CredentialsList: enveloped(object(['credentials'], { credentials: list(credentials) })),

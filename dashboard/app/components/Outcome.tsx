@@ -1,5 +1,6 @@
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import type { ResultInfo } from '../types.ts';
 import { ResultMessage } from './ResultMessage.tsx';
 
@@ -29,6 +30,9 @@ export function useOutcome(): { readonly outcome: Signal<Outcome | undefined>; d
     },
   };
 }
+
+/** An answer's title: what was asked ("Answer of the gateway: Save the brands"). */
+export const answerTitle = (asked: string): string => `${t('actions.answer')}: ${asked}`;
 
 export function OutcomeMessage(props: { readonly outcome: Signal<Outcome | undefined> }) {
   const box = useRef<HTMLDivElement>(null);

@@ -1,3 +1,4 @@
+import type { Signal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n.ts';
@@ -59,4 +60,10 @@ export function NotLoaded(props: { readonly state: Loaded<unknown>; readonly rel
       </button>
     </ResultMessage>
   );
+}
+
+/** What a part of a page shows while loading, when its load failed, and once loaded. */
+export function Loadable<T>(props: { readonly loaded: Signal<Loaded<T>>; readonly reload: () => void; readonly children: (data: T) => ComponentChildren }) {
+  const state = props.loaded.value;
+  return state.state === 'done' ? <>{props.children(state.data)}</> : <NotLoaded state={state} reload={props.reload} />;
 }

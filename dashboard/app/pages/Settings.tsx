@@ -1,22 +1,23 @@
 import { useSignal, type Signal } from '@preact/signals';
-import type { ComponentChildren } from 'preact';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { currentEntityId, entityName, EntityPicker } from '../components/EntityPicker.tsx';
 import { Field } from '../components/Field.tsx';
-import { OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
+import { answerTitle, OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
 import { Facts } from '../components/Facts.tsx';
-import { NotLoaded, Page, Section } from '../components/Page.tsx';
+import { Loadable, Page, Section } from '../components/Page.tsx';
 import { formatDateTime, t } from '../i18n.ts';
-import { useLoad, type Loaded } from '../load.ts';
+import { useLoad } from '../load.ts';
 import { settingsApi, type BrandsAnswer, type FtpAnswer, type FtpInput, type SmartRetryAnswer } from '../settingsApi.ts';
 import { session } from '../state.ts';
+import { CredentialsSection, RoutingSection } from './AcquirerSettings.tsx';
 import './settings.css';
 
 /**
- * An entity's settings: smart retry, the brands it offers, and the FTP server its reconciliation file goes to. A
- * merchant reads its own entity's; an operator changes them (the API refuses a merchant anyway). Each part loads and
- * saves on its own and shows the gateway's answer (result code, description, what to correct); removing asks first.
- * The FTP password is write-only: the page only ever learns whether one is set.
+ * An entity's settings: smart retry, the brands it offers, the FTP server its reconciliation file goes to, and where
+ * its payments go (routing rules, credentials at the connectors: AcquirerSettings.tsx). A merchant reads its own
+ * entity's; an operator changes them (the API refuses a merchant anyway). Each part loads and saves on its own and
+ * shows the gateway's answer (result code, description, what to correct); removing asks first. The FTP password and
+ * the connectors' tokens are write-only: the page only ever learns whether one is set.
  */
 
 export function SettingsPage() {
@@ -36,6 +37,8 @@ export function SettingsPage() {
           <SmartRetrySection key={`smart-retry-${entityId}`} entityId={entityId} operator={operator} />
           <BrandsSection key={`brands-${entityId}`} entityId={entityId} operator={operator} />
           <FtpSection key={`ftp-${entityId}`} entityId={entityId} operator={operator} />
+          <RoutingSection key={`routing-${entityId}`} entityId={entityId} operator={operator} />
+          <CredentialsSection key={`credentials-${entityId}`} entityId={entityId} operator={operator} />
         </>
       ) : (
         <p class="empty">{t('settings.noEntity')}</p>
@@ -49,16 +52,7 @@ interface SectionProps {
   readonly operator: boolean;
 }
 
-/** What a part shows while loading, when its load failed, and once loaded. */
-function Loadable<T>(props: { readonly loaded: Signal<Loaded<T>>; readonly reload: () => void; readonly children: (data: T) => ComponentChildren }) {
-  const state = props.loaded.value;
-  return state.state === 'done' ? <>{props.children(state.data)}</> : <NotLoaded state={state} reload={props.reload} />;
-}
-
 const yesNo = (value: boolean) => (value ? t('facts.yes') : t('facts.no'));
-
-/** An answer's title: what was asked ("Answer of the gateway: Save the brands"). */
-const answerTitle = (asked: string) => `${t('actions.answer')}: ${asked}`;
 
 function Checkbox(props: { readonly name: string; readonly label: string; readonly checked: boolean; readonly onChange: (checked: boolean) => void }) {
   return (
