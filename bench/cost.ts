@@ -17,12 +17,14 @@ export interface HttpCost {
   readonly perAnswer: StatementCounts | undefined;
 }
 
-export async function measureHttpCost(spec: LoadSpec, counts?: () => StatementCounts): Promise<HttpCost> {
+/** `onMeasuring`: called too when the measured run starts (after this process's figures are taken), e.g. to take another process's. */
+export async function measureHttpCost(spec: LoadSpec, counts?: () => StatementCounts, onMeasuring?: () => void): Promise<HttpCost> {
   let cpuAtStart: NodeJS.CpuUsage | undefined;
   let countsAtStart: StatementCounts | undefined;
   const result = await measureHttp(spec, () => {
     countsAtStart = counts?.();
     cpuAtStart = process.cpuUsage();
+    onMeasuring?.();
   });
   const cpu = process.cpuUsage(cpuAtStart);
   const countsAtEnd = counts?.();

@@ -45,6 +45,13 @@
  *      the store's raw insert rate measured as in B if lower), p50/p99 minus 200 ms, the gateway's peak RSS and heap;
  *      then 50 connections without latency (target: ≥ 90% of the ideal, p99 added ≤ 50 ms); BENCH_ONLY=W, about a
  *      minute.
+ *   O  per store, the opp connector (opp.ts): POST /v1/payments at 50 connections straight to an upstream provider (this
+ *      gateway in test mode, a process of its own: server/testing/upstream.ts), then on a live front gateway in this
+ *      process whose one acquirer is a connector to it, in alternated rounds: payments/s and p50/p99 of each, the
+ *      latency the front adds (target p50 ≤ 5 ms, p99 ≤ 20 ms), the front's CPU per payment (target ≤ 1 ms; beside a
+ *      payment made on the simulator in this process, and the upstream's own) and the connector's rate as a share of
+ *      the direct one; then both with one connection (the front's added latency when nothing queues); BENCH_ONLY=O,
+ *      about a minute and a half per store, BENCH_OPP_ROUNDS (2) its rounds.
  *   Q  per store, the query API (query.ts) on BENCH_QUERY_PAYMENTS (1,000,000) payments seeded with SQL:
  *      GET /v1/query/{id} and by merchantTransactionId p50/p99 (target p99 ≤ 10 ms), date ranges of 500 rows;
  *      BENCH_ONLY=Q runs only this section, BENCH_QUERY_LOOKUPS (2000) lookups of each kind.
@@ -62,7 +69,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, M, P, Q, R, S, T, U, V or W: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, M, O, P, Q, R, S, T, U, V or W: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -93,6 +100,7 @@ import { benchDashboard } from './dashboard.ts';
 import { benchLegacyCredentials } from './legacyCredentials.ts';
 import { benchAcquirerWait } from './acquirerWait.ts';
 import { benchPaymentCost } from './paymentCost.ts';
+import { benchOppConnector } from './opp.ts';
 import { benchStartup } from './startup.ts';
 import { benchInstances } from './instances.ts';
 import { benchReconciliationFile } from './reconciliation.ts';
@@ -127,8 +135,8 @@ const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** Seconds of merchant payments measured beside the schedules' burst, from about a second before its fire time. */
 const SCHEDULE_NOISE_SECONDS = 5;
 /** BENCH_ONLY=<letter> runs that section alone (C with B and D, which it runs beside; H on PostgreSQL only). */
-const ONLY = (['C', 'G', 'H', 'L', 'M', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, P, Q, R, S, T, U, V or W');
+const ONLY = (['C', 'G', 'H', 'L', 'M', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, O, P, Q, R, S, T, U, V or W');
 /** The stores the per-store sections measure: both unless BENCH_STORES names one (PGlite or PostgreSQL). */
 const STORES: readonly StoreKind[] = (() => {
   const raw = process.env.BENCH_STORES;
@@ -831,6 +839,7 @@ async function main(): Promise<void> {
   if (!interrupted && (!ONLY || ONLY === 'L')) await benchLegacyCredentials(sectionContext);
   if (!interrupted && (!ONLY || ONLY === 'P')) await benchPaymentCost(kinds, sectionContext);
   if (!interrupted && (!ONLY || ONLY === 'W')) await benchAcquirerWait(kinds, sectionContext);
+  if (!interrupted && (!ONLY || ONLY === 'O')) await benchOppConnector(kinds, sectionContext);
   if (!interrupted && (!ONLY || ONLY === 'S')) await benchStartup(sectionContext);
   if (source && !interrupted && (!ONLY || ONLY === 'M')) await benchInstances(sectionContext);
   if (source && !interrupted && (!ONLY || ONLY === 'H')) await benchSchedules();
