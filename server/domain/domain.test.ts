@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkBackOffice, NO_CHILDREN, type ChildTotals, type ReferencedPayment } from './backOffice.ts';
 import { cvvLengthOf, detectBrand, isExpired, passesLuhn } from './cards.ts';
 import { formatAmount, parseAmount } from './money.ts';
+import { statusOfResult } from './paymentState.ts';
 import { describeResultCode, isPendingCode, isSuccessfulCode } from './resultCodes.ts';
 
 describe('money', () => {
@@ -59,6 +60,11 @@ describe('result codes', () => {
     }
     expect(isPendingCode('000.200.000')).toBe(true);
     expect(isPendingCode('000.100.110')).toBe(false);
+  });
+  it('puts a payment in the state its result says: a long pending one (a provider waiting for the money) is pending', () => {
+    expect(['000.100.110', '000.400.000', '000.100.210'].map(statusOfResult)).toEqual(['approved', 'approved', 'approved']);
+    expect(['000.200.000', '800.400.500', '100.400.500'].map(statusOfResult)).toEqual(['pending', 'pending', 'pending']);
+    expect(['800.100.203', '900.100.100', '800.400.100'].map(statusOfResult)).toEqual(['declined', 'declined', 'declined']);
   });
   it('describes known and unknown codes', () => {
     expect(describeResultCode('800.100.203')).toBe('insufficient funds');

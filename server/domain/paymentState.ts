@@ -1,4 +1,4 @@
-import { isChargebackCode, isPendingCode, isSuccessfulCode } from '../../widget/shared/resultCodes.ts';
+import { isChargebackCode, isPendingCode, isSuccessfulCode, RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
 import type { PaymentStatus } from './payment.ts';
 
 /**
@@ -6,9 +6,9 @@ import type { PaymentStatus } from './payment.ts';
  * and changes state at most once, from pending to final:
  *
  *   (new) ──result: success or success-review──▶ approved      PAYMENT CREATED
- *         ├─result: pending (a redirect)───────▶ pending       PAYMENT CREATED
+ *         ├─result: pending or long pending────▶ pending       PAYMENT CREATED
  *         └─any other result──────────────────▶ declined      PAYMENT CREATED
- *   pending ──the shopper's page or its timeout──▶ approved | declined     PAYMENT UPDATED
+ *   pending ──the shopper's page or its timeout, the acquirer's final word──▶ approved | declined   PAYMENT UPDATED
  *
  * What happened to a payment afterwards (captured, refunded, reversed) is not a state of its own row: it is the sum of
  * its approved children (domain/backOffice.ts), so it can never disagree with them.
@@ -18,7 +18,8 @@ import type { PaymentStatus } from './payment.ts';
 export function statusOfResult(code: string): PaymentStatus {
   // A chargeback (000.100.2xx, its reason) is a recorded fact, like an approved operation (COMPAT §15).
   if (isSuccessfulCode(code) || isChargebackCode(code)) return 'approved';
-  if (isPendingCode(code)) return 'pending';
+  // A provider's "waiting for a non-instant payment" (COMPAT §8 long pending) is no decline: its final word follows.
+  if (isPendingCode(code) || RESULT_CLASSES.longPending.test(code)) return 'pending';
   return 'declined';
 }
 

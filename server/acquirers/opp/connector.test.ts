@@ -70,6 +70,15 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     expect(byAttempt.body.payments).toHaveLength(1);
   });
 
+  it('keeps a payment the provider answers long pending (waiting for the money) pending, awaiting its final word', async () => {
+    const waiting = await front.post('/v1/payments', cardPayment(front.entityId, { 'card.holder': '800.400.500' }));
+    expect(waiting.body.result.code).toBe('800.400.500');
+    const recorded = await front.gateway.store.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [waiting.body.id]);
+    expect(recorded.rows).toEqual([{ status: 'pending' }]);
+    const attempt = await front.gateway.store.query<{ finished_at: Date | null; next_inquiry_at: Date | null }>('SELECT finished_at, next_inquiry_at FROM acquirer_attempts WHERE payment_id = $1', [waiting.body.id]);
+    expect(attempt.rows).toEqual([{ finished_at: null, next_inquiry_at: expect.any(Date) }]);
+  });
+
   it('records the provider’s decline as the payment’s, with its code', async () => {
     const declined = await front.post('/v1/payments', cardPayment(front.entityId, { 'card.holder': '800.100.203' }));
     expect(declined.status).toBe(400);
