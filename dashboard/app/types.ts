@@ -108,7 +108,11 @@ export interface OperatorAction {
 export interface AcquirerAttempt {
   readonly acquirer: string;
   readonly at: string;
+  /** recorded, refused, unknown (never received), open, or awaiting the acquirer's final word. */
   readonly outcome: string;
+  /** While awaiting: how often the acquirer was asked, and when it is asked next. */
+  readonly inquiries?: number;
+  readonly nextInquiryAt?: string;
 }
 
 export type BackOfficeAction = 'capture' | 'refund' | 'reverse';

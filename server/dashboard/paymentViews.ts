@@ -87,11 +87,24 @@ export async function webhookAttemptsOf(db: Queryable, paymentIds: readonly stri
   }));
 }
 
-/** Which acquirers were asked for these payments, and how each call ended (the smart-retry facts). */
+/**
+ * Which acquirers were asked for these payments, and how each call ended (the smart-retry facts): recorded, refused,
+ * unknown (never received), open (being asked), or awaiting the acquirer's final word (asked so often, next then).
+ */
 export async function acquirerAttemptsOf(db: Queryable, paymentIds: readonly string[]): Promise<Record<string, unknown>[]> {
-  const found = await db.query<{ payment_id: string; acquirer: string; created_at: Date; outcome: string | null }>(
-    `SELECT payment_id, acquirer, created_at, outcome FROM acquirer_attempts WHERE payment_id = ANY($1::char(32)[]) ORDER BY created_at, id`,
+  const found = await db.query<{ payment_id: string; acquirer: string; created_at: Date; outcome: string | null; next_inquiry_at: Date | null; inquiries: number }>(
+    `SELECT payment_id, acquirer, created_at, outcome, next_inquiry_at, inquiries FROM acquirer_attempts
+      WHERE payment_id = ANY($1::char(32)[]) ORDER BY created_at, id`,
     [paymentIds],
   );
-  return found.rows.map((row) => ({ paymentId: row.payment_id, acquirer: row.acquirer, at: new Date(row.created_at).toISOString(), outcome: row.outcome ?? 'open' }));
+  return found.rows.map((row) => {
+    const awaiting = row.outcome === null && row.next_inquiry_at !== null;
+    return {
+      paymentId: row.payment_id,
+      acquirer: row.acquirer,
+      at: new Date(row.created_at).toISOString(),
+      outcome: row.outcome ?? (awaiting ? 'awaiting' : 'open'),
+      ...(awaiting ? { inquiries: Number(row.inquiries), nextInquiryAt: new Date(row.next_inquiry_at as Date).toISOString() } : {}),
+    };
+  });
 }

@@ -75,7 +75,12 @@ function PaymentView(props: { readonly answer: PaymentDetailAnswer; readonly rel
           columns={[
             { key: 'at', header: t('payment.at'), cell: (attempt) => formatDateTime(attempt.at) },
             { key: 'acquirer', header: t('payment.acquirer'), cell: (attempt) => attempt.acquirer },
-            { key: 'outcome', header: t('payment.outcome'), cell: (attempt) => attempt.outcome },
+            {
+              key: 'outcome',
+              header: t('payment.outcome'),
+              cell: (attempt) =>
+                attempt.nextInquiryAt ? t('payment.awaitingAcquirer', { count: attempt.inquiries ?? 0, next: formatDateTime(attempt.nextInquiryAt) }) : attempt.outcome,
+            },
           ]}
         />
       </Section>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquirerAttemptsOf } from '../../dashboard/paymentViews.ts';
 import { RECOVERY_INTERVAL_MS } from '../../payments/recovery.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../../testing/faultProxy.ts';
 import { cardPayment, TEST_DATABASE_URL, warnIfPostgresSkipped, type StoreKind } from '../../testing/harness.ts';
@@ -135,6 +136,10 @@ describe.each([LIVE_STORE])('a live gateway whose provider’s network fails, on
     const scraped = await (await fetch(`${front.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(Number(/^gateway_acquirer_calls_total\{acquirer="hyperpay",outcome="unknown"\} (\d+)/m.exec(scraped)?.[1])).toBeGreaterThanOrEqual(1);
     expect(Number(/^gateway_acquirer_attempts_awaiting\{acquirer="hyperpay"\} (\d+)/m.exec(scraped)?.[1])).toBeGreaterThanOrEqual(1);
+    // And the payment's page in the back office says the gateway is waiting for the acquirer, and when it asks next.
+    expect(await acquirerAttemptsOf(store(), [first.body.id])).toEqual([
+      { paymentId: first.body.id, acquirer: 'hyperpay', at: expect.any(String), outcome: 'awaiting', inquiries: 0, nextInquiryAt: expect.any(String) },
+    ]);
     await recoverAfter(RECOVERY_INTERVAL_MS + 1000);
     expect(await recorded(first.body.id)).toMatchObject({ status: 'approved' });
   });
