@@ -298,7 +298,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // The simulated acquirers' daily settlement: test only (a live gateway has none).
       ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: simulatedAcquirers(config), settlement: config.settlement }) : []),
       // What the connectors' providers report they settled.
-      ...providerSettlementJobHandlers({ acquirers: connectorsIn(payments.acquirers), test: config.environment === 'test' }),
+      ...providerSettlementJobHandlers({ acquirers: connectorsIn(payments.acquirers), payments, test: config.environment === 'test' }),
     ]),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
   });

@@ -1,4 +1,4 @@
-import type { Acquirer, ProviderEvent } from '../acquirers/types.ts';
+import type { Acquirer, AcquirerAnswer, ProviderEvent } from '../acquirers/types.ts';
 import { RESOURCE_ID } from '../domain/ids.ts';
 import type { PaymentStatus } from '../domain/payment.ts';
 import { newPayment, withAnswer } from './authorize.ts';
@@ -67,22 +67,29 @@ export async function providerNotified(services: PaymentServices, acquirer: Acqu
     }
   }
   if ((event.paymentType === 'CB' || event.paymentType === 'CR') && event.referencedReference !== undefined) {
-    return recordChargeback(services, acquirer.name, event, event.referencedReference);
+    return recordProviderChargeback(services, acquirer.name, { ...event, paymentType: event.paymentType, referencedReference: event.referencedReference });
   }
   return 'ignored';
 }
 
+/** A chargeback (CB) or its reversal (CR) as a provider states it: on which of its payments, with its own reference. */
+export interface ProviderChargeback {
+  readonly paymentType: 'CB' | 'CR';
+  /** The provider's reference of the payment charged back (of the chargeback, for a reversal). */
+  readonly referencedReference: string;
+  readonly amountMinor: number | undefined;
+  readonly currency: string | undefined;
+  /** Its result (the reason code) and the provider's reference of the chargeback itself. */
+  readonly answer: AcquirerAnswer;
+}
+
 /**
- * A chargeback the provider recorded (CB, on the payment it charged back), or its reversal (CR, on the chargeback):
- * a fact, recorded as the provider states it on our payment with that reference, once (a second notification of it
- * finds it recorded by its own reference).
+ * A chargeback the provider recorded (CB, on the payment it charged back), or its reversal (CR, on the chargeback),
+ * told by its notification or listed in its settlement report: a fact, recorded as the provider states it on our
+ * payment with that reference, once (told again, it is found recorded by its own reference).
  */
-async function recordChargeback(
-  services: PaymentServices,
-  acquirer: string,
-  event: Extract<ProviderEvent, { kind: 'payment' }>,
-  referencedReference: string,
-): Promise<NotificationOutcome> {
+export async function recordProviderChargeback(services: PaymentServices, acquirer: string, event: ProviderChargeback): Promise<NotificationOutcome> {
+  const { referencedReference } = event;
   return services.store.transaction(async (tx) => {
     const parent = await lockPaymentByReference(tx, acquirer, referencedReference);
     if (!parent) {

@@ -70,7 +70,7 @@ export function settlementRunAdminRoutes(deps: Deps & Pick<HttpDependencies, 'lo
     const simulated = config.environment === 'test' ? simulatedAcquirers(config) : [];
     const result = await runSettlement({ store: deps.store, acquirers: simulated, settlement: config.settlement, now: deps.now }, date);
     const imported = await importProviderSettlements(
-      { store: deps.store, acquirers: connectorsIn(deps.payments.acquirers), test: config.environment === 'test', now: deps.now, logger: deps.logger },
+      { store: deps.store, payments: deps.payments, acquirers: connectorsIn(deps.payments.acquirers), test: config.environment === 'test', now: deps.now, logger: deps.logger },
       date,
     );
     const settlements = [...result.batches, ...imported].map((batch) => settlementJson(batch, date));

@@ -1,5 +1,7 @@
 import type { Acquirer, ProviderSettlementBatch, ProviderSettlementRecord } from '../acquirers/types.ts';
 import type { JobHandler } from '../jobs/registry.ts';
+import { recordProviderChargeback } from '../payments/providerWord.ts';
+import type { PaymentServices } from '../payments/services.ts';
 import type { Logger } from '../logger.ts';
 import { shortIdOf } from '../payments/view.ts';
 import type { Queryable, Store } from '../store/index.ts';
@@ -20,6 +22,8 @@ import { insertSettlementBatch, type RecordType } from './settlementRecords.ts';
 
 export interface ProviderSettlementDeps {
   readonly store: Store;
+  /** Where a chargeback the report lists, and the gateway has not heard of, is recorded. */
+  readonly payments: PaymentServices;
   /** The connectors whose providers report settlements (acquirers with `settlementsOf`). */
   readonly acquirers: readonly Acquirer[];
   /** A test gateway's batches are test batches (the reports show a gateway's own environment's). */
@@ -124,6 +128,23 @@ async function importBatch(tx: Queryable, deps: ProviderSettlementDeps, entityId
   return { id: inserted.batchId, ...written };
 }
 
+/**
+ * The chargebacks a provider's report lists: each one the gateway has not recorded yet (its notification never came)
+ * is recorded as the provider states it, on the payment it charged back, before the batch is matched.
+ */
+async function recordListedChargebacks(deps: ProviderSettlementDeps, acquirer: string, batch: ProviderSettlementBatch): Promise<void> {
+  for (const record of batch.records) {
+    if (record.recordType !== 'CHARGEBACK' || record.providerPaymentId === null || record.providerChargebackId === null) continue;
+    await recordProviderChargeback(deps.payments, acquirer, {
+      paymentType: 'CB',
+      referencedReference: record.providerPaymentId,
+      amountMinor: record.amountMinor,
+      currency: record.currency,
+      answer: { code: record.reasonCode ?? '000.100.200', description: record.reasonDesc ?? '', details: {}, reference: record.providerChargebackId },
+    });
+  }
+}
+
 /** Imports what every connector's provider reports it settled on `date` (yyyy-MM-dd) for the entities with credentials there. */
 export async function importProviderSettlements(deps: ProviderSettlementDeps, date: string): Promise<SettledBatch[]> {
   const written: SettledBatch[] = [];
@@ -140,6 +161,7 @@ export async function importProviderSettlements(deps: ProviderSettlementDeps, da
         continue;
       }
       for (const batch of batches) {
+        await recordListedChargebacks(deps, acquirer.name, batch);
         const imported = await deps.store.transaction((tx) => importBatch(tx, deps, entityId, acquirer.name, date, batch));
         if (imported) written.push(imported);
       }

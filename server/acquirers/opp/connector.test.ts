@@ -301,11 +301,19 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     const debit = await front.post('/v1/payments', cardPayment(merchant.entityId, { amount: '50.00', merchantTransactionId: 'order-settled-1' }), { token: merchant.token });
     const refund = await front.post(`/v1/payments/${debit.body.id}`, { entityId: merchant.entityId, paymentType: 'RF', amount: '10.00', currency: 'EUR' }, { token: merchant.token });
     expect(refund.status).toBe(200);
+    // A chargeback the provider records and does not notify (no webhook for this account): its report lists it.
+    const debitReference = (await front.gateway.store.query<{ acquirer_reference: string }>('SELECT acquirer_reference FROM payments WHERE id = $1', [debit.body.id])).rows[0]?.acquirer_reference;
+    const chargeback = await fetch(`${upstream.url}/v1/payments/${debitReference}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${made.body.token.accessToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ entityId: made.body.entity.id, paymentType: 'CB', amount: '5.00', currency: 'EUR', chargebackResultCode: '000.100.203' }),
+    });
+    expect(chargeback.status).toBe(200);
     // The provider settles its day; the gateway imports the provider's report of it.
     const today = new Date().toISOString().slice(0, 10);
     const settled = await upstream.admin('POST', '/admin/v1/settlements/runs', { date: today });
     const providerBatch = settled.body.settlementRun.settlements.find((batch: { entityId: string }) => batch.entityId === made.body.entity.id);
-    expect(providerBatch.transactionCount).toBe(2);
+    expect(providerBatch.transactionCount).toBe(3);
     const run = async () =>
       (
         await fetch(`${front.url}/admin/v1/settlements/runs`, {
@@ -315,7 +323,10 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
         })
       ).json() as Promise<{ settlementRun: { settlements: { entityId: string; clearingInstitute: string; settlementAmount: string; transactionCount: number }[] } }>;
     const imported = (await run()).settlementRun.settlements.filter((batch) => batch.entityId === merchant.entityId);
-    expect(imported).toEqual([expect.objectContaining({ clearingInstitute: 'hyperpay/simulator', settlementAmount: providerBatch.settlementAmount, transactionCount: 2 })]);
+    expect(imported).toEqual([expect.objectContaining({ clearingInstitute: 'hyperpay/simulator', settlementAmount: providerBatch.settlementAmount, transactionCount: 3 })]);
+    // The chargeback is the gateway's now too, on the payment it charged back.
+    const recordedChargeback = (await front.gateway.store.query<{ id: string; result_code: string; amount_minor: string }>("SELECT id, result_code, amount_minor FROM payments WHERE parent_id = $1 AND payment_type = 'CB'", [debit.body.id])).rows;
+    expect(recordedChargeback).toEqual([{ id: expect.any(String), result_code: '000.100.203', amount_minor: expect.anything() }]);
     expect((await run()).settlementRun.settlements.filter((batch) => batch.entityId === merchant.entityId)).toEqual([]);
 
     // The merchant's settlement report: the provider's figures, on the gateway's payments.
@@ -325,10 +336,23 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     const providerDetail = await fetch(`${upstream.url}/reports/v2/reconciliations/aggregations/${providerBatch.id}?entityId=${made.body.entity.id}`, {
       headers: { Authorization: `Bearer ${made.body.token.accessToken}` },
     }).then((response) => response.json() as Promise<{ records: { settlement: { amount: string; fee: string } }[] }>);
-    const records = detail.body.records as { payment: { id: string }; merchantTransactionId: string; settlement: { amount: string; fee: string }; matchedTransactions: { status: string } }[];
-    expect(records.map((record) => record.payment.id)).toEqual([debit.body.id, refund.body.id]);
-    expect(records.map((record) => record.matchedTransactions.status)).toEqual(['MATCHED', 'MATCHED']);
-    expect(records[0]?.merchantTransactionId).toBe('order-settled-1');
+    const records = detail.body.records as {
+      recordType: string;
+      payment: { id: string };
+      merchantTransactionId: string;
+      settlement: { amount: string; fee: string };
+      matchedTransactions: { status: string };
+      chargebackTransaction?: { id: string };
+    }[];
+    expect(records.map((record) => [record.recordType, record.payment.id, record.matchedTransactions.status])).toEqual(
+      expect.arrayContaining([
+        ['SETTLED', debit.body.id, 'MATCHED'],
+        ['SETTLED', refund.body.id, 'MATCHED'],
+        ['CHARGEBACK', debit.body.id, 'MATCHED'],
+      ]),
+    );
+    expect(records.find((record) => record.recordType === 'CHARGEBACK')?.chargebackTransaction).toEqual({ id: recordedChargeback[0]?.id });
+    expect(records.find((record) => record.payment.id === debit.body.id)?.merchantTransactionId).toBe('order-settled-1');
     expect(records.map((record) => record.settlement)).toEqual(providerDetail.records.map((record) => expect.objectContaining({ amount: record.settlement.amount, fee: record.settlement.fee })));
     // The reconciliation file of the day carries them too: the gateway's payment, the provider's fee.
     const file = await fetch(`${front.url}/admin/v1/entities/${merchant.entityId}/reconciliation/files/${today}/csv`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
