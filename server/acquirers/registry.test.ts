@@ -1,5 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../config.ts';
 import { startGateway, type RunningGateway } from '../gateway.ts';
+import { createLogger } from '../logger.ts';
+import { createCardVault } from '../vault/cardVault.ts';
+import { createAcquirerRegistry } from './registry.ts';
 import {
   answerRedirect,
   BROWSER_DATA,
@@ -151,5 +156,16 @@ describe('an acquirer taken out of the configuration', () => {
     expect(capture.body.result.code).toBe('800.800.800');
     expect(capture.body.result.description).toContain('fallback');
     expect(calls).toEqual([]);
+  });
+});
+
+describe('a live registry', () => {
+  it('never makes a simulated acquirer, however its configuration was made', () => {
+    const config = { acquirers: ['simulator'], defaultAcquirer: 'simulator', connectors: {}, environment: 'live' as const, simulatedAcquirerLatencyMs: 0, simulatorDurableRecords: false };
+    const deps = { vault: createCardVault(randomBytes(32)), now: () => new Date(), logger: createLogger({ level: 'silent' }) };
+    // The store is never touched when a simulated acquirer is refused.
+    const store = {} as Parameters<typeof createAcquirerRegistry>[0];
+    expect(() => createAcquirerRegistry(store, config, deps)).toThrow(ConfigError);
+    expect(() => createAcquirerRegistry(store, config, deps)).toThrow(/the acquirer simulator would be simulated: a live gateway never pays through a simulated acquirer/);
   });
 });
