@@ -1,9 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { OppConnectorSettings } from '../../acquirerConfig.ts';
 import { GatewayError, withReason } from '../../domain/errors.ts';
 import { RESULTS } from '../../domain/resultCodes.ts';
 import type { Logger } from '../../logger.ts';
 import type { CredentialsLookup } from '../credentials.ts';
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   AcquirerOutcomeUnknownError,
   AcquirerUnreachableError,
@@ -21,8 +21,9 @@ import { authorizationForm, backOfficeForm, readPaymentAnswer, readQueryAnswer, 
 /**
  * The `opp` connector (issue 33, DESIGN principle 13): an acquirer that sends each operation to a provider speaking the
  * platform's server-to-server API, with the merchant entity's credentials there (credentials.ts). Only the HTTP calls
- * per flow live here (authorize, back office, inquire); translate.ts maps requests and answers, client.ts tells a
- * request that never left from one whose answer was lost.
+ * per flow live here (authorize, back office, inquire, the settlement reports); translate.ts maps requests and
+ * answers (notifications.ts and settlements.ts read what the provider sends otherwise), client.ts tells a request that
+ * never left from one whose answer was lost.
  *
  * An answer lost after the request was sent is never repaired by sending again: the provider is asked what it did
  * (GET /v1/query?merchantTransactionId=<attempt id>) — once at once when the answer was cut off or unreadable, and
