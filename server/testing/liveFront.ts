@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { OppConnectorSettings } from '../acquirerConfig.ts';
 import { saveCredentials } from '../acquirers/credentials.ts';
 import type { GatewayConfig } from '../config.ts';
-import { createTestClock, startTestGateway, type StoreKind, type TestClock, type TestGateway } from './harness.ts';
+import { createTestClock, startTestGateway, TEST_DATABASE_URL, type StoreKind, type TestClock, type TestGateway } from './harness.ts';
 
 /**
  * A live gateway in front of providers, for the connector's tests (issue 33): in this process (its clock moved by the
@@ -10,6 +10,9 @@ import { createTestClock, startTestGateway, type StoreKind, type TestClock, type
  * (real processes: testing/upstream.ts, often through a fault proxy: testing/faultProxy.ts), and its test merchant's
  * credentials at each.
  */
+
+/** A live gateway's store: PostgreSQL, as production has it (PGlite only where no PostgreSQL is given). */
+export const LIVE_STORE: StoreKind = TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
 export interface LiveFront extends TestGateway {
   readonly clock: TestClock;

@@ -9,8 +9,8 @@ import { openStore } from '../../store/index.ts';
 import { createCardVault } from '../../vault/cardVault.ts';
 import { startFaultProxy, type FaultProxy } from '../../testing/faultProxy.ts';
 import { startGatewayProcess, type GatewayProcess } from '../../testing/gatewayProcess.ts';
-import { BROWSER_DATA, cardPayment, configAt, createTestClock, freshStoreLocation, TEST_DATABASE_URL, warnIfPostgresSkipped, type StoreKind, type StoreLocation } from '../../testing/harness.ts';
-import { connectorTo } from '../../testing/liveFront.ts';
+import { BROWSER_DATA, cardPayment, configAt, createTestClock, freshStoreLocation, warnIfPostgresSkipped, type StoreLocation } from '../../testing/harness.ts';
+import { connectorTo, LIVE_STORE } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 import { saveCredentials } from '../credentials.ts';
 
@@ -24,7 +24,6 @@ warnIfPostgresSkipped('the opp connector’s crash recovery');
  * attempt by asking the provider, never by sending it again: one payment, as the provider made it, or none.
  */
 
-const LIVE_STORE: StoreKind = TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const NEVER_RECEIVED_AFTER_MS = 120_000;
 
 let upstream: Upstream;

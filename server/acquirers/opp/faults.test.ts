@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquirerAttemptsOf } from '../../dashboard/paymentViews.ts';
 import { RECOVERY_INTERVAL_MS } from '../../payments/recovery.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../../testing/faultProxy.ts';
-import { cardPayment, TEST_DATABASE_URL, warnIfPostgresSkipped, type StoreKind } from '../../testing/harness.ts';
-import { connectorTo, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
+import { cardPayment, warnIfPostgresSkipped } from '../../testing/harness.ts';
+import { connectorTo, LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 
 warnIfPostgresSkipped('the opp connector’s faults');
@@ -17,8 +17,6 @@ warnIfPostgresSkipped('the opp connector’s faults');
  * "not found" counts as never received only once the request cannot still be on its way.
  */
 
-/** A live gateway's store: PostgreSQL, as production has it (PGlite only where no PostgreSQL is given). */
-const LIVE_STORE: StoreKind = TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 const TIMEOUT_MS = 3000;
 const METRICS_TOKEN = 'metrics-token-for-the-connector-fault-tests-0123';
 const NEVER_RECEIVED_AFTER_MS = 120_000;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveRoutingRules } from '../../merchants/routingRules.ts';
 import { saveSmartRetry } from '../../merchants/smartRetrySettings.ts';
 import { DEFAULT_SOFT_DECLINE_CODES } from '../../domain/smartRetryRules.ts';
-import { cardPayment, freePort, TEST_DATABASE_URL, testCard, warnIfPostgresSkipped, type StoreKind } from '../../testing/harness.ts';
-import { connectorTo, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
+import { cardPayment, freePort, testCard, warnIfPostgresSkipped } from '../../testing/harness.ts';
+import { connectorTo, LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 
 warnIfPostgresSkipped('routing over connectors');
@@ -15,7 +15,6 @@ warnIfPostgresSkipped('routing over connectors');
  * default); a soft decline at one account, or a provider that cannot be reached, goes once to the fallback.
  */
 
-const LIVE_STORE: StoreKind = TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
 let upstream: Upstream;
 
