@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isJsonObject } from './domain/json.ts';
 
 /**
  * ACQUIRERS_FILE (issue 33): what each acquirer named in ACQUIRERS is. A name the file describes is a connector to a
@@ -35,10 +36,6 @@ export type ConnectorSettings = OppConnectorSettings;
 export class AcquirerConfigError extends Error {}
 
 const SECRET = /^[0-9A-Fa-f]{64}$/;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** An integer field within bounds, or its default when absent. */
 function integerField(where: string, entry: Record<string, unknown>, field: string, fallback: number, min: number, max: number): number {
@@ -90,14 +87,14 @@ export function parseAcquirersFile(text: string, names: readonly string[]): Read
   } catch (error) {
     throw new AcquirerConfigError(`is not JSON (${error instanceof SyntaxError ? error.message : 'unreadable'})`);
   }
-  if (!isObject(parsed) || !isObject(parsed.acquirers)) throw new AcquirerConfigError('must be a JSON object with an "acquirers" object');
+  if (!isJsonObject(parsed) || !isJsonObject(parsed.acquirers)) throw new AcquirerConfigError('must be a JSON object with an "acquirers" object');
   const unknownTop = Object.keys(parsed).find((field) => field !== 'acquirers');
   if (unknownTop !== undefined) throw new AcquirerConfigError(`${unknownTop} is not a setting (only "acquirers")`);
   const connectors: Record<string, ConnectorSettings> = Object.create(null);
   for (const [name, entry] of Object.entries(parsed.acquirers)) {
     const where = `acquirers.${name}`;
     if (!names.includes(name)) throw new AcquirerConfigError(`${where} is not one of ACQUIRERS (${names.join(', ')})`);
-    if (!isObject(entry)) throw new AcquirerConfigError(`${where} must be an object with the acquirer's kind and settings`);
+    if (!isJsonObject(entry)) throw new AcquirerConfigError(`${where} must be an object with the acquirer's kind and settings`);
     if (entry.kind !== 'opp') throw new AcquirerConfigError(`${where}.kind must be "opp" (a provider speaking the platform's API), got ${JSON.stringify(entry.kind ?? null)}`);
     connectors[name] = oppSettings(where, entry);
   }

@@ -1,5 +1,6 @@
 import type { ParameterError } from './errors.ts';
 import { RESULTS, type Result } from './resultCodes.ts';
+import { isJsonObject } from './json.ts';
 
 /**
  * Risk velocity rules (COMPAT §17): limits on what an entity's new payments (DB, PA, CD with any instrument, redirect
@@ -137,7 +138,7 @@ function integerProblem(value: unknown, min: number, max: number): string | unde
  * `<field>.<rule>.<setting>`, or the rules.
  */
 export function checkRiskRules(input: unknown, field = 'risk'): { readonly rules: RiskRules } | { readonly problems: readonly ParameterError[] } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isJsonObject(input)) {
     return { problems: [{ name: field, value: '', message: 'must be an object of rule names and their settings' }] };
   }
   const problems: ParameterError[] = [];
@@ -148,11 +149,11 @@ export function checkRiskRules(input: unknown, field = 'risk'): { readonly rules
       problems.push({ name: at, value: '', message: `is not a known rule (known: ${RISK_RULE_NAMES.join(', ')})` });
       continue;
     }
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    if (!isJsonObject(settings)) {
       problems.push({ name: at, value: '', message: 'must be an object' });
       continue;
     }
-    const given = settings as Record<string, unknown>;
+    const given = settings;
     const expected: Record<string, (value: unknown) => string | undefined> =
       name === 'binChargebackRate'
         ? {

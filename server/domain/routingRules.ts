@@ -1,5 +1,6 @@
 import type { ParameterError } from './errors.ts';
 import { formatAmount, parseAmount } from './money.ts';
+import { isJsonObject } from './json.ts';
 
 /**
  * Routing (issue 33): per merchant entity, which acquirer a new payment goes to. Rules are tried in order; the first
@@ -59,10 +60,6 @@ const BRAND = /^[A-Z0-9_]{1,32}$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const RULE_FIELDS = ['acquirer', 'brands', 'currencies', 'minAmount', 'maxAmount'];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function listOf(value: unknown, pattern: RegExp): string[] | undefined {
   if (!Array.isArray(value) || value.length === 0 || value.length > 200) return undefined;
   return value.every((entry) => typeof entry === 'string' && pattern.test(entry)) ? [...new Set(value as string[])] : undefined;
@@ -80,7 +77,7 @@ export function checkRoutingRules(input: unknown, acquirers: readonly string[]):
   const rules: RoutingRule[] = [];
   input.forEach((entry, index) => {
     const at = `rules[${index}]`;
-    if (!isObject(entry)) {
+    if (!isJsonObject(entry)) {
       problem(at, entry, 'must be an object with acquirer and conditions');
       return;
     }

@@ -8,6 +8,7 @@ import type { ParameterError } from '../domain/errors.ts';
 import { readBody } from './body.ts';
 import { clientAddressOf } from './clientAddress.ts';
 import type { AppEnv } from './context.ts';
+import { isJsonObject } from '../domain/json.ts';
 
 /**
  * The admin API's edge (`/admin/v1/...`, mounted by app.ts only with an ADMIN_TOKEN): the operator's bearer token,
@@ -72,7 +73,7 @@ function shapeProblem(shape: JsonShape, value: unknown): string | undefined {
     case 'stringsOrString':
       return strings || typeof value === 'string' ? undefined : 'must be an array of strings or a string';
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be a JSON object';
+      return isJsonObject(value) ? undefined : 'must be a JSON object';
     case 'array':
       return Array.isArray(value) ? undefined : 'must be a JSON array';
   }

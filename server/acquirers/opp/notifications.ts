@@ -2,6 +2,7 @@ import { createDecipheriv } from 'node:crypto';
 import { parseAmount } from '../../domain/money.ts';
 import type { ProviderEvent } from '../types.ts';
 import { paymentAnswerOf } from './translate.ts';
+import { isJsonObject } from '../../domain/json.ts';
 
 /**
  * A provider's webhook notification (the platform's encrypted notification, COMPAT §13, as this gateway sends its own):
@@ -33,7 +34,6 @@ function decrypt(body: string, ivHex: string | undefined, tagHex: string | undef
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The notification as the gateway acts on it; undefined when it is not authentic (or not a notification at all). */
 export function readNotification(body: string, header: (name: string) => string | undefined, keyHex: string): ProviderEvent | undefined {
@@ -45,10 +45,10 @@ export function readNotification(body: string, header: (name: string) => string 
   } catch {
     return undefined;
   }
-  if (!isObject(notification) || typeof notification.type !== 'string') return undefined;
+  if (!isJsonObject(notification) || typeof notification.type !== 'string') return undefined;
   if (notification.type === 'test') return { kind: 'test' };
   const payload = notification.payload;
-  if (notification.type !== 'PAYMENT' || !isObject(payload)) return { kind: 'other', type: notification.type };
+  if (notification.type !== 'PAYMENT' || !isJsonObject(payload)) return { kind: 'other', type: notification.type };
   const answer = paymentAnswerOf(payload);
   if (!answer || typeof payload.paymentType !== 'string') return { kind: 'other', type: notification.type };
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

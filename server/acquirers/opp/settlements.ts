@@ -1,5 +1,6 @@
 import { parseAmount } from '../../domain/money.ts';
 import type { ProviderSettlementRecord } from '../types.ts';
+import { isJsonObject } from '../../domain/json.ts';
 
 /**
  * A provider's settlement reports (COMPAT §14) read: the summary of a day's aggregations
@@ -14,14 +15,13 @@ export interface ReportedAggregation {
   readonly currency: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const amountOf = (value: unknown): number | undefined => (typeof value === 'string' ? parseAmount(value) : undefined);
 
 function parsed(body: string): Record<string, unknown> | undefined {
   try {
     const json: unknown = JSON.parse(body);
-    return isObject(json) ? json : undefined;
+    return isJsonObject(json) ? json : undefined;
   } catch {
     return undefined;
   }
@@ -33,18 +33,18 @@ export function readAggregations(body: string): ReportedAggregation[] | undefine
   if (!json || !Array.isArray(json.aggregations)) return undefined;
   const aggregations: ReportedAggregation[] = [];
   for (const entry of json.aggregations) {
-    if (!isObject(entry) || typeof entry.id !== 'string' || typeof entry.currency !== 'string') return undefined;
+    if (!isJsonObject(entry) || typeof entry.id !== 'string' || typeof entry.currency !== 'string') return undefined;
     aggregations.push({ id: entry.id, clearingInstitute: text(entry.clearingInstituteName) ?? '', currency: entry.currency });
   }
   return aggregations;
 }
 
 function recordOf(entry: unknown): ProviderSettlementRecord | undefined {
-  if (!isObject(entry) || !isObject(entry.settlement)) return undefined;
+  if (!isJsonObject(entry) || !isJsonObject(entry.settlement)) return undefined;
   const settlement = entry.settlement;
-  const institute = isObject(entry.clearingInstitute) ? entry.clearingInstitute : {};
-  const account = isObject(entry.card) ? entry.card : isObject(entry.bankAccount) ? entry.bankAccount : {};
-  const result = isObject(entry.result) ? entry.result : {};
+  const institute = isJsonObject(entry.clearingInstitute) ? entry.clearingInstitute : {};
+  const account = isJsonObject(entry.card) ? entry.card : isJsonObject(entry.bankAccount) ? entry.bankAccount : {};
+  const result = isJsonObject(entry.result) ? entry.result : {};
   const amountMinor = amountOf(entry.amount);
   const settlementAmountMinor = amountOf(settlement.amount);
   const cashflow = settlement.cashflow;
@@ -71,7 +71,7 @@ function recordOf(entry: unknown): ProviderSettlementRecord | undefined {
     cashflow,
     clearingMerchantId: text(institute.merchantId) ?? '',
     settlementTxId: text(settlement.id),
-    providerPaymentId: isObject(entry.payment) ? text(entry.payment.id) : null,
+    providerPaymentId: isJsonObject(entry.payment) ? text(entry.payment.id) : null,
     merchantTransactionId: text(entry.merchantTransactionId),
     connectorTxIds: [text(institute.txId1), text(institute.txId2), text(institute.txId3)],
     merchantInvoiceId: text(entry.merchantInvoiceId),
@@ -92,7 +92,7 @@ function recordOf(entry: unknown): ProviderSettlementRecord | undefined {
     reasonCode: text(result.code),
     reasonDesc: text(result.description),
     settlementFormat: text(settlement.format) ?? 'PROVIDER',
-    providerChargebackId: isObject(entry.chargebackTransaction) ? text(entry.chargebackTransaction.id) : null,
+    providerChargebackId: isJsonObject(entry.chargebackTransaction) ? text(entry.chargebackTransaction.id) : null,
   };
 }
 

@@ -3,6 +3,7 @@ import type { PaymentRedirect } from '../../domain/payment.ts';
 import { isPendingCode, resultClassOf, RESULT_CODE_FORMAT, RESULTS, type Result } from '../../domain/resultCodes.ts';
 import type { ParameterError } from '../../domain/errors.ts';
 import type { AcquirerAnswer, AuthorizationRequest, BackOfficeRequest, CardOnFileRequest } from '../types.ts';
+import { isJsonObject } from '../../domain/json.ts';
 
 /**
  * The `opp` connector's translators (DESIGN principle 13, Hyperswitch's transformers.rs): pure mappings between the
@@ -126,22 +127,21 @@ export type ReadAnswer =
   /** Not the API's answer (not JSON, no result code, a 5xx): whatever happened cannot be told from it. */
   | { readonly kind: 'unreadable'; readonly reason: string };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function stringsOf(value: unknown): Record<string, string> {
-  if (!isObject(value)) return {};
+  if (!isJsonObject(value)) return {};
   const strings: Record<string, string> = {};
   for (const [name, entry] of Object.entries(value)) if (typeof entry === 'string') strings[name] = entry;
   return strings;
 }
 
 function redirectOf(value: unknown): PaymentRedirect | undefined {
-  if (!isObject(value) || typeof value.url !== 'string' || !URL.canParse(value.url)) return undefined;
+  if (!isJsonObject(value) || typeof value.url !== 'string' || !URL.canParse(value.url)) return undefined;
   const protocol = new URL(value.url).protocol;
   if (protocol !== 'https:' && protocol !== 'http:') return undefined;
   const parameters = Array.isArray(value.parameters)
-    ? value.parameters.flatMap((entry) => (isObject(entry) && typeof entry.name === 'string' && typeof entry.value === 'string' ? [{ name: entry.name, value: entry.value }] : []))
+    ? value.parameters.flatMap((entry) => (isJsonObject(entry) && typeof entry.name === 'string' && typeof entry.value === 'string' ? [{ name: entry.name, value: entry.value }] : []))
     : [];
   const method = text(value.method)?.toUpperCase();
   return { url: value.url, ...(method === 'GET' || method === 'POST' ? { method } : {}), parameters };
@@ -149,7 +149,7 @@ function redirectOf(value: unknown): PaymentRedirect | undefined {
 
 /** A payment object of the provider's (an answer, or an entry of a query's list) as our answer; undefined when it is none. */
 export function paymentAnswerOf(payment: unknown): AcquirerAnswer | undefined {
-  if (!isObject(payment) || !isObject(payment.result)) return undefined;
+  if (!isJsonObject(payment) || !isJsonObject(payment.result)) return undefined;
   const code = text(payment.result.code);
   const id = text(payment.id);
   if (code === undefined || !RESULT_CODE_FORMAT.test(code) || id === undefined || id === '') return undefined;
@@ -169,7 +169,7 @@ function parameterErrorsOf(result: Record<string, unknown>): ParameterError[] {
   const errors = result.parameterErrors;
   if (!Array.isArray(errors)) return [];
   return errors.flatMap((error) =>
-    isObject(error) && typeof error.name === 'string' ? [{ name: error.name, value: text(error.value) ?? '', message: text(error.message) ?? 'refused by the acquirer' }] : [],
+    isJsonObject(error) && typeof error.name === 'string' ? [{ name: error.name, value: text(error.value) ?? '', message: text(error.message) ?? 'refused by the acquirer' }] : [],
   );
 }
 
@@ -197,7 +197,7 @@ function parsed(body: string): unknown {
 export function readPaymentAnswer(status: number, body: string, inquiry = false): ReadAnswer {
   if (status >= 500) return { kind: 'unreadable', reason: `HTTP ${status}` };
   const json = parsed(body);
-  if (!isObject(json) || !isObject(json.result) || typeof json.result.code !== 'string' || !RESULT_CODE_FORMAT.test(json.result.code)) {
+  if (!isJsonObject(json) || !isJsonObject(json.result) || typeof json.result.code !== 'string' || !RESULT_CODE_FORMAT.test(json.result.code)) {
     return { kind: 'unreadable', reason: `HTTP ${status} without the API's result` };
   }
   const code = json.result.code;
@@ -221,12 +221,12 @@ export function readPaymentAnswer(status: number, body: string, inquiry = false)
 export function readQueryAnswer(status: number, body: string, paymentType: string): ReadAnswer {
   if (status >= 500) return { kind: 'unreadable', reason: `HTTP ${status}` };
   const json = parsed(body);
-  if (!isObject(json) || !isObject(json.result) || typeof json.result.code !== 'string') return { kind: 'unreadable', reason: `HTTP ${status} without the API's result` };
+  if (!isJsonObject(json) || !isJsonObject(json.result) || typeof json.result.code !== 'string') return { kind: 'unreadable', reason: `HTTP ${status} without the API's result` };
   const code = json.result.code;
   if (code === RESULTS.transactionNotFound.code || status === 404) return { kind: 'notFound' };
   if (status === 401 || status === 403) return { kind: 'refused', result: { code, description: text(json.result.description) ?? '' }, parameterErrors: [], credentials: true };
   if (!Array.isArray(json.payments)) return { kind: 'unreadable', reason: `HTTP ${status}: ${code} without a list of payments` };
-  const listed = json.payments.filter((payment) => isObject(payment) && payment.paymentType === paymentType);
+  const listed = json.payments.filter((payment) => isJsonObject(payment) && payment.paymentType === paymentType);
   const chosen = (listed.length > 0 ? listed : json.payments).at(-1);
   const answer = paymentAnswerOf(chosen);
   return answer ? { kind: 'answer', answer } : { kind: 'notFound' };
