@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { OppConnectorSettings } from '../acquirerConfig.ts';
-import { saveCredentials } from '../acquirers/credentials.ts';
+import { saveCredentials, type ProviderCredentials } from '../acquirers/credentials.ts';
 import type { GatewayConfig } from '../config.ts';
 import { createTestClock, startTestGateway, TEST_DATABASE_URL, type StoreKind, type TestClock, type TestGateway } from './harness.ts';
 
@@ -17,7 +17,7 @@ export const LIVE_STORE: StoreKind = TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'
 export interface LiveFront extends TestGateway {
   readonly clock: TestClock;
   /** Sets an entity's credentials at an acquirer, as the operator does. */
-  setCredentials(entityId: string, acquirer: string, credentials: { readonly entityId: string; readonly accessToken: string }): Promise<void>;
+  setCredentials(entityId: string, acquirer: string, credentials: ProviderCredentials): Promise<void>;
 }
 
 /** A connector's settings for a provider at `url`, with short waits (a test's provider is on loopback). */
@@ -28,7 +28,7 @@ export function connectorTo(url: string, overrides: Partial<OppConnectorSettings
 export async function startLiveFront(
   kind: StoreKind,
   connectors: Readonly<Record<string, OppConnectorSettings>>,
-  credentials: Readonly<Record<string, { readonly entityId: string; readonly accessToken: string }>>,
+  credentials: Readonly<Record<string, ProviderCredentials>>,
   overrides: Partial<GatewayConfig> = {},
 ): Promise<LiveFront> {
   const clock = createTestClock();

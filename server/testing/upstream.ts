@@ -1,3 +1,4 @@
+import type { ProviderCredentials } from '../acquirers/credentials.ts';
 import { DEFAULT_DEMO_MERCHANT } from '../config.ts';
 import { startGatewayProcess, type GatewayProcess } from './gatewayProcess.ts';
 import { freePort } from './harness.ts';
@@ -15,7 +16,7 @@ export interface Upstream {
   /** http://127.0.0.1:<port> */
   readonly url: string;
   /** The front gateway's merchant at the provider (the upstream's demo merchant). */
-  readonly credentials: { readonly entityId: string; readonly accessToken: string };
+  readonly credentials: ProviderCredentials;
   readonly process: GatewayProcess;
   /** Calls the upstream's API as its merchant (GET with a query, POST with a form). */
   api(method: 'GET' | 'POST', path: string, params?: Record<string, string>): Promise<{ status: number; body: any }>;

@@ -3,7 +3,7 @@ import type { OppConnectorSettings } from '../../acquirerConfig.ts';
 import { GatewayError, withReason } from '../../domain/errors.ts';
 import { RESULTS } from '../../domain/resultCodes.ts';
 import type { Logger } from '../../logger.ts';
-import type { CredentialsLookup } from '../credentials.ts';
+import type { CredentialsLookup, ProviderCredentials } from '../credentials.ts';
 import {
   AcquirerOutcomeUnknownError,
   AcquirerUnreachableError,
@@ -16,7 +16,7 @@ import {
 import { createOppClient, type CallResult, type OppClient } from './client.ts';
 import { readNotification } from './notifications.ts';
 import { readAggregations, readRecordPage } from './settlements.ts';
-import { authorizationForm, backOfficeForm, readPaymentAnswer, readQueryAnswer, type FormFields, type OppCredentials, type ReadAnswer } from './translate.ts';
+import { authorizationForm, backOfficeForm, readPaymentAnswer, readQueryAnswer, type FormFields, type ReadAnswer } from './translate.ts';
 
 /**
  * The `opp` connector (issue 33, DESIGN principle 13): an acquirer that sends each operation to a provider speaking the
@@ -49,7 +49,7 @@ export interface OppConnector extends Acquirer {
 }
 
 /** The entity's credentials, or the refusal of a payment routed to an acquirer it has none at: nothing is sent. */
-async function credentialsOf(deps: OppConnectorDeps, name: string, entityId: string): Promise<OppCredentials> {
+async function credentialsOf(deps: OppConnectorDeps, name: string, entityId: string): Promise<ProviderCredentials> {
   const found = await deps.credentials.get(entityId, name);
   if (found) return found;
   throw new GatewayError(withReason(RESULTS.merchantConnectorNotSetUp, `this entity has no credentials at the acquirer ${name}: the operator sets them`), 400);
@@ -68,7 +68,7 @@ export function createOppConnector(name: string, settings: OppConnectorSettings,
   };
 
   /** Asks the provider about an attempt; the answer, 'notFound', or why it cannot tell. */
-  async function ask(attempt: InquiredAttempt, credentials: OppCredentials, timeoutMs?: number): Promise<AcquirerAnswer | 'notFound' | { readonly unknown: string }> {
+  async function ask(attempt: InquiredAttempt, credentials: ProviderCredentials, timeoutMs?: number): Promise<AcquirerAnswer | 'notFound' | { readonly unknown: string }> {
     const byReference = attempt.reference !== null;
     const called = byReference
       ? await client.get(`/v1/payments/${encodeURIComponent(attempt.reference as string)}`, { entityId: credentials.entityId }, credentials.accessToken, timeoutMs)
@@ -92,7 +92,7 @@ export function createOppConnector(name: string, settings: OppConnectorSettings,
    * Sends an operation once and reads what came back. A request that may have reached the provider without an answer
    * that can be read is asked about at once (unless it timed out: a provider that slow is asked later, by the recovery).
    */
-  async function operate(attemptId: string, entityId: string, paymentType: string, path: string, form: FormFields, credentials: OppCredentials): Promise<AcquirerAnswer> {
+  async function operate(attemptId: string, entityId: string, paymentType: string, path: string, form: FormFields, credentials: ProviderCredentials): Promise<AcquirerAnswer> {
     const called: CallResult = await client.post(path, form, credentials.accessToken);
     if (called.kind === 'notSent') throw new AcquirerUnreachableError(name, called.reason);
     let lost: string;

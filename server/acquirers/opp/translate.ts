@@ -2,6 +2,7 @@ import { formatAmount } from '../../domain/money.ts';
 import type { PaymentRedirect } from '../../domain/payment.ts';
 import { isPendingCode, resultClassOf, RESULT_CODE_FORMAT, RESULTS, type Result } from '../../domain/resultCodes.ts';
 import type { ParameterError } from '../../domain/errors.ts';
+import type { ProviderCredentials } from '../credentials.ts';
 import type { AcquirerAnswer, AuthorizationRequest, BackOfficeRequest, CardOnFileRequest } from '../types.ts';
 import { isJsonObject } from '../../domain/json.ts';
 
@@ -14,12 +15,6 @@ import { isJsonObject } from '../../domain/json.ts';
  * Our attempt id is the provider's merchantTransactionId: it is how an attempt whose answer was lost is found again
  * (GET /v1/query?merchantTransactionId=), and the provider's payment id is the reference later operations name.
  */
-
-/** A merchant entity's credentials at the provider. */
-export interface OppCredentials {
-  readonly entityId: string;
-  readonly accessToken: string;
-}
 
 export type FormFields = [string, string][];
 
@@ -76,7 +71,7 @@ function instrumentFields(request: AuthorizationRequest): FormFields {
 }
 
 /** POST /v1/payments: a PA, DB or CD (an incremental authorization or reauthorization names the original's reference). */
-export function authorizationForm(request: AuthorizationRequest, credentials: OppCredentials): FormFields {
+export function authorizationForm(request: AuthorizationRequest, credentials: ProviderCredentials): FormFields {
   const forwarded = request.forwarded ?? {};
   const fields: FormFields = [
     ['entityId', credentials.entityId],
@@ -103,7 +98,7 @@ export function authorizationForm(request: AuthorizationRequest, credentials: Op
 }
 
 /** POST /v1/payments/{reference}: a capture, refund, reversal (a chargeback or its reversal, in test). */
-export function backOfficeForm(request: BackOfficeRequest, credentials: OppCredentials): FormFields {
+export function backOfficeForm(request: BackOfficeRequest, credentials: ProviderCredentials): FormFields {
   const fields: FormFields = [
     ['entityId', credentials.entityId],
     ['paymentType', request.paymentType],
