@@ -36,7 +36,7 @@ export interface WalletTokenDetails {
 
 /** The shopper's browser is there: where it comes back to from the acquirer's pages, and what 3-D Secure asks of it. */
 export interface ShopperPresence {
-  /** The gateway's own address the acquirer sends the shopper back to (payments/returns.ts). */
+  /** The gateway's own address the acquirer sends the shopper back to (providers/routes.ts, payments/shopperReturn.ts). */
   readonly returnUrl: string;
   /** customer.browser.*, by the API's names. */
   readonly browser: Readonly<Record<string, string>>;

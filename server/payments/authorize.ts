@@ -2,7 +2,7 @@ import type { Acquirer, AcquirerAnswer, AuthorizationRequest, CardOnFileRequest,
 import type { CreatePaymentCommand } from '../domain/commands.ts';
 import { GatewayError, withReason } from '../domain/errors.ts';
 import { newNdc, newResourceId } from '../domain/ids.ts';
-import type { PaymentRecord } from '../domain/payment.ts';
+import type { FinalResult, PaymentRecord } from '../domain/payment.ts';
 import { statusOfResult, withResult } from '../domain/paymentState.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { scheduleJob } from '../jobs/repository.ts';
@@ -10,7 +10,7 @@ import { recordRegistration, registrationOfPayment, registrationUsed } from '../
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
 import { callAcquirer, type CallOutcome } from './acquirerCalls.ts';
-import { awaitingPayment, nextInquiryAt } from './awaiting.ts';
+import { nextInquiryAt } from './awaiting.ts';
 import type { LedgerWrite } from './ledger.ts';
 import type { PaymentServices } from './services.ts';
 import { smartRetryAfter, softDeclineDetails, type FirstOutcome, type RetryableAttempt } from './smartRetryFallback.ts';
@@ -93,6 +93,36 @@ export function withOutcome(payment: PaymentRecord, outcome: FirstOutcome): Paym
   return 'answer' in outcome
     ? withAnswer(payment, outcome.answer)
     : withResult(payment, withReason(RESULTS.acquirerUnreachable, `the acquirer ${payment.acquirer} could not be reached`));
+}
+
+/** What a payment whose acquirer's answer was lost says of itself until the acquirer is asked. */
+export const OUTCOME_UNKNOWN_DETAIL =
+  'The acquirer’s answer did not arrive: the gateway asks the acquirer what it did, and notifies the final result';
+
+/** The payment recorded while its attempt awaits: the acquirer's pending answer (where the shopper goes), or (undefined) none it could read. */
+function awaitingPayment(payment: PaymentRecord, answer: AcquirerAnswer | undefined): PaymentRecord {
+  if (!answer) return { ...withResult(payment, RESULTS.pending), resultDetails: { ExtendedDescription: OUTCOME_UNKNOWN_DETAIL } };
+  return { ...withAnswer(payment, answer), redirect: answer.redirect ?? null };
+}
+
+/**
+ * What a payment awaiting its acquirer's final word writes (the acquirer answered pending, or — no `answer` — its answer
+ * was lost): the payment pending, its attempt left open and asked about on the schedule of awaiting.ts.
+ */
+export function awaitingWrite(payment: PaymentRecord, attemptId: string, answer: AcquirerAnswer | undefined, now: Date): LedgerWrite {
+  return { payments: [awaitingPayment(payment, answer)], awaits: { attemptId, nextInquiryAt: nextInquiryAt(now, answer ? 'pending' : 'unknown', 0) } };
+}
+
+/** A payment's recorded result as a pending payment's final one (with the registration the final success created). */
+export function finalResultOf(payment: PaymentRecord, registrationId: string | null = null): FinalResult {
+  return {
+    resultCode: payment.resultCode,
+    resultDescription: payment.resultDescription,
+    resultDetails: payment.resultDetails,
+    threeDSecure: payment.threeDSecure,
+    acquirerReference: payment.acquirerReference,
+    registrationId,
+  };
 }
 
 export const CAPTURE_AT_ONCE_JOB = 'payments.captureAtOnce';
@@ -208,22 +238,13 @@ export async function authorizeAndRecord(
  * open. Used by the request that asked and by the recovery of its attempt alike.
  */
 export function authorizationOutcome(services: PaymentServices, attempt: InitialAttempt, outcome: CallOutcome): LedgerWrite {
-  if ('unknown' in outcome) return awaitingWrite(services, attempt, undefined);
+  if ('unknown' in outcome) return awaitingWrite(attempt.plan.payment, attempt.id, undefined, services.now());
   if ('unreachable' in outcome) return settleAuthorization(services, attempt, withOutcome(attempt.plan.payment, outcome));
-  if (statusOfResult(outcome.answer.code) === 'pending') return awaitingWrite(services, attempt, outcome.answer);
+  if (statusOfResult(outcome.answer.code) === 'pending') return awaitingWrite(attempt.plan.payment, attempt.id, outcome.answer, services.now());
   return settleAuthorization(services, attempt, withAnswer(attempt.plan.payment, outcome.answer));
 }
 
 type InitialAttempt = { readonly id: string; readonly plan: Extract<AttemptPlan, { kind: 'initial' }> };
-
-/** The payment recorded pending while the attempt awaits its acquirer (awaiting.ts); the card waits with it. */
-function awaitingWrite(services: PaymentServices, attempt: InitialAttempt, answer: AcquirerAnswer | undefined): LedgerWrite {
-  const now = services.now();
-  return {
-    payments: [awaitingPayment(attempt.plan.payment, answer)],
-    awaits: { attemptId: attempt.id, nextInquiryAt: nextInquiryAt(now, answer ? 'pending' : 'unknown', 0) },
-  };
-}
 
 /** The payment with a smart retry's marks, when its attempt was the retry. */
 function markedRetry(plan: Extract<AttemptPlan, { kind: 'initial' | 'afterRedirect' }>, answered: PaymentRecord): PaymentRecord {
@@ -254,20 +275,7 @@ export async function finishAuthorization(services: PaymentServices, tx: Queryab
   const payment = markedRetry(plan, answered);
   const now = services.now();
   const registration = payment.status === 'approved' && plan.registerSealedCardId !== null ? registrationOfPayment(payment, plan.registerSealedCardId, now) : undefined;
-  const finished = await services.ledger.finish(
-    tx,
-    pending,
-    {
-      resultCode: payment.resultCode,
-      resultDescription: payment.resultDescription,
-      resultDetails: payment.resultDetails,
-      threeDSecure: payment.threeDSecure,
-      acquirerReference: payment.acquirerReference,
-      registrationId: registration?.id ?? null,
-    },
-    now,
-    attempt.id,
-  );
+  const finished = await services.ledger.finish(tx, pending, finalResultOf(payment, registration?.id ?? null), now, attempt.id);
   // No request waits to capture it: the job does at once.
   if (finished) await alongsideAuthorization(services, tx, plan, finished, registration, 0);
 }

@@ -1,31 +1,10 @@
-import type { AcquirerAnswer } from '../acquirers/types.ts';
-import type { PaymentRecord } from '../domain/payment.ts';
-import { withResult } from '../domain/paymentState.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
-
 /**
  * Payments that await their acquirer's final word (issue 33) while their attempt stays open: the acquirer answered
  * pending (its 3-D Secure challenge, its provider's page, money to come), or its answer was lost after the request was
- * sent. Either way the payment is recorded pending, the merchant is told so, and the recovery (recovery.ts) asks the
- * acquirer on the schedule below until it knows — the shopper's return (../providers/returns.ts) and the provider's
- * notification usually tell it sooner. Nothing is ever sent again for such an attempt.
+ * sent. Either way the payment is recorded pending (authorize.ts awaitingWrite), the merchant is told so, and the
+ * recovery (recovery.ts) asks the acquirer on the schedule below until it knows — the shopper's return and the
+ * provider's notification (providerWord.ts) usually tell it sooner. Nothing is ever sent again for such an attempt.
  */
-
-/** What a payment whose acquirer's answer was lost says of itself until the acquirer is asked. */
-export const OUTCOME_UNKNOWN_DETAIL =
-  'The acquirer’s answer did not arrive: the gateway asks the acquirer what it did, and notifies the final result';
-
-/** The payment recorded while its attempt awaits: the acquirer's pending answer, or (undefined) none it could read. */
-export function awaitingPayment(payment: PaymentRecord, answer: AcquirerAnswer | undefined): PaymentRecord {
-  if (!answer) return { ...withResult(payment, RESULTS.pending), resultDetails: { ExtendedDescription: OUTCOME_UNKNOWN_DETAIL } };
-  return {
-    ...withResult(payment, answer),
-    resultDetails: { ExtendedDescription: answer.description, ...answer.details },
-    acquirerReference: answer.reference,
-    redirect: answer.redirect ?? null,
-    threeDSecure: answer.threeDSecure ? { ...answer.threeDSecure } : payment.threeDSecure,
-  };
-}
 
 /** The first inquiry after a pending answer: by then a shopper who went to the acquirer's page is back or gone. */
 const PENDING_FIRST_INQUIRY_MS = 15 * 60_000;

@@ -1,13 +1,13 @@
 import { AcquirerOutcomeUnknownError, type AcquirerAnswer, type InquiredAttempt } from '../acquirers/types.ts';
 import { withReason } from '../domain/errors.ts';
-import type { FinalResult, PaymentRecord } from '../domain/payment.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import { statusOfResult, withResult } from '../domain/paymentState.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { JobHandler } from '../jobs/registry.ts';
 import type { Queryable } from '../store/index.ts';
 import { eraseSealed } from '../vault/repository.ts';
-import { finishAuthorization, settleAuthorization, withAnswer } from './authorize.ts';
-import { awaitingPayment, nextInquiryAt } from './awaiting.ts';
+import { awaitingWrite, finalResultOf, finishAuthorization, settleAuthorization, withAnswer } from './authorize.ts';
+import { nextInquiryAt } from './awaiting.ts';
 import { endUnanswered, settleAfterRedirect } from './flows/pending.ts';
 import type { PaymentServices } from './services.ts';
 import { findAttempt, findOpenAttempts, lockAttempt, type AcquirerAttempt } from './store/attempts.ts';
@@ -95,7 +95,7 @@ async function recordRecovered(services: PaymentServices, tx: Queryable, attempt
     }
     // The answer the dead instance never recorded was pending: recorded so now, awaiting the acquirer's final word.
     if (plan.kind !== 'afterRedirect') {
-      await services.ledger.recordIn(tx, { payments: [awaitingPayment(plan.payment, answer)], awaits: { attemptId: locked.id, nextInquiryAt: nextInquiryAt(now, 'pending', 0) } });
+      await services.ledger.recordIn(tx, awaitingWrite(plan.payment, locked.id, answer, now));
     }
     return false;
   }
@@ -116,18 +116,6 @@ async function recordRecovered(services: PaymentServices, tx: Queryable, attempt
   }
   services.logger.warn('acquirer attempt recovered: its answer is recorded', { attemptId: locked.id, paymentId: plan.payment.id });
   return true;
-}
-
-/** A payment's recorded result as a pending payment's final one. */
-function finalResultOf(payment: PaymentRecord): FinalResult {
-  return {
-    resultCode: payment.resultCode,
-    resultDescription: payment.resultDescription,
-    resultDetails: payment.resultDetails,
-    threeDSecure: payment.threeDSecure,
-    acquirerReference: payment.acquirerReference,
-    registrationId: null,
-  };
 }
 
 /**

@@ -20,7 +20,7 @@ export function shopperReturnUrlOf(command: Pick<CreatePaymentCommand, 'checkout
   return command.shopperResultUrl === undefined ? undefined : returnUrlOf(command, paymentId, command.shopperResultUrl);
 }
 
-/** The gateway's address a connector's provider sends the shopper back to, for one attempt (providers/returns.ts). */
+/** The gateway's address a connector's provider sends the shopper back to, for one attempt (providers/routes.ts). */
 export function providerReturnUrl(publicUrl: string, acquirer: string, attemptId: string): string {
   return `${publicUrl}/v1/acquirers/${acquirer}/returns/${attemptId}`;
 }

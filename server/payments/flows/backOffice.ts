@@ -7,8 +7,7 @@ import { statusOfResult } from '../../domain/paymentState.ts';
 import { RESULTS, type Result } from '../../domain/resultCodes.ts';
 import type { GatewayEnvironment } from '../../config.ts';
 import { callAcquirer, type CallOutcome } from '../acquirerCalls.ts';
-import { newPayment, withAnswer, withOutcome } from '../authorize.ts';
-import { awaitingPayment, nextInquiryAt } from '../awaiting.ts';
+import { awaitingWrite, newPayment, withAnswer, withOutcome } from '../authorize.ts';
 import type { LedgerWrite } from '../ledger.ts';
 import type { PaymentServices } from '../services.ts';
 import { childTotals, lockPayment } from '../store/payments.ts';
@@ -147,5 +146,5 @@ function backOfficeOutcome(services: PaymentServices, attempt: { readonly id: st
   if ('unreachable' in outcome) return { payments: [withOutcome(child, outcome)], attemptId: attempt.id };
   const answer = 'answer' in outcome ? outcome.answer : undefined;
   if (answer && statusOfResult(answer.code) !== 'pending') return { payments: [withAnswer(child, answer)], attemptId: attempt.id };
-  return { payments: [awaitingPayment(child, answer)], awaits: { attemptId: attempt.id, nextInquiryAt: nextInquiryAt(services.now(), answer ? 'pending' : 'unknown', 0) } };
+  return awaitingWrite(child, attempt.id, answer, services.now());
 }

@@ -44,7 +44,7 @@ export type AttemptPlan =
       /**
        * Where the shopper's browser goes once back from the acquirer's own pages (its 3-D Secure challenge, its
        * provider's page): the checkout's result URL, or the shopperResultUrl with the payment. Only when the shopper
-       * was sent there (a connector's payment, ../returns.ts).
+       * was sent there (a connector's payment, ../shopperReturn.ts).
        */
       readonly shopperReturnUrl?: string;
     }
