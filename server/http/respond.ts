@@ -62,3 +62,8 @@ export function jsonResponse(
   if (typeof named?.id === 'string') c.set('resourceId', named.id);
   return new Response(JSON.stringify(body), { status, headers });
 }
+
+/** An HTML page the shopper's browser opens (the gateway's redirect pages, a provider's return): its own headers, and every answer's. */
+export function pageResponse(c: Context<AppEnv>, page: { readonly html: string; readonly status: number; readonly headers: Readonly<Record<string, string>> }): Response {
+  return new Response(page.html, { status: page.status, headers: { ...page.headers, ...c.get('baseHeaders') } });
+}

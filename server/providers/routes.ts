@@ -7,10 +7,10 @@ import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
-import { jsonResponse } from '../http/respond.ts';
+import { jsonResponse, pageResponse } from '../http/respond.ts';
 import { providerNotified, shopperReturned } from '../payments/providerWord.ts';
 import type { PaymentServices } from '../payments/services.ts';
-import { completionPage, messagePage, type Page } from '../redirects/pages.ts';
+import { completionPage, messagePage } from '../redirects/pages.ts';
 import { languageFromHeader, pageTexts } from '../redirects/texts.ts';
 
 /**
@@ -22,10 +22,6 @@ import { languageFromHeader, pageTexts } from '../redirects/texts.ts';
 
 type RouteDependencies = HttpDependencies & { readonly payments: PaymentServices };
 
-function htmlResponse(c: Context<AppEnv>, page: Page): Response {
-  return new Response(page.html, { status: page.status, headers: { ...page.headers, ...c.get('baseHeaders') } });
-}
-
 /** What an endpoint of an acquirer that has none answers: as an unknown path. */
 const noSuchEndpoint = (c: Context<AppEnv>) => new GatewayError(withReason(RESULTS.invalidRequestStructure, `no endpoint ${c.req.method} ${c.req.path}`), 404);
 
@@ -35,7 +31,7 @@ export function providerRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const acquirerName = pathId('acquirer', noSuchEndpoint, 'acquirer');
   const unknownReturn = (c: Context<AppEnv>) => {
     const texts = pageTexts(languageFromHeader(c.req.header('accept-language')));
-    return htmlResponse(c, messagePage(texts, 404, texts.text('threeDSecure.unknown')));
+    return pageResponse(c, messagePage(texts, 404, texts.text('threeDSecure.unknown')));
   };
 
   const returned = async (c: Context<AppEnv>) => {
@@ -43,7 +39,7 @@ export function providerRoutes(deps: RouteDependencies): Hono<AppEnv> {
     const back = await shopperReturned(payments, c.req.param('acquirer') ?? '', c.req.param('attemptId') ?? '');
     if (!back) return unknownReturn(c);
     const message = texts.text(back.status === 'pending' ? 'redirect.waiting' : 'threeDSecure.done');
-    return htmlResponse(c, completionPage(texts, back, message));
+    return pageResponse(c, completionPage(texts, back, message));
   };
   // The provider sends the shopper back by GET or POST, with its own parameters (its payment's id): none is trusted.
   const attemptId = pathId('attempt', unknownReturn, 'attemptId');

@@ -5,6 +5,7 @@ import type { PaymentServices } from '../payments/services.ts';
 import type { AppEnv } from '../http/context.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
+import { pageResponse } from '../http/respond.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { challengePage, completionPage, messagePage, providerPage, voucherPage, type Page } from './pages.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
@@ -17,10 +18,6 @@ import { languageFromHeader, pageTexts, type PageTexts } from './texts.ts';
  * random id is the capability). `GET` or `POST` (with redirect.parameters) shows the page; `POST .../answer`
  * is the shopper's answer.
  */
-
-function htmlResponse(c: Context<AppEnv>, page: Page): Response {
-  return new Response(page.html, { status: page.status, headers: { ...page.headers, ...c.get('baseHeaders') } });
-}
 
 const unknownPage = (texts: PageTexts) => messagePage(texts, 404, texts.text('threeDSecure.unknown'));
 const otherPaymentPage = (texts: PageTexts) => messagePage(texts, 400, texts.text('threeDSecure.otherPayment'));
@@ -67,7 +64,7 @@ export function redirectRoutes(deps: RouteDependencies): Hono<AppEnv> {
   const { payments } = deps;
   const router = new Hono<AppEnv>();
   const textsOf = (c: Context<AppEnv>) => pageTexts(languageFromHeader(c.req.header('accept-language')));
-  const redirectId = pathId('redirect', (c) => htmlResponse(c, unknownPage(textsOf(c))));
+  const redirectId = pathId('redirect', (c) => pageResponse(c, unknownPage(textsOf(c))));
 
   const show = async (c: Context<AppEnv>) => {
     const texts = textsOf(c);
@@ -75,15 +72,15 @@ export function redirectRoutes(deps: RouteDependencies): Hono<AppEnv> {
     const view = await viewRedirect(payments, id, c.get('params').get('paymentId'));
     switch (view.kind) {
       case 'unknown':
-        return htmlResponse(c, unknownPage(texts));
+        return pageResponse(c, unknownPage(texts));
       case 'otherPayment':
-        return htmlResponse(c, otherPaymentPage(texts));
+        return pageResponse(c, otherPaymentPage(texts));
       case 'finished':
-        return htmlResponse(c, finishedPage(texts, view.redirect));
+        return pageResponse(c, finishedPage(texts, view.redirect));
       case 'open':
-        return htmlResponse(c, openPage(texts, view.redirect, view.payment));
+        return pageResponse(c, openPage(texts, view.redirect, view.payment));
       case 'waiting':
-        return htmlResponse(c, waitingPage(texts, view.redirect));
+        return pageResponse(c, waitingPage(texts, view.redirect));
     }
   };
   router.get('/:id', requestParams, redirectId, show);
@@ -97,23 +94,23 @@ export function redirectRoutes(deps: RouteDependencies): Hono<AppEnv> {
     const id = c.req.param('id');
     const answer = answerOf(c.get('params'));
     // A form this page never renders (no action, or another one): malformed, nothing to decide.
-    if (!answer) return htmlResponse(c, messagePage(texts, 400, texts.text('threeDSecure.unknown')));
+    if (!answer) return pageResponse(c, messagePage(texts, 400, texts.text('threeDSecure.unknown')));
     const result = await answerRedirect(payments, id, answer);
     switch (result.kind) {
       case 'unknown':
-        return htmlResponse(c, unknownPage(texts));
+        return pageResponse(c, unknownPage(texts));
       case 'otherPayment':
-        return htmlResponse(c, otherPaymentPage(texts));
+        return pageResponse(c, otherPaymentPage(texts));
       case 'alreadyFinished':
-        return htmlResponse(c, finishedPage(texts, result.redirect));
+        return pageResponse(c, finishedPage(texts, result.redirect));
       case 'answered':
-        return htmlResponse(c, completionPage(texts, result.redirect, texts.text(answeredMessage(result.redirect)), result.redirect.outcome === 'timeout' ? 410 : 200));
+        return pageResponse(c, completionPage(texts, result.redirect, texts.text(answeredMessage(result.redirect)), result.redirect.outcome === 'timeout' ? 410 : 200));
       case 'waiting':
-        return htmlResponse(c, waitingPage(texts, result.redirect));
+        return pageResponse(c, waitingPage(texts, result.redirect));
       case 'leftPending':
-        return htmlResponse(c, completionPage(texts, result.redirect, texts.text('redirect.leftPending')));
+        return pageResponse(c, completionPage(texts, result.redirect, texts.text('redirect.leftPending')));
       case 'incomplete':
-        return htmlResponse(c, providerPage(texts, result.redirect, result.payment, true));
+        return pageResponse(c, providerPage(texts, result.redirect, result.payment, true));
     }
   });
   router.all('/:id/answer', () => {
