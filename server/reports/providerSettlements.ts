@@ -1,5 +1,6 @@
 import type { Acquirer, ProviderSettlementBatch, ProviderSettlementRecord } from '../acquirers/types.ts';
 import type { JobHandler } from '../jobs/registry.ts';
+import { RESOURCE_ID } from '../domain/ids.ts';
 import { recordProviderChargeback } from '../payments/providerWord.ts';
 import type { PaymentServices } from '../payments/services.ts';
 import type { Logger } from '../logger.ts';
@@ -7,8 +8,8 @@ import { shortIdOf } from '../payments/view.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { AcquirerRecord } from './acquirerFeed.ts';
 import { matchRecords } from './matching.ts';
-import { netAmountOf, type SettledBatch } from './settlementRun.ts';
-import { insertSettlementBatch, type RecordType } from './settlementRecords.ts';
+import { writeSettledBatch, type SettledBatch } from './settlementRun.ts';
+import type { RecordType } from './settlementRecords.ts';
 
 /**
  * What really settled (issue 33): the settlement reports of the providers behind the gateway's connectors, imported as
@@ -40,7 +41,7 @@ interface KnownPayment {
 
 async function paymentsNamed(db: Queryable, entityId: string, acquirer: string, records: readonly ProviderSettlementRecord[]): Promise<{ byReference: Map<string, KnownPayment>; byAttempt: Map<string, KnownPayment> }> {
   const references = [...new Set(records.flatMap((record) => [record.providerPaymentId, record.providerChargebackId]).filter((id): id is string => id !== null))];
-  const attempts = [...new Set(records.map((record) => record.merchantTransactionId).filter((id): id is string => id !== null && /^[0-9a-f]{32}$/.test(id)))];
+  const attempts = [...new Set(records.map((record) => record.merchantTransactionId).filter((id): id is string => id !== null && RESOURCE_ID.test(id)))];
   const byReference = new Map<string, KnownPayment>();
   const byAttempt = new Map<string, KnownPayment>();
   if (references.length > 0) {
@@ -63,39 +64,19 @@ async function paymentsNamed(db: Queryable, entityId: string, acquirer: string, 
 
 /** The provider's record as the gateway's acquirer record: its payment and chargeback the gateway's, its references the merchant's. */
 function recordOf(record: ProviderSettlementRecord, named: Awaited<ReturnType<typeof paymentsNamed>>): AcquirerRecord {
+  const { recordType, providerPaymentId, providerChargebackId, merchantTransactionId, connectorTxIds, ...asReported } = record;
   const payment =
-    (record.providerPaymentId !== null ? named.byReference.get(record.providerPaymentId) : undefined) ??
-    (record.merchantTransactionId !== null ? named.byAttempt.get(record.merchantTransactionId) : undefined);
-  const chargeback = record.providerChargebackId !== null ? named.byReference.get(record.providerChargebackId) : undefined;
+    (providerPaymentId !== null ? named.byReference.get(providerPaymentId) : undefined) ?? (merchantTransactionId !== null ? named.byAttempt.get(merchantTransactionId) : undefined);
+  const chargeback = providerChargebackId !== null ? named.byReference.get(providerChargebackId) : undefined;
   return {
-    recordType: record.recordType as RecordType,
-    transactionType: record.transactionType,
-    cashflow: record.cashflow,
-    clearingMerchantId: record.clearingMerchantId,
-    settlementTxId: record.settlementTxId,
+    // The amounts, fees, dates, account and reason as the provider reports them.
+    ...asReported,
+    recordType: recordType as RecordType,
     paymentId: payment?.id ?? null,
     shortId: payment ? shortIdOf(payment.id) : null,
     // The provider's own payment id first: what the gateway knows its payment by there.
-    connectorTxIds: [record.providerPaymentId, record.connectorTxIds[0], record.connectorTxIds[1]],
+    connectorTxIds: [providerPaymentId, connectorTxIds[0], connectorTxIds[1]],
     merchantTransactionId: payment ? payment.merchantTransactionId : null,
-    merchantInvoiceId: record.merchantInvoiceId,
-    amountMinor: record.amountMinor,
-    currency: record.currency,
-    brand: record.brand,
-    presentmentAt: record.presentmentAt,
-    settlementAmountMinor: record.settlementAmountMinor,
-    settlementCurrency: record.settlementCurrency,
-    settlementFeeMinor: record.settlementFeeMinor,
-    fxRate: record.fxRate,
-    settlementDate: record.settlementDate,
-    settlementStatus: record.settlementStatus,
-    descriptor: record.descriptor,
-    accountLast4: record.accountLast4,
-    bankCode: record.bankCode,
-    accountHolder: record.accountHolder,
-    reasonCode: record.reasonCode,
-    reasonDesc: record.reasonDesc,
-    settlementFormat: record.settlementFormat,
     chargebackId: chargeback?.id ?? null,
   };
 }
@@ -104,28 +85,16 @@ function recordOf(record: ProviderSettlementRecord, named: Awaited<ReturnType<ty
 async function importBatch(tx: Queryable, deps: ProviderSettlementDeps, entityId: string, acquirer: string, date: string, batch: ProviderSettlementBatch): Promise<SettledBatch | undefined> {
   const named = await paymentsNamed(tx, entityId, acquirer, batch.records);
   const records = await matchRecords(tx, entityId, batch.records.map((record) => recordOf(record, named)));
-  const createdAt = deps.now();
-  const written = {
+  const head = {
     entityId,
     // The provider's clearing institute, behind the acquirer that reported it.
     clearingInstitute: batch.clearingInstitute === '' ? acquirer : `${acquirer}/${batch.clearingInstitute}`,
     settlementDate: date,
     settlementCurrency: batch.settlementCurrency,
-    settlementAmountMinor: netAmountOf(records),
-    transactionCount: records.length,
     test: deps.test,
-    createdAt,
+    createdAt: deps.now(),
   };
-  const inserted = await insertSettlementBatch(tx, written, records);
-  if (!inserted.inserted) return undefined;
-  const settled = [...new Set(records.flatMap((record) => record.matchedPaymentIds))];
-  if (settled.length > 0) {
-    await tx.query(
-      `INSERT INTO settled_operations (payment_id, batch_id, settled_at) SELECT unnest($1::char(32)[]), $2, $3::timestamptz ON CONFLICT DO NOTHING`,
-      [settled, inserted.batchId, createdAt.toISOString()],
-    );
-  }
-  return { id: inserted.batchId, ...written };
+  return writeSettledBatch(tx, head, records, [...new Set(records.flatMap((record) => record.matchedPaymentIds))]);
 }
 
 /**

@@ -5,7 +5,7 @@ import { findPaymentsById } from '../payments/store/payments.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import { matchRecords } from './matching.ts';
 import type { SettlementConfig } from '../settlementConfig.ts';
-import { insertSettlementBatch, type NewSettlementRecord } from './settlementRecords.ts';
+import { insertSettlementBatch, type NewSettlementRecord, type SettlementBatch } from './settlementRecords.ts';
 import { findSettlementSettings } from './settlementSettings.ts';
 
 /**
@@ -124,26 +124,35 @@ async function settleEntity(tx: Queryable, deps: SettlementRunDeps, entityId: st
   const createdAt = deps.now();
   for (const list of feed) {
     const records = await matchRecords(tx, entityId, list.records);
-    const batch = {
-      entityId,
-      clearingInstitute: list.acquirer,
-      settlementDate: date,
-      settlementCurrency: list.settlementCurrency,
-      settlementAmountMinor: netAmountOf(records),
-      transactionCount: records.length,
-      test: list.test,
-      createdAt,
-    };
-    const inserted = await insertSettlementBatch(tx, batch, records);
+    const head = { entityId, clearingInstitute: list.acquirer, settlementDate: date, settlementCurrency: list.settlementCurrency, test: list.test, createdAt };
+    const batch = await writeSettledBatch(tx, head, records, [...list.operationIds]);
     // The day's batch exists already (an earlier run): these operations go with the next day's run.
-    if (!inserted.inserted) continue;
-    await tx.query(
-      `INSERT INTO settled_operations (payment_id, batch_id, settled_at) SELECT unnest($1::char(32)[]), $2, $3::timestamptz`,
-      [[...list.operationIds], inserted.batchId, createdAt.toISOString()],
-    );
-    written.push({ id: inserted.batchId, ...batch });
+    if (batch) written.push(batch);
   }
   return written;
+}
+
+/**
+ * Writes an entity's settlement batch with its records (its amount what they net) and marks the operations it settles;
+ * undefined when the entity has that batch already (the same clearing institute, day and currency): nothing written.
+ */
+export async function writeSettledBatch(
+  tx: Queryable,
+  head: Omit<SettlementBatch, 'id' | 'settlementAmountMinor' | 'transactionCount'>,
+  records: readonly NewSettlementRecord[],
+  settledPaymentIds: readonly string[],
+): Promise<SettledBatch | undefined> {
+  const batch = { ...head, settlementAmountMinor: netAmountOf(records), transactionCount: records.length };
+  const inserted = await insertSettlementBatch(tx, batch, records);
+  if (!inserted.inserted) return undefined;
+  if (settledPaymentIds.length > 0) {
+    // An operation an earlier batch settled stays that batch's (a provider may list it again: a chargeback's record names it).
+    await tx.query(
+      `INSERT INTO settled_operations (payment_id, batch_id, settled_at) SELECT unnest($1::char(32)[]), $2, $3::timestamptz ON CONFLICT DO NOTHING`,
+      [settledPaymentIds, inserted.batchId, head.createdAt.toISOString()],
+    );
+  }
+  return { id: inserted.batchId, ...batch };
 }
 
 /** What reaches the merchant: positive records, minus negative ones, minus every record's fee. */
