@@ -62,6 +62,36 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 /** The label for a result code: its class, `none` for an answer without one. */
 const classOf = (code: string | undefined) => (code === undefined ? 'none' : resultClassOf(code));
 
+/**
+ * Gauges of what the store holds (the whole store, not this instance), one series per label value, all read in one
+ * query per scrape: the first gauge's collect starts it, the others share it. Returns where the query is set.
+ */
+function storeGauges<T>(
+  registry: Registry,
+  label: string,
+  labelOf: (entry: T) => string,
+  gauges: readonly { readonly name: string; readonly help: string; readonly value: (entry: T) => number }[],
+): (read: () => Promise<readonly T[]>) => void {
+  let read: (() => Promise<readonly T[]>) | undefined;
+  let current: Promise<readonly T[]> | undefined;
+  const ofThisScrape = () => (current ??= (read?.() ?? Promise.resolve([])).finally(() => setImmediate(() => (current = undefined))));
+  for (const gauge of gauges) {
+    new Gauge({
+      name: gauge.name,
+      help: gauge.help,
+      labelNames: [label],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const entry of await ofThisScrape()) this.set({ [label]: labelOf(entry) }, gauge.value(entry));
+      },
+    });
+  }
+  return (reader) => {
+    read = reader;
+  };
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'gateway_' });
@@ -108,53 +138,18 @@ export function createMetrics(): Metrics {
     labelNames: ['acquirer', 'outcome'] as const,
     registers: [registry],
   });
-  let readAwaiting: (() => Promise<readonly AwaitingAttempts[]>) | undefined;
-  let awaiting: Promise<readonly AwaitingAttempts[]> | undefined;
-  const awaitingOfThisScrape = () => (awaiting ??= (readAwaiting?.() ?? Promise.resolve([])).finally(() => setImmediate(() => (awaiting = undefined))));
-  new Gauge({
-    name: 'gateway_acquirer_attempts_awaiting',
-    help: 'Payments awaiting their acquirer’s final word (pending there, or their answer lost), by acquirer (the whole store)',
-    labelNames: ['acquirer'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const entry of await awaitingOfThisScrape()) this.set({ acquirer: entry.acquirer }, entry.count);
+  const readAwaitingAttemptsWith = storeGauges<AwaitingAttempts>(registry, 'acquirer', (entry) => entry.acquirer, [
+    {
+      name: 'gateway_acquirer_attempts_awaiting',
+      help: 'Payments awaiting their acquirer’s final word (pending there, or their answer lost), by acquirer (the whole store)',
+      value: (entry) => entry.count,
     },
-  });
-  new Gauge({
-    name: 'gateway_acquirer_attempts_awaiting_oldest_age_seconds',
-    help: 'How long the oldest payment awaiting each acquirer’s final word has waited',
-    labelNames: ['acquirer'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const entry of await awaitingOfThisScrape()) this.set({ acquirer: entry.acquirer }, entry.oldestAgeSeconds);
-    },
-  });
-  let readQueues: (() => Promise<readonly JobQueue[]>) | undefined;
-  let queues: Promise<readonly JobQueue[]> | undefined;
-  // Both gauges are read in one query per scrape: the first collect starts it, the second shares it.
-  const queuesOfThisScrape = () => (queues ??= (readQueues?.() ?? Promise.resolve([])).finally(() => setImmediate(() => (queues = undefined))));
-  new Gauge({
-    name: 'gateway_job_queue_depth',
-    help: 'Jobs due and not finished, by kind (the whole store: every instance shares the queue)',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const queue of await queuesOfThisScrape()) this.set({ kind: queue.kind }, queue.depth);
-    },
-  });
-  new Gauge({
-    name: 'gateway_job_queue_oldest_age_seconds',
-    help: 'How long the oldest due job of each kind has waited',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const queue of await queuesOfThisScrape()) this.set({ kind: queue.kind }, queue.oldestAgeSeconds);
-    },
-  });
+    { name: 'gateway_acquirer_attempts_awaiting_oldest_age_seconds', help: 'How long the oldest payment awaiting each acquirer’s final word has waited', value: (entry) => entry.oldestAgeSeconds },
+  ]);
+  const readJobQueuesWith = storeGauges<JobQueue>(registry, 'kind', (queue) => queue.kind, [
+    { name: 'gateway_job_queue_depth', help: 'Jobs due and not finished, by kind (the whole store: every instance shares the queue)', value: (queue) => queue.depth },
+    { name: 'gateway_job_queue_oldest_age_seconds', help: 'How long the oldest due job of each kind has waited', value: (queue) => queue.oldestAgeSeconds },
+  ]);
 
   return {
     registry,
@@ -176,12 +171,8 @@ export function createMetrics(): Metrics {
     acquirerCalled(acquirer, outcome) {
       acquirerCalls.inc({ acquirer, outcome });
     },
-    readJobQueuesWith(read) {
-      readQueues = read;
-    },
-    readAwaitingAttemptsWith(read) {
-      readAwaiting = read;
-    },
+    readJobQueuesWith,
+    readAwaitingAttemptsWith,
     async scrape() {
       return { text: await registry.metrics(), contentType: registry.contentType };
     },
