@@ -11,7 +11,7 @@ import { t } from '../i18n.ts';
 export function ConfirmButton(props: {
   readonly label: string;
   readonly question: () => string;
-  readonly onConfirm: () => Promise<void>;
+  readonly onConfirm: () => Promise<unknown>;
   readonly check?: () => boolean;
   readonly disabled?: boolean;
   /** Where the focus goes when `onConfirm` is done: back to the button (default), or nowhere (the caller moves it, e.g. to the answer). */

@@ -31,6 +31,47 @@ export function useOutcome(): { readonly outcome: Signal<Outcome | undefined>; d
   };
 }
 
+/** What a form asks of the gateway with, and where each answer goes (the part of the page around it: useOutcome). */
+export interface Answered<A> {
+  readonly onSaved: (answer: A, title: string) => void;
+  readonly onFailed: (title: string, error: unknown) => void;
+}
+
+/**
+ * A settings form's requests: each answer handed to `onSaved`, each refusal (or no answer) to `onFailed`, under the
+ * title of what was asked. `submit` is the form's own, one at a time (`sending` meanwhile; a second submit is
+ * ignored); `ask` any other (a removal). Both tell whether the gateway took it.
+ */
+export function useSaving<A>(answered: Answered<A>): {
+  readonly sending: Signal<boolean>;
+  submit(title: string, request: () => Promise<A>): Promise<boolean>;
+  ask(title: string, request: () => Promise<A>): Promise<boolean>;
+} {
+  const sending = useSignal(false);
+  const ask = async (title: string, request: () => Promise<A>): Promise<boolean> => {
+    try {
+      answered.onSaved(await request(), title);
+      return true;
+    } catch (error) {
+      answered.onFailed(title, error);
+      return false;
+    }
+  };
+  return {
+    sending,
+    async submit(title, request) {
+      if (sending.value) return false;
+      sending.value = true;
+      try {
+        return await ask(title, request);
+      } finally {
+        sending.value = false;
+      }
+    },
+    ask,
+  };
+}
+
 /** An answer's title: what was asked ("Answer of the gateway: Save the brands"). */
 export const answerTitle = (asked: string): string => `${t('actions.answer')}: ${asked}`;
 

@@ -3,7 +3,7 @@ import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { entityName } from '../components/EntityPicker.tsx';
 import { Facts } from '../components/Facts.tsx';
 import { Field } from '../components/Field.tsx';
-import { answerTitle, OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
+import { answerTitle, OutcomeMessage, useOutcome, useSaving, type Answered } from '../components/Outcome.tsx';
 import { Loadable, Section } from '../components/Page.tsx';
 import { Table } from '../components/Table.tsx';
 import { formatDateTime, t } from '../i18n.ts';
@@ -118,17 +118,11 @@ export function RoutingSection(props: SectionProps) {
   );
 }
 
-function RoutingForm(props: {
-  readonly entityId: string;
-  readonly answer: RoutingAnswer;
-  readonly onSaved: (answer: RoutingAnswer, title: string) => void;
-  readonly onFailed: (title: string, error: unknown) => void;
-}) {
+function RoutingForm(props: { readonly entityId: string; readonly answer: RoutingAnswer } & Answered<RoutingAnswer>) {
   const routing = props.answer.routing;
   const drafts = useSignal<readonly RuleDraft[]>(routing.rules.map(draftOf));
   const nextKey = useSignal(routing.rules.length);
-  const sending = useSignal(false);
-  const saveTitle = answerTitle(t('settings.routing.save'));
+  const { sending, submit, ask } = useSaving(props);
 
   const change = (key: number, field: Exclude<keyof RuleDraft, 'key'>, value: string) => {
     drafts.value = drafts.value.map((draft) => (draft.key === key ? { ...draft, [field]: value } : draft));
@@ -144,24 +138,9 @@ function RoutingForm(props: {
   };
   const save = async (event: Event) => {
     event.preventDefault();
-    if (sending.value) return;
-    sending.value = true;
-    try {
-      props.onSaved(await settingsApi.saveRouting(props.entityId, drafts.value.map(ruleOf)), saveTitle);
-    } catch (error) {
-      props.onFailed(saveTitle, error);
-    } finally {
-      sending.value = false;
-    }
+    await submit(answerTitle(t('settings.routing.save')), () => settingsApi.saveRouting(props.entityId, drafts.value.map(ruleOf)));
   };
-  const removeAll = async () => {
-    const title = answerTitle(t('settings.routing.remove'));
-    try {
-      props.onSaved(await settingsApi.removeRouting(props.entityId), title);
-    } catch (error) {
-      props.onFailed(title, error);
-    }
-  };
+  const removeAll = () => ask(answerTitle(t('settings.routing.remove')), () => settingsApi.removeRouting(props.entityId));
 
   const text = (draft: RuleDraft, field: 'brands' | 'currencies' | 'minAmount' | 'maxAmount', hint: string, decimal = false) => (
     <Field label={t(`settings.routing.${field}`)} hint={hint}>
@@ -284,18 +263,12 @@ export function CredentialsSection(props: SectionProps) {
   );
 }
 
-function CredentialsForm(props: {
-  readonly entityId: string;
-  readonly connectors: readonly ConnectorCredentials[];
-  readonly onSaved: (answer: CredentialsAnswer, title: string) => void;
-  readonly onFailed: (title: string, error: unknown) => void;
-}) {
+function CredentialsForm(props: { readonly entityId: string; readonly connectors: readonly ConnectorCredentials[] } & Answered<CredentialsAnswer>) {
   const chosen = useSignal(props.connectors[0]?.acquirer ?? '');
   const providerEntityId = useSignal(props.connectors[0]?.providerEntityId ?? '');
   const accessToken = useSignal('');
-  const sending = useSignal(false);
+  const { sending, submit, ask } = useSaving(props);
   const current = props.connectors.find((known) => known.acquirer === chosen.value);
-  const saveTitle = answerTitle(t('settings.credentials.save'));
 
   const choose = (acquirer: string) => {
     chosen.value = acquirer;
@@ -303,26 +276,14 @@ function CredentialsForm(props: {
   };
   const save = async (event: Event) => {
     event.preventDefault();
-    if (sending.value) return;
-    sending.value = true;
-    try {
+    await submit(answerTitle(t('settings.credentials.save')), async () => {
       const saved = await settingsApi.saveCredentials(props.entityId, chosen.value, { entityId: providerEntityId.value.trim(), accessToken: accessToken.value });
       accessToken.value = '';
-      props.onSaved(saved, saveTitle);
-    } catch (error) {
-      props.onFailed(saveTitle, error);
-    } finally {
-      sending.value = false;
-    }
+      return saved;
+    });
   };
   const remove = async () => {
-    const title = answerTitle(t('settings.credentials.remove', { acquirer: chosen.value }));
-    try {
-      props.onSaved(await settingsApi.removeCredentials(props.entityId, chosen.value), title);
-      providerEntityId.value = '';
-    } catch (error) {
-      props.onFailed(title, error);
-    }
+    if (await ask(answerTitle(t('settings.credentials.remove', { acquirer: chosen.value })), () => settingsApi.removeCredentials(props.entityId, chosen.value))) providerEntityId.value = '';
   };
 
   return (

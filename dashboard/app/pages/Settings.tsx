@@ -2,7 +2,7 @@ import { useSignal, type Signal } from '@preact/signals';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { currentEntityId, entityName, EntityPicker } from '../components/EntityPicker.tsx';
 import { Field } from '../components/Field.tsx';
-import { answerTitle, OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
+import { answerTitle, OutcomeMessage, useOutcome, useSaving, type Answered } from '../components/Outcome.tsx';
 import { Facts } from '../components/Facts.tsx';
 import { Loadable, Page, Section } from '../components/Page.tsx';
 import { formatDateTime, t } from '../i18n.ts';
@@ -112,12 +112,7 @@ function SmartRetrySection(props: SectionProps) {
   );
 }
 
-function SmartRetryForm(props: {
-  readonly entityId: string;
-  readonly answer: SmartRetryAnswer;
-  readonly onSaved: (answer: SmartRetryAnswer, title: string) => void;
-  readonly onFailed: (title: string, error: unknown) => void;
-}) {
+function SmartRetryForm(props: { readonly entityId: string; readonly answer: SmartRetryAnswer } & Answered<SmartRetryAnswer>) {
   const settings = props.answer.smartRetry;
   const choices = [...(props.answer.fallbackAcquirers ?? [])];
   if (settings.fallbackAcquirer && !choices.includes(settings.fallbackAcquirer)) choices.unshift(settings.fallbackAcquirer);
@@ -126,41 +121,25 @@ function SmartRetryForm(props: {
   const codes = useSignal(settings.defaultCodes ? '' : settings.codes.join('\n'));
   const standalone = useSignal(settings.standalone);
   const cardOnFile = useSignal(settings.cardOnFile);
-  const sending = useSignal(false);
-  const saveTitle = answerTitle(t('settings.smartRetry.save'));
+  const { sending, submit, ask } = useSaving(props);
 
   const save = async (event: Event) => {
     event.preventDefault();
-    if (sending.value) return;
-    sending.value = true;
     const list = codes.value
       .split(/[\s,;]+/)
       .map((code) => code.trim())
       .filter(Boolean);
-    try {
-      const saved = await settingsApi.saveSmartRetry(props.entityId, {
+    await submit(answerTitle(t('settings.smartRetry.save')), () =>
+      settingsApi.saveSmartRetry(props.entityId, {
         enabled: enabled.value,
         fallbackAcquirer: fallback.value,
         codes: list.length > 0 ? list : 'default',
         standalone: standalone.value,
         cardOnFile: cardOnFile.value,
-      });
-      props.onSaved(saved, saveTitle);
-    } catch (error) {
-      props.onFailed(saveTitle, error);
-    } finally {
-      sending.value = false;
-    }
+      }),
+    );
   };
-  const remove = async () => {
-    const title = answerTitle(t('settings.smartRetry.remove'));
-    try {
-      const removed = await settingsApi.removeSmartRetry(props.entityId);
-      props.onSaved(removed, title);
-    } catch (error) {
-      props.onFailed(title, error);
-    }
-  };
+  const remove = () => ask(answerTitle(t('settings.smartRetry.remove')), () => settingsApi.removeSmartRetry(props.entityId));
 
   return (
     <form class="form settings-form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="smart-retry-form">
@@ -239,40 +218,19 @@ function BrandsSection(props: SectionProps) {
   );
 }
 
-function BrandsForm(props: {
-  readonly entityId: string;
-  readonly answer: BrandsAnswer;
-  readonly onSaved: (answer: BrandsAnswer, title: string) => void;
-  readonly onFailed: (title: string, error: unknown) => void;
-}) {
+function BrandsForm(props: { readonly entityId: string; readonly answer: BrandsAnswer } & Answered<BrandsAnswer>) {
   const offered = props.answer.offeredBrands;
   const chosen = useSignal<readonly string[]>(offered.brands);
-  const sending = useSignal(false);
-  const saveTitle = answerTitle(t('settings.brands.save'));
+  const { sending, submit, ask } = useSaving(props);
   const toggle = (brand: string, on: boolean) => {
     chosen.value = on ? [...chosen.value.filter((known) => known !== brand), brand] : chosen.value.filter((known) => known !== brand);
   };
   const save = async (event: Event) => {
     event.preventDefault();
-    if (sending.value) return;
-    sending.value = true;
-    try {
-      // In the gateway's order of brands.
-      props.onSaved(await settingsApi.saveBrands(props.entityId, offered.knownBrands.filter((brand) => chosen.value.includes(brand))), saveTitle);
-    } catch (error) {
-      props.onFailed(saveTitle, error);
-    } finally {
-      sending.value = false;
-    }
+    // In the gateway's order of brands.
+    await submit(answerTitle(t('settings.brands.save')), () => settingsApi.saveBrands(props.entityId, offered.knownBrands.filter((brand) => chosen.value.includes(brand))));
   };
-  const restore = async () => {
-    const title = answerTitle(t('settings.brands.restore'));
-    try {
-      props.onSaved(await settingsApi.removeBrands(props.entityId), title);
-    } catch (error) {
-      props.onFailed(title, error);
-    }
-  };
+  const restore = () => ask(answerTitle(t('settings.brands.restore')), () => settingsApi.removeBrands(props.entityId));
   return (
     <form class="form settings-form" onSubmit={(event) => void save(event)} noValidate aria-labelledby="brands-form">
       <h3 id="brands-form">{t('settings.brands.change')}</h3>
@@ -350,12 +308,7 @@ function FtpSection(props: SectionProps) {
   );
 }
 
-function FtpForm(props: {
-  readonly entityId: string;
-  readonly answer: FtpAnswer;
-  readonly onSaved: (answer: FtpAnswer, title: string) => void;
-  readonly onFailed: (title: string, error: unknown) => void;
-}) {
+function FtpForm(props: { readonly entityId: string; readonly answer: FtpAnswer } & Answered<FtpAnswer>) {
   const ftp = props.answer.ftp;
   const host = useSignal(ftp?.host ?? '');
   const port = useSignal(ftp ? String(ftp.port) : '21');
@@ -364,13 +317,10 @@ function FtpForm(props: {
   const folder = useSignal(ftp?.folder ?? '');
   const explicitTls = useSignal(ftp?.explicitTls ?? true);
   const certificate = useSignal('');
-  const sending = useSignal(false);
-  const saveTitle = answerTitle(t('settings.ftp.save'));
+  const { sending, submit, ask } = useSaving(props);
 
   const save = async (event: Event) => {
     event.preventDefault();
-    if (sending.value) return;
-    sending.value = true;
     const portText = port.value.trim();
     // A port that is no number goes as typed: the gateway names what is wrong with it.
     const portValue = /^\d{1,9}$/.test(portText) ? Number(portText) : portText;
@@ -384,24 +334,13 @@ function FtpForm(props: {
       explicitTls: explicitTls.value,
       ...(certificate.value.trim() !== '' ? { tlsCertificate: certificate.value.trim() } : {}),
     } as FtpInput;
-    try {
+    await submit(answerTitle(t('settings.ftp.save')), async () => {
       const saved = await settingsApi.saveFtp(props.entityId, input);
       password.value = '';
-      props.onSaved(saved, saveTitle);
-    } catch (error) {
-      props.onFailed(saveTitle, error);
-    } finally {
-      sending.value = false;
-    }
+      return saved;
+    });
   };
-  const remove = async () => {
-    const title = answerTitle(t('settings.ftp.remove'));
-    try {
-      props.onSaved(await settingsApi.removeFtp(props.entityId), title);
-    } catch (error) {
-      props.onFailed(title, error);
-    }
-  };
+  const remove = () => ask(answerTitle(t('settings.ftp.remove')), () => settingsApi.removeFtp(props.entityId));
 
   const text = (label: string, value: Signal<string>, extra: { name: string; hint?: string; autoComplete?: string; inputMode?: 'numeric' }) => (
     <Field label={label} hint={extra.hint}>
