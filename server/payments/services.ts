@@ -4,6 +4,7 @@ import type { ThreeDSecureDirectory } from '../acquirers/threeDSecure.ts';
 import type { GatewayEnvironment } from '../config.ts';
 import type { Outbox } from '../events/outbox.ts';
 import type { Logger } from '../logger.ts';
+import type { AcquirerCallOutcome } from '../metrics/metrics.ts';
 import { cachedSmartRetry, type SmartRetryLookup } from '../merchants/smartRetrySettings.ts';
 import { cachedBrandOffers, type BrandOffers } from '../merchants/brands.ts';
 import { cachedRoutingRules, type RoutingLookup } from '../merchants/routingRules.ts';
@@ -24,7 +25,7 @@ export interface PaymentServices {
   /** Told the payments the ledger recorded (the metrics), once committed. */
   readonly onPaymentsRecorded?: (payments: readonly PaymentRecord[]) => void;
   /** Told how each call to an acquirer ended (the metrics): acquirerCalls.ts. */
-  readonly onAcquirerCall?: (acquirer: string, outcome: 'answer' | 'unreachable' | 'unknown' | 'refused') => void;
+  readonly onAcquirerCall?: (acquirer: string, outcome: AcquirerCallOutcome) => void;
   readonly outbox: Outbox;
   readonly acquirers: AcquirerRegistry;
   /** The 3-D Secure directory server: the simulated one in test, none in live (external authentication only). */
