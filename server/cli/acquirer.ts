@@ -2,7 +2,7 @@ import { CREDENTIALS_CACHE_MS, CredentialsRefusedError, type CredentialsShown } 
 import { notAConnectorReason, removeEntityCredentials, setEntityCredentials, showEntityCredentials, type CredentialsServices } from '../acquirers/credentialsRoutes.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
-import { entityIdArgument, type CommandFiles, type Usage } from './command.ts';
+import { entityIdArgument, secretFromFile, type CommandFiles, type Usage } from './command.ts';
 
 /** `npm run gateway -- acquirer credentials ...`: an entity's credentials at the connectors' providers (issue 33). */
 
@@ -27,14 +27,10 @@ function describeCredentials(shown: CredentialsShown): string {
   return `${shown.acquirer}  set  provider entity id ${shown.providerEntityId ?? ''}  updated ${shown.updatedAt?.toISOString() ?? ''}`;
 }
 
-/** A token read from a file (or standard input): one final line break dropped, as an editor or `echo` leaves one. */
+/** The token from --access-token-file (or standard input), which the command requires: never an argument. */
 function accessTokenFrom(path: string | undefined, files: CommandFiles, usage: Usage): string {
   if (path === undefined) throw usage('acquirer credentials set needs --access-token-file FILE (- for standard input): the token is never an argument');
-  try {
-    return files.read(path).replace(/\r?\n$/, '');
-  } catch {
-    throw new Error(`--access-token-file: cannot read ${path}`);
-  }
+  return secretFromFile(files, path, '--access-token-file');
 }
 
 export interface AcquirerOptionValues {

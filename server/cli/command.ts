@@ -31,6 +31,20 @@ export const LOCAL_FILES: CommandFiles = {
   write: (path, chunks) => pipeline(Readable.from(chunks), createWriteStream(path)),
 };
 
+/** The text of the file an option names; an unreadable one is refused naming both (`refused` makes the error). */
+export function optionFile(files: CommandFiles, path: string, option: string, refused: (message: string) => Error = (message) => new Error(message)): string {
+  try {
+    return files.read(path);
+  } catch {
+    throw refused(`${option}: cannot read ${path}`);
+  }
+}
+
+/** A secret read from a file (not the command line, where ps and the shell's history would keep it): one final line break dropped. */
+export function secretFromFile(files: CommandFiles, path: string, option: string, refused?: (message: string) => Error): string {
+  return optionFile(files, path, option, refused).replace(/\r?\n$/, '');
+}
+
 /** The options that name a file the command reads: where the command line runs (cli/remote.ts sends them along). */
 export const INPUT_FILE_OPTIONS = ['--password-file', '--tls-certificate-file', '--access-token-file', '--rules-file'] as const;
 

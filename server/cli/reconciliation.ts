@@ -8,7 +8,7 @@ import { FtpSettingsError, ftpSettingsJson, removeFtpSettings, saveFtpSettings, 
 import type { Store } from '../store/index.ts';
 import { createCardVault, type CardVault } from '../vault/cardVault.ts';
 import { loadCardDataKeys } from '../vault/key.ts';
-import { booleanOption, entityIdArgument, type CommandFiles, type Usage } from './command.ts';
+import { booleanOption, entityIdArgument, secretFromFile, type CommandFiles, type Usage } from './command.ts';
 
 /** `npm run gateway -- reconciliation ...`: the reconciliation file's FTP settings and files (COMPAT §14). It parses options of its own. */
 
@@ -40,14 +40,6 @@ function dateOf(value: string | undefined, what: string, usage: Usage): string {
   return value;
 }
 
-/** A secret read from a file (not the command line, where ps and the shell's history would keep it): one final line break dropped. */
-function secretFile(files: CommandFiles, path: string, option: string, usage: Usage): string {
-  try {
-    return files.read(path).replace(/\r?\n$/, '');
-  } catch {
-    throw usage(`${option}: cannot read ${path}`);
-  }
-}
 
 function describeFile(file: FileRecord): string {
   const shown = fileJson(file);
@@ -68,10 +60,10 @@ function settingsInput(values: Record<string, string | undefined>, files: Comman
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(port !== undefined ? { port } : {}),
     ...(values.user !== undefined ? { username: values.user } : {}),
-    ...(values['password-file'] !== undefined ? { password: secretFile(files, values['password-file'], '--password-file', usage) } : {}),
+    ...(values['password-file'] !== undefined ? { password: secretFromFile(files, values['password-file'], '--password-file', usage) } : {}),
     ...(values.folder !== undefined ? { folder: values.folder } : {}),
     ...(explicitTls !== undefined ? { explicitTls } : {}),
-    ...(values['tls-certificate-file'] !== undefined ? { tlsCertificate: secretFile(files, values['tls-certificate-file'], '--tls-certificate-file', usage) } : {}),
+    ...(values['tls-certificate-file'] !== undefined ? { tlsCertificate: secretFromFile(files, values['tls-certificate-file'], '--tls-certificate-file', usage) } : {}),
   };
 }
 

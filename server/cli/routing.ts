@@ -2,7 +2,7 @@ import { formatAmount } from '../domain/money.ts';
 import type { RoutingRule } from '../domain/routingRules.ts';
 import { removeRoutingRules, ROUTING_CACHE_MS, RoutingRulesRefusedError, saveRoutingRules, showRoutingRules, type RoutingSettings } from '../merchants/routingRules.ts';
 import type { Store } from '../store/index.ts';
-import { entityIdArgument, type CommandFiles, type Usage } from './command.ts';
+import { entityIdArgument, optionFile, type CommandFiles, type Usage } from './command.ts';
 
 /** `npm run gateway -- routing ...`: which acquirer an entity's new payments go to (issue 33). */
 
@@ -35,12 +35,7 @@ function describeRouting(entityId: string, settings: RoutingSettings | undefined
 /** The rules file's JSON (or standard input's); what is wrong with it as one line. */
 function rulesFrom(path: string | undefined, files: CommandFiles, usage: Usage): unknown {
   if (path === undefined) throw usage('routing set needs --rules-file FILE (a JSON array of rules; - for standard input)');
-  let text: string;
-  try {
-    text = files.read(path);
-  } catch {
-    throw new Error(`--rules-file: cannot read ${path}`);
-  }
+  const text = optionFile(files, path, '--rules-file');
   try {
     return JSON.parse(text);
   } catch (error) {
