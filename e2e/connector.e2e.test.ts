@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chooseMethod, completeChallenge } from '../ci/playwright.ts';
 import { saveCredentials } from '../server/acquirers/credentials.ts';
-import { connectorTo } from '../server/testing/liveFront.ts';
+import { connectorTo } from '../server/testing/harness.ts';
 import { startUpstream, type Upstream } from '../server/testing/upstream.ts';
 import { launchBrowser } from './support/browser.ts';
 import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';

@@ -301,13 +301,18 @@ export function testCard(overrides: Record<string, string> = {}): Record<string,
   };
 }
 
+/** A connector's settings for a provider at `url`, with short waits (a test's provider is on loopback). */
+export function connectorTo(url: string, overrides: Partial<OppConnectorSettings> = {}): OppConnectorSettings {
+  return { kind: 'opp', url, timeoutMs: 2000, neverReceivedAfterMs: 60_000, notificationKey: undefined, maxConnections: 32, ...overrides };
+}
+
 /**
  * An app (no port: use app.request) over the test gateway's store, configured as a live gateway. A live gateway never
  * pays through a simulated acquirer: each of its acquirers is a connector to the test gateway itself (speaking the
  * API, in test mode), with the test merchant's credentials there.
  */
 export async function liveApp(t: TestGateway, now: () => Date = () => new Date()): Promise<Hono<AppEnv>> {
-  const upstream: OppConnectorSettings = { kind: 'opp', url: t.url, timeoutMs: 10_000, neverReceivedAfterMs: 600_000, notificationKey: undefined, maxConnections: 8 };
+  const upstream = connectorTo(t.url, { timeoutMs: 10_000, neverReceivedAfterMs: 600_000, maxConnections: 8 });
   const config = { ...t.gateway.config, environment: 'live' as const, connectors: Object.fromEntries(t.gateway.config.acquirers.map((name) => [name, upstream])) };
   const logger = createLogger({ level: 'silent' });
   const { vault } = t.gateway.payments;

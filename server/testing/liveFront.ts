@@ -20,11 +20,6 @@ export interface LiveFront extends TestGateway {
   setCredentials(entityId: string, acquirer: string, credentials: ProviderCredentials): Promise<void>;
 }
 
-/** A connector's settings for a provider at `url`, with short waits (a test's provider is on loopback). */
-export function connectorTo(url: string, overrides: Partial<OppConnectorSettings> = {}): OppConnectorSettings {
-  return { kind: 'opp', url, timeoutMs: 2000, neverReceivedAfterMs: 60_000, notificationKey: undefined, maxConnections: 32, ...overrides };
-}
-
 export async function startLiveFront(
   kind: StoreKind,
   connectors: Readonly<Record<string, OppConnectorSettings>>,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
-import { cardPayment, CIT_INITIAL, STORE_KINDS, warnIfPostgresSkipped, BROWSER_DATA } from '../../testing/harness.ts';
-import { connectorTo, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
+import { BROWSER_DATA, cardPayment, CIT_INITIAL, connectorTo, STORE_KINDS, warnIfPostgresSkipped } from '../../testing/harness.ts';
+import { startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 
 warnIfPostgresSkipped('the opp connector');

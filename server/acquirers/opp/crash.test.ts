@@ -9,8 +9,8 @@ import { openStore } from '../../store/index.ts';
 import { createCardVault } from '../../vault/cardVault.ts';
 import { startFaultProxy, type FaultProxy } from '../../testing/faultProxy.ts';
 import { startGatewayProcess, type GatewayProcess } from '../../testing/gatewayProcess.ts';
-import { BROWSER_DATA, cardPayment, configAt, createTestClock, freshStoreLocation, warnIfPostgresSkipped, type StoreLocation } from '../../testing/harness.ts';
-import { connectorTo, LIVE_STORE } from '../../testing/liveFront.ts';
+import { BROWSER_DATA, cardPayment, configAt, connectorTo, createTestClock, freshStoreLocation, warnIfPostgresSkipped, type StoreLocation } from '../../testing/harness.ts';
+import { LIVE_STORE } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 import { saveCredentials } from '../credentials.ts';
 

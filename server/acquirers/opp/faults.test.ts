@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquirerAttemptsOf } from '../../dashboard/paymentViews.ts';
 import { RECOVERY_INTERVAL_MS } from '../../payments/recovery.ts';
 import { startFaultProxy, type Fault, type FaultProxy } from '../../testing/faultProxy.ts';
-import { cardPayment, warnIfPostgresSkipped } from '../../testing/harness.ts';
-import { connectorTo, LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
+import { cardPayment, connectorTo, warnIfPostgresSkipped } from '../../testing/harness.ts';
+import { LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 
 warnIfPostgresSkipped('the opp connector’s faults');

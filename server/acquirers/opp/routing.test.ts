@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveRoutingRules } from '../../merchants/routingRules.ts';
 import { saveSmartRetry } from '../../merchants/smartRetrySettings.ts';
 import { DEFAULT_SOFT_DECLINE_CODES } from '../../domain/smartRetryRules.ts';
-import { cardPayment, freePort, testCard, warnIfPostgresSkipped } from '../../testing/harness.ts';
-import { connectorTo, LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
+import { cardPayment, connectorTo, freePort, testCard, warnIfPostgresSkipped } from '../../testing/harness.ts';
+import { LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 
 warnIfPostgresSkipped('routing over connectors');
