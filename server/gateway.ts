@@ -13,6 +13,7 @@ import type { AppEnv } from './http/context.ts';
 import { checkoutJobHandlers, checkoutNotifications } from './checkouts/callbacks.ts';
 import { createOutbox } from './events/outbox.ts';
 import { captureAtOnceJobHandlers } from './payments/flows/captureAtOnce.ts';
+import { lifecycleJobHandlers } from './payments/lifecycle.ts';
 import { recoveryJobHandlers } from './payments/recovery.ts';
 import { awaitingAttempts } from './payments/store/attempts.ts';
 import { createPaymentServices, type PaymentServices } from './payments/services.ts';
@@ -297,6 +298,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...maintenanceJobHandlers(),
       // The simulated acquirers' daily settlement: test only (a live gateway has none).
       ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: simulatedAcquirers(config), settlement: config.settlement }) : []),
+      ...lifecycleJobHandlers(),
       // What the connectors' providers report they settled.
       ...providerSettlementJobHandlers({ acquirers: connectorsIn(payments.acquirers), payments, test: config.environment === 'test' }),
     ]),

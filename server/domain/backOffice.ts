@@ -159,3 +159,99 @@ export function checkBackOffice(
       return undefined;
   }
 }
+
+/**
+ * What happened to a payment, as its back office shows it: its own state while pending or declined, else what its
+ * approved children made of it. A chargeback not reversed outranks a reversal, which outranks captures and refunds.
+ */
+export type LifecycleState =
+  | 'pending'
+  | 'declined'
+  | 'approved'
+  | 'partiallyCaptured'
+  | 'captured'
+  | 'partiallyRefunded'
+  | 'refunded'
+  | 'reversed'
+  | 'chargedBack';
+
+export const LIFECYCLE_STATES: readonly LifecycleState[] = [
+  'pending',
+  'declined',
+  'approved',
+  'partiallyCaptured',
+  'captured',
+  'partiallyRefunded',
+  'refunded',
+  'reversed',
+  'chargedBack',
+];
+
+/** A payment's state and what may still be asked of it: the one rule the back office's list, detail and actions read. */
+export interface Lifecycle {
+  readonly state: LifecycleState;
+  /** What a capture may take now (0: no capture is accepted). */
+  readonly capturableMinor: number;
+  /** What a refund may give back now (0: no refund is accepted). */
+  readonly refundableMinor: number;
+  /** Whether a reversal (of the whole amount) is accepted now. */
+  readonly reversible: boolean;
+}
+
+/** A payment's children: those approved (`made`), and with them the operations still awaiting their acquirer (`held`). */
+export interface FamilyTotals {
+  readonly made: ChildTotals;
+  /** What checkBackOffice decides on: an operation in flight holds its amount until its answer. */
+  readonly held: ChildTotals;
+}
+
+/** Two sets of children's totals as one (the approved ones and those in flight). */
+export function addTotals(a: ChildTotals, b: ChildTotals): ChildTotals {
+  return {
+    capturedMinor: a.capturedMinor + b.capturedMinor,
+    captureCount: a.captureCount + b.captureCount,
+    finalCaptureDone: a.finalCaptureDone || b.finalCaptureDone,
+    refundedMinor: a.refundedMinor + b.refundedMinor,
+    finalRefundDone: a.finalRefundDone || b.finalRefundDone,
+    reversed: a.reversed || b.reversed,
+    incrementedMinor: a.incrementedMinor + b.incrementedMinor,
+    chargebackCount: a.chargebackCount + b.chargebackCount,
+    chargebackedMinor: a.chargebackedMinor + b.chargebackedMinor,
+    chargebackReversalCount: a.chargebackReversalCount + b.chargebackReversalCount,
+  };
+}
+
+/** The state: from the approved children only (an operation in flight has not happened yet). */
+function stateOf(payment: ReferencedPayment, made: ChildTotals): LifecycleState {
+  if (payment.status !== 'approved') return payment.status;
+  if (made.chargebackedMinor > 0) return 'chargedBack';
+  if (made.reversed) return 'reversed';
+  if (payment.paymentType === 'PA' && !isIncrementalAuthorization(payment)) {
+    if (made.captureCount === 0) return 'approved';
+    const captureClosed =
+      made.finalCaptureDone || (payment.maxCaptures !== null && made.captureCount >= payment.maxCaptures) || made.capturedMinor >= payment.amountMinor + made.incrementedMinor;
+    return captureClosed ? 'captured' : 'partiallyCaptured';
+  }
+  if (REFERENCEABLE.RF.includes(payment.paymentType)) {
+    if (made.refundedMinor === 0) return 'approved';
+    return made.finalRefundDone || made.refundedMinor >= payment.amountMinor ? 'refunded' : 'partiallyRefunded';
+  }
+  return 'approved';
+}
+
+/**
+ * The payment's lifecycle. What may be asked is checkBackOffice's own answer on the totals it decides on, so the back
+ * office never offers what the API refuses nor hides what it accepts.
+ */
+export function lifecycleOf(payment: ReferencedPayment, totals: FamilyTotals): Lifecycle {
+  const { held } = totals;
+  const accepts = (type: BackOfficeType, amountMinor: number) => amountMinor > 0 && checkBackOffice(type, amountMinor, payment, held) === undefined;
+  const capturable = captureAmountLeft(payment, held);
+  const refundable = refundAmountLeft(payment, held);
+  return {
+    state: stateOf(payment, totals.made),
+    capturableMinor: accepts('CP', Math.min(1, capturable)) ? capturable : 0,
+    refundableMinor: accepts('RF', Math.min(1, refundable)) ? refundable : 0,
+    reversible: checkBackOffice('RV', payment.amountMinor, payment, held) === undefined,
+  };
+}

@@ -15,14 +15,14 @@ import {
   type AttemptToOpen,
   type NewAttempt,
 } from './store/attempts.ts';
-import { findPaymentsById, insertPayments, updatePendingPayment } from './store/payments.ts';
+import { findPaymentsById, insertPayments, refreshLifecycles, updatePendingPayment } from './store/payments.ts';
 import { paymentSnapshot } from './view.ts';
 
 /**
  * The ledger: the only writer of payment rows (DESIGN principle 9) and of acquirer attempts (store/attempts.ts). New
  * payments (initial ones, the gateway's refusals, back-office children) and a pending payment's one transition to its
  * final state are written here, each with its PAYMENT event in the same transaction (the outbox: whatever the event
- * causes is scheduled with it), and with the acquirer attempt it answers finished there too. The attempt itself is
+ * causes is scheduled with it) and, for an approved child, its parent's lifecycle state (store/payments.ts), and with the acquirer attempt it answers finished there too. The attempt itself is
  * opened here before the acquirer is asked, and closed here when nothing is to be recorded for it. Whatever finishes
  * attempts also writes the acquirer's own record of their answers when it waits for this transaction
  * (AcquirerRecords: the simulator's, by default), so a payment costs the attempt's commit and this one.
@@ -142,6 +142,7 @@ export function createLedger(
     const events: DomainEvent[] = [];
     const answered: string[] = [];
     const awaiting: { attemptId: string; at: Date; asked: boolean }[] = [];
+    const written: PaymentRecord[] = [];
     for (const write of writes) {
       if (!write.payments.every((payment) => inserted.has(payment.id))) {
         results.push(await findPaymentsById(tx, write.payments.map((payment) => payment.id)));
@@ -153,9 +154,11 @@ export function createLedger(
       if (write.alongside) await write.alongside(tx);
       const made = [...write.payments];
       madeHere.add(made);
+      written.push(...made);
       results.push(made);
     }
     await records?.writeIn(tx, answered);
+    await refreshLifecycles(tx, written);
     await scheduleInquiries(tx, awaiting);
     await outbox.append(tx, events);
     return results;
@@ -199,6 +202,7 @@ export function createLedger(
       const finished = await updatePendingPayment(tx, payment.id, status, result);
       if (!finished) return undefined;
       if (attemptId !== undefined) await closeAttempts(tx, [attemptId], 'recorded', now);
+      await refreshLifecycles(tx, [finished]);
       await outbox.append(tx, [paymentEvent(finished, 'UPDATED', now)]);
       return finished;
     },

@@ -10,7 +10,7 @@ import { callAcquirer, type CallOutcome } from '../acquirerCalls.ts';
 import { awaitingWrite, newPayment, withAnswer, withOutcome } from '../authorize.ts';
 import type { LedgerWrite } from '../ledger.ts';
 import type { PaymentServices } from '../services.ts';
-import { childTotals, lockPayment } from '../store/payments.ts';
+import { familyTotals, lockPayment } from '../store/payments.ts';
 
 /**
  * POST /v1/payments/{id}: capture, refund or reverse. Decided under the parent's row lock: the rules of
@@ -72,7 +72,7 @@ export async function processBackOffice(services: PaymentServices, command: Back
     if (amountMinor === 0 && paymentType !== 'RV') {
       throw invalidParameters([{ name: 'amount', value: '0.00', message: 'must be greater than 0.00' }]);
     }
-    const totals = await childTotals(tx, parent.id);
+    const totals = (await familyTotals(tx, parent.id)).held;
     if (options.onlyIfUncaptured && totals.captureCount > 0) return { kind: 'skipped' };
     const child = newPayment(
       {

@@ -16,7 +16,7 @@ import { paymentOfRow, paymentRow } from './payments.ts';
  * became of it: money never moves without a row, and nothing is recorded twice (the attempt's id is the acquirer's
  * idempotency reference, and the payment's id is the row's key).
  *
- * An open back-office attempt also holds its amount against its parent's totals (payments.ts childTotals), so
+ * An open back-office attempt also holds its amount against its parent's totals (payments.ts familyTotals), so
  * two concurrent captures cannot both pass the check while the acquirer is being asked.
  *
  * A payment has at most one open attempt (a unique index, migration 0017): two runs making the same payment (a

@@ -1,4 +1,4 @@
-import type { ChildTotals } from '../../domain/backOffice.ts';
+import { addTotals, lifecycleOf, NO_CHILDREN, type ChildTotals, type FamilyTotals, type LifecycleState } from '../../domain/backOffice.ts';
 import type { CardSummary, FinalResult, PaymentRecord, PaymentRedirect, PaymentSource, PaymentStatus } from '../../domain/payment.ts';
 import type { Queryable } from '../../store/index.ts';
 
@@ -231,11 +231,13 @@ export async function updatePendingPayment(tx: Queryable, id: string, status: Pa
 }
 
 /**
- * Sums over the approved children of a payment and the back-office operations on it still waiting for the
- * acquirer's answer (their attempts hold their amount), recomputed from the rows (never a cached counter).
+ * Sums over the approved children of a payment (`made`) and, with them, the back-office operations on it still
+ * waiting for the acquirer's answer (`held`: their attempts hold their amount), recomputed from the rows (never a
+ * cached counter).
  */
-export async function childTotals(tx: Queryable, parentId: string): Promise<ChildTotals> {
+export async function familyTotals(tx: Queryable, parentId: string): Promise<FamilyTotals> {
   const found = await tx.query<{
+    in_flight: boolean;
     captured: number;
     capture_count: number;
     final_capture: boolean;
@@ -247,7 +249,8 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
     chargebacked: number;
     chargeback_reversals: number;
   }>(
-    `SELECT coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CP'), 0)::bigint AS captured,
+    `SELECT in_flight,
+            coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CP'), 0)::bigint AS captured,
             coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'PA' AND increment), 0)::bigint AS incremented,
             count(*) FILTER (WHERE payment_type = 'CP')::bigint AS capture_count,
             coalesce(bool_or(final_in_sequence) FILTER (WHERE payment_type = 'CP'), false) AS final_capture,
@@ -257,29 +260,84 @@ export async function childTotals(tx: Queryable, parentId: string): Promise<Chil
             count(*) FILTER (WHERE payment_type = 'CB')::bigint AS chargebacks,
             coalesce(sum(amount_minor) FILTER (WHERE payment_type = 'CB' AND NOT chargeback_reversed), 0)::bigint AS chargebacked,
             count(*) FILTER (WHERE payment_type = 'CR')::bigint AS chargeback_reversals
-       FROM (SELECT payment_type, amount_minor, final_in_sequence,
+       FROM (SELECT false AS in_flight, payment_type, amount_minor, final_in_sequence,
                     request_echo->'standingInstruction'->>'industryPractice' IS NOT DISTINCT FROM 'INCREMENTAL_AUTH' AS increment,
                     -- A chargeback reversed (CR) gives back what it took.
                     payment_type = 'CB' AND EXISTS (SELECT 1 FROM payments r WHERE r.parent_id = p.id AND r.payment_type = 'CR' AND r.status = 'approved') AS chargeback_reversed
                FROM payments p WHERE parent_id = $1 AND status = 'approved'
              UNION ALL
-             SELECT payment_type, amount_minor, final_in_sequence, false, false
-               FROM acquirer_attempts WHERE parent_id = $1 AND finished_at IS NULL) AS children`,
+             SELECT true, payment_type, amount_minor, final_in_sequence, false, false
+               FROM acquirer_attempts WHERE parent_id = $1 AND finished_at IS NULL) AS children
+      GROUP BY in_flight`,
     [parentId],
   );
-  const row = found.rows[0];
-  return {
-    capturedMinor: Number(row?.captured ?? 0),
-    captureCount: Number(row?.capture_count ?? 0),
-    finalCaptureDone: row?.final_capture ?? false,
-    refundedMinor: Number(row?.refunded ?? 0),
-    finalRefundDone: row?.final_refund ?? false,
-    reversed: row?.reversed ?? false,
-    incrementedMinor: Number(row?.incremented ?? 0),
-    chargebackCount: Number(row?.chargebacks ?? 0),
-    chargebackedMinor: Number(row?.chargebacked ?? 0),
-    chargebackReversalCount: Number(row?.chargeback_reversals ?? 0),
+  const totalsOf = (inFlight: boolean): ChildTotals => {
+    const row = found.rows.find((candidate) => candidate.in_flight === inFlight);
+    if (!row) return NO_CHILDREN;
+    return {
+      capturedMinor: Number(row.captured),
+      captureCount: Number(row.capture_count),
+      finalCaptureDone: row.final_capture,
+      refundedMinor: Number(row.refunded),
+      finalRefundDone: row.final_refund,
+      reversed: row.reversed,
+      incrementedMinor: Number(row.incremented),
+      chargebackCount: Number(row.chargebacks),
+      chargebackedMinor: Number(row.chargebacked),
+      chargebackReversalCount: Number(row.chargeback_reversals),
+    };
   };
+  const made = totalsOf(false);
+  return { made, held: addTotals(made, totalsOf(true)) };
+}
+
+/**
+ * Writes the lifecycle state (domain/backOffice.ts lifecycleOf) of the payments whose children these are: a child's
+ * parent, and a chargeback reversal's chargebacked payment. Each is locked first (in id order, so two writers never
+ * wait on each other), so concurrent children of one payment are counted one after the other.
+ */
+export async function refreshLifecycles(tx: Queryable, children: readonly PaymentRecord[]): Promise<void> {
+  const approved = children.filter((child) => child.status === 'approved' && child.parentId !== null);
+  if (approved.length === 0) return;
+  const ids = new Set(approved.map((child) => child.parentId as string));
+  const reversedChargebacks = approved.filter((child) => child.paymentType === 'CR').map((child) => child.parentId as string);
+  if (reversedChargebacks.length > 0) {
+    const found = await tx.query<{ parent_id: string }>(
+      `SELECT parent_id FROM payments WHERE id = ANY($1::char(32)[]) AND payment_type = 'CB' AND parent_id IS NOT NULL`,
+      [reversedChargebacks],
+    );
+    for (const row of found.rows) ids.add(row.parent_id);
+  }
+  for (const id of [...ids].sort()) {
+    const locked = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+    const row = locked.rows[0];
+    if (!row) continue;
+    const { state } = lifecycleOf(toRecord(row), await familyTotals(tx, id));
+    await tx.query('UPDATE payments SET lifecycle = $2 WHERE id = $1 AND lifecycle IS DISTINCT FROM $2', [id, state]);
+  }
+}
+
+/** The lifecycle state of these payments as the ledger wrote it (a payment nothing was done to: its status). */
+export async function lifecycleStates(db: Queryable, ids: readonly string[]): Promise<Map<string, LifecycleState>> {
+  if (ids.length === 0) return new Map();
+  const found = await db.query<{ id: string; state: LifecycleState }>(`SELECT id, coalesce(lifecycle, status) AS state FROM payments WHERE id = ANY($1::char(32)[])`, [ids]);
+  return new Map(found.rows.map((row) => [row.id, row.state]));
+}
+
+/**
+ * Payments with approved children and no lifecycle state written (recorded before the ledger wrote it), a batch at a
+ * time after `afterId`, as the children that name them: what refreshLifecycles needs.
+ */
+export async function childrenOfUnstatedPayments(db: Queryable, afterId: string, limit: number): Promise<PaymentRecord[]> {
+  const found = await db.query<PaymentRow>(
+    `SELECT DISTINCT ON (c.parent_id) ${COLUMNS.split(',').map((column) => `c.${column.trim()}`).join(', ')}
+       FROM payments c JOIN payments p ON p.id = c.parent_id
+      WHERE c.status = 'approved' AND p.lifecycle IS NULL AND c.parent_id > $1
+      ORDER BY c.parent_id, c.payment_type = 'CR'
+      LIMIT $2`,
+    [afterId, limit],
+  );
+  return found.rows.map(toRecord);
 }
 
 /**

@@ -4,5 +4,5 @@
 ALTER TABLE payments ADD COLUMN lifecycle text;
 
 -- The payments that had children before this column: their state is worked out once, by the rule itself, in a job.
-INSERT INTO jobs (id, kind, unique_key, payload, run_at)
-VALUES (md5('payments.lifecycle-backfill'), 'payments.lifecycle-backfill', 'payments.lifecycle-backfill', '{}'::jsonb, now());
+INSERT INTO jobs (id, kind, unique_key, payload, run_at, created_at)
+VALUES (md5('payments.lifecycle-backfill'), 'payments.lifecycle-backfill', 'payments.lifecycle-backfill', '{}'::jsonb, now(), now());
