@@ -118,8 +118,11 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/settlements', settlementRunAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', reconciliationEntityRoutes(deps, adminToken));
     app.route('/admin/v1/reconciliation', reconciliationDayRoutes(deps, adminToken));
-    app.route('/admin/v1/commands', commandAdminRoutes(deps, adminToken));
   }
+  // Commands (cli/remote.ts): with ADMIN_TOKEN, and for the command line beside a gateway holding an embedded store,
+  // with the token that gateway wrote in DATA_DIR (cli/localCommands.ts), ADMIN_TOKEN or not.
+  const commandTokens = [adminToken, deps.commandToken].filter((token): token is string => token !== undefined);
+  if (commandTokens.length > 0) app.route('/admin/v1/commands', commandAdminRoutes(deps, commandTokens));
   const demo = deps.config.demoMerchant;
   if (demo) app.route('/demo', demoRoutes({ publicUrl: deps.config.publicUrl, merchant: demo }));
   app.route('/', healthRoutes(deps.readiness));

@@ -29,4 +29,9 @@ export interface AppDependencies extends HttpDependencies {
   readonly metrics?: Metrics;
   /** The test-only control API (control/routes.ts), with TEST_CONTROL_API=true only. */
   readonly control?: ControlDependencies;
+  /**
+   * The token `POST /admin/v1/commands` takes besides ADMIN_TOKEN: a gateway holding an embedded store on disk makes
+   * one and writes it in DATA_DIR for the command line (cli/localCommands.ts); absent otherwise.
+   */
+  readonly commandToken?: string;
 }

@@ -41,6 +41,7 @@ import { cachedThrottling } from './throttling/settings.ts';
 import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
 import { dashboardJobHandlers } from './dashboard/sessions.ts';
+import { newCommandToken, writeCommandFile } from './cli/localCommands.ts';
 import { openStore, type Store } from './store/index.ts';
 import { pendingMigrations } from './store/migrate.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -243,6 +244,9 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   };
   // What /ready reports besides the store: the jobs started below, and a shutdown begun by close().
   const lifecycle = { jobsRunning: false, closing: false };
+  // The embedded store on disk admits this process only: the command line sends its commands here, with the token
+  // this gateway writes in DATA_DIR once it listens (cli/localCommands.ts).
+  const commandToken = store.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? newCommandToken() : undefined;
   const app = createApp({
     ...(clock ? { control: { clock, store, runDueWork: () => runDueWork() } } : {}),
     metrics,
@@ -259,6 +263,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
     webhooks: webhookServices,
+    ...(commandToken ? { commandToken } : {}),
   });
   const requests = trackInFlight(app.fetch);
   let server: ServerType | undefined;
@@ -366,8 +371,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   lifecycle.jobsRunning = true;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  const removeCommandFile = commandToken ? writeCommandFile(config.dataDir, { url, token: commandToken }) : () => undefined;
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     config,
     app,
     store,
@@ -393,6 +400,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
       await throttling.close();
       payments.acquirers.close();
+      removeCommandFile();
       await store.close();
       logger.flush();
     },

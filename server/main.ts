@@ -4,8 +4,26 @@ import { openStore } from './store/index.ts';
 import { buildStoreImage, hasStoreImage } from './store/image.ts';
 import { ensureDashboardBuilt } from './dashboard/freshness.ts';
 import { ensureWidgetBuilt } from './widget/freshness.ts';
+import { listOperators } from './dashboard/operators.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * The banner's lines about the back office: where it is, and how a newcomer gets in — an operator account, made with
+ * the command line beside this running gateway (the command finds it: the same DATABASE_URL, or the same DATA_DIR,
+ * whose running gateway takes the command; an in-memory store takes commands only through the admin API).
+ */
+function dashboardLines(config: GatewayConfig, url: string, inMemory: boolean, operators: number): string[] {
+  const how = config.databaseUrl
+    ? 'npm run gateway -- operator create NAME   (with this DATABASE_URL; it prints the password once)'
+    : inMemory
+      ? config.adminToken
+        ? `GATEWAY_URL=${url} ADMIN_TOKEN=<this ADMIN_TOKEN> DATA_DIR=memory:// npm run gateway -- operator create NAME`
+        : 'none can be made while it runs in memory without ADMIN_TOKEN: start it with ADMIN_TOKEN set to make one'
+      : `npm run gateway -- operator create NAME   (${process.env.DATA_DIR ? 'with this DATA_DIR; ' : ''}it prints the password once)`;
+  const who = operators === 0 ? 'no operator yet; make one beside this running gateway' : `${operators} operator(s); another one`;
+  return [`Dashboard ${config.publicUrl}/dashboard (the back office): sign in as an operator — ${who}:`, `  ${how}`];
+}
 
 /**
  * `--in-memory` (`npm run start:ci`): the embedded database in memory, nothing written to disk, loaded from the
@@ -47,6 +65,7 @@ async function main(): Promise<void> {
   const lines = [
     `Gateway listening on ${gateway.url} (public URL ${config.publicUrl}), ${config.environment} environment, ${store}`,
     `Docs     ${config.publicUrl}/docs/ (and docs/ beside the code); health ${config.publicUrl}/health, readiness ${config.publicUrl}/ready`,
+    ...dashboardLines(config, gateway.url, inMemory, (await listOperators(gateway.store)).length),
   ];
   if (config.demoMerchant) {
     lines.push(

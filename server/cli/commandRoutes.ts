@@ -9,7 +9,8 @@ import { runCliIn } from './index.ts';
 import type { CommandAnswerLine } from './remote.ts';
 
 /**
- * `POST /admin/v1/commands` (ADMIN_TOKEN): an operator command run in this gateway, on its store, configuration and
+ * `POST /admin/v1/commands` (ADMIN_TOKEN, or the token a gateway holding an embedded store writes in DATA_DIR for the
+ * command line: localCommands.ts): an operator command run in this gateway, on its store, configuration and
  * clock — what the command line does when the embedded store it was given is this gateway's (cli/remote.ts). The body
  * is `{"args": [...], "files": {PATH: TEXT}}` (the files the command reads, sent by the command line); the answer a
  * stream of JSON lines: progress, the files the command writes (to be written where the command line runs), and the
@@ -19,9 +20,10 @@ import type { CommandAnswerLine } from './remote.ts';
 
 const MAX_ARGUMENTS = 64;
 
-export function commandAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>, adminToken: string): Hono<AppEnv> {
+/** `tokens`: ADMIN_TOKEN, and the command line's token of a gateway holding an embedded store (localCommands.ts). */
+export function commandAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'>, tokens: string | readonly string[]): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.use('*', requireAdminToken(deps, adminToken));
+  routes.use('*', requireAdminToken(deps, tokens));
   routes.post('/', async (c) => {
     const body = await adminJsonBody(c, { args: 'strings', files: 'object' });
     const args = body.args as string[] | undefined;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 import { cardPayment, freshStoreLocation } from '../testing/harness.ts';
+import { COMMAND_FILE } from './localCommands.ts';
 
 const run = promisify(execFile);
 const location = await freshStoreLocation('PGlite');
@@ -173,8 +174,14 @@ describe('the operator command line', () => {
       // A refused command is refused as it is here: the usage, exit code 1.
       const wrong = await gatewayWith(beside, 'brands', 'show', 'not-an-entity');
       expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringContaining('brands show needs the ENTITY_ID')]);
-      // Without the gateway's ADMIN_TOKEN the command says what to do; with a wrong one, that it was refused.
+      // Without ADMIN_TOKEN the command runs there through the address and token the gateway wrote in DATA_DIR
+      // (localCommands.ts); without that file it says what to do; with a wrong ADMIN_TOKEN, that it was refused.
+      const local = await gatewayWith({}, 'entity', 'list');
+      expect(local.code, local.stderr).toBe(0);
+      expect(local.stdout).toContain(`${entityId}  Kiosk`);
+      await rename(join(dataDir, COMMAND_FILE), join(dataDir, `${COMMAND_FILE}.away`));
       const refused = await gatewayWith({ GATEWAY_URL: running.url }, 'entity', 'list');
+      await rename(join(dataDir, `${COMMAND_FILE}.away`), join(dataDir, COMMAND_FILE));
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/is in use by process \d+.*set ADMIN_TOKEN/);
       const wrongToken = await gatewayWith({ ...beside, ADMIN_TOKEN: `${adminToken}x` }, 'entity', 'list');

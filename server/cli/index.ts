@@ -19,6 +19,7 @@ import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { OPERATOR_USAGE, operatorCommand } from './operator.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
+import { readCommandFile } from './localCommands.ts';
 import { runInGateway } from './remote.ts';
 import { ROUTING_USAGE, routingCommand } from './routing.ts';
 import { SETTLEMENT_USAGE, settlementCommand } from './settlement.ts';
@@ -29,16 +30,18 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 /**
  * Operator commands, run with `npm run gateway -- <command>` against the configured store (DATABASE_URL, or the
  * embedded store in DATA_DIR). When the embedded store is a running gateway's (it admits one process), the command is
- * sent to that gateway's admin API (ADMIN_TOKEN; GATEWAY_URL, or its PORT on 127.0.0.1) and runs there on the same
- * code (cli/remote.ts, cli/commandRoutes.ts).
+ * sent to that gateway's admin API and runs there on the same code (cli/remote.ts, cli/commandRoutes.ts): with
+ * ADMIN_TOKEN (at GATEWAY_URL, or its PORT on 127.0.0.1), or else with the token and address that gateway wrote in
+ * DATA_DIR (cli/localCommands.ts).
  * This file parses the command line and hands it to the command group's file beside it.
  */
 
 const USAGE = `Usage: npm run gateway -- <command>
 
 ${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${ROUTING_USAGE}${ACQUIRER_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}
-A command finds a running gateway whose embedded store it is at GATEWAY_URL (default http://127.0.0.1:PORT) and runs
-there with its ADMIN_TOKEN; with PostgreSQL (DATABASE_URL) it runs beside running gateways.
+A command finds a running gateway whose embedded store it is (the same DATA_DIR) and runs there, through the address
+and token that gateway wrote in DATA_DIR, or at GATEWAY_URL (default http://127.0.0.1:PORT) with its ADMIN_TOKEN;
+with PostgreSQL (DATABASE_URL) it runs beside running gateways.
 `;
 
 /** Any of these, as the command, after it or after its group (`acquirer credentials --help`), prints the usage (and runs nothing). */
@@ -62,14 +65,23 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<CliRes
   try {
     if (generatesKey(args)) return resultOf(generateKey());
     const config = loadConfig(io.env);
+    // A store in memory is a running gateway's own (npm run start:ci): a command reaches it only through its admin API.
+    if (!config.databaseUrl && config.dataDir.startsWith('memory://')) {
+      if (!config.adminToken || !io.env.GATEWAY_URL) throw new Error('DATA_DIR=memory:// is a running gateway\'s own store: set GATEWAY_URL and ADMIN_TOKEN to that gateway\'s and the command runs in it');
+      return await runInGateway({ url: io.env.GATEWAY_URL, adminToken: config.adminToken }, args, io, resolved.files);
+    }
     const store = async () => (opened ??= await openStore(config));
     try {
       return resultOf(await run([...args], { config, store, io: resolved }));
     } catch (error) {
-      // The embedded store is a running gateway's: the command runs there.
+      // The embedded store is a running gateway's: the command runs there, with ADMIN_TOKEN, or else with the token
+      // that gateway wrote in DATA_DIR (localCommands.ts), at the address it wrote there.
       if (!(error instanceof StoreInUseError)) throw error;
-      if (!config.adminToken) throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and the command runs in it`);
-      return await runInGateway({ url: io.env.GATEWAY_URL || `http://127.0.0.1:${config.port}`, adminToken: config.adminToken }, args, io, resolved.files);
+      const local = readCommandFile(config.dataDir);
+      const token = config.adminToken ?? local?.token;
+      if (!token) throw new Error(`${error.message}; or set ADMIN_TOKEN (the running gateway's) and the command runs in it`);
+      const url = io.env.GATEWAY_URL || (config.adminToken === undefined ? local?.url : undefined) || `http://127.0.0.1:${config.port}`;
+      return await runInGateway({ url, adminToken: token }, args, io, resolved.files);
     }
   } catch (error) {
     return refusal(error);

@@ -37,8 +37,13 @@ export function bearerChecker(secret: string): (header: string | undefined) => B
   };
 }
 
-export function requireAdminToken(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'now'>, adminToken: string): MiddlewareHandler<AppEnv> {
-  const check = bearerChecker(adminToken);
+/** The admin token (or, for a route that takes several, any of them: ADMIN_TOKEN and the command line's, cli/localCommands.ts). */
+export function requireAdminToken(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'now'>, adminToken: string | readonly string[]): MiddlewareHandler<AppEnv> {
+  const checks = (typeof adminToken === 'string' ? [adminToken] : adminToken).map(bearerChecker);
+  const check = (header: string | undefined): BearerCheck => {
+    const found = checks.map((one) => one(header));
+    return found.includes('match') ? 'match' : (found[0] ?? 'missing');
+  };
   return async (c, next) => {
     const address = clientAddressOf(c, deps.config.clientAddressHeader);
     const failed = guardAuthentication(deps.authFailures, address, deps.now);

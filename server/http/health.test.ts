@@ -62,13 +62,15 @@ describe('the page at / and the documentation', () => {
     await t?.close();
   });
 
-  it('links the demo shop, the documentation and the health endpoints, in a page that runs nothing', async () => {
+  it('links the demo shop, the back office (and how to sign in), the documentation and the health endpoints, in a page that runs nothing', async () => {
     const home = await fetch(`${t.url}/`);
     expect(home.status).toBe(200);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(home.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await home.text();
-    for (const link of ['/demo', '/docs/', '/health', '/ready']) expect(html).toContain(`href="${link}"`);
+    for (const link of ['/demo', '/dashboard', '/docs/', '/health', '/ready']) expect(html).toContain(`href="${link}"`);
+    // How to get into the back office: an operator, made beside the running gateway.
+    expect(html).toContain('<code>npm run gateway -- operator create NAME</code>');
     expect(html).not.toMatch(/<script|<style|style=/);
     // Every link of the page answers.
     for (const [, link] of html.matchAll(/href="([^"]+)"/g)) expect((await fetch(`${t.url}${link}`)).status, link).toBe(200);

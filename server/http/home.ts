@@ -7,7 +7,8 @@ import { pathId } from './pathIds.ts';
 
 /**
  * What someone who opens the gateway's address in a browser finds (issue 24): `GET /` is a small page linking the
- * demo shop (test environment), the API reference, the documentation and the health endpoints; `GET /docs/<page>.md`
+ * demo shop (test environment), the back office at /dashboard with how to get in (an operator made with the command
+ * line, beside the running gateway), the API reference, the documentation and the health endpoints; `GET /docs/<page>.md`
  * serves a documentation page of this build (docs/*.md) as text. The reference at `GET /docs`, which lists these pages
  * too, is the OpenAPI document's (openapi/routes.ts). Plain HTML, no script or style, under a CSP that allows nothing.
  */
@@ -46,6 +47,9 @@ export function homeRoutes(options: { readonly demo: boolean }): Hono<AppEnv> {
     const body = `<h1>Payment gateway</h1>
 <ul>
 ${demo}
+<li><a href="/dashboard">Back office</a> (<code>/dashboard</code>): payments and their refunds, stored cards, schedules, webhooks, access tokens, settings.
+Sign in as an operator: make one beside the running gateway with <code>npm run gateway -- operator create NAME</code>, which shows the password once
+(<a href="/docs/dashboard.md">how</a>)</li>
 <li><a href="/docs">API reference</a>: every endpoint, its parameters, answers and result codes (also as <a href="/v1/openapi.json">OpenAPI 3.1</a>)</li>
 <li><a href="/docs/">Documentation</a>: the API, the widget, webhooks, operating the gateway (its pages are listed with the reference)</li>
 <li><a href="/health">/health</a> (the process answers) and <a href="/ready">/ready</a> (store, migrations and jobs)</li>
