@@ -27,6 +27,11 @@ export interface AppDependencies extends HttpDependencies {
   readonly readiness: Readiness;
   /** Prometheus metrics (metrics/metrics.ts); absent in apps tests build without them. */
   readonly metrics?: Metrics;
+  /**
+   * 'notAsked': the dashboard signs operators and merchant users in without the second factor. Only the test harness
+   * sets it (testing/harness.ts), for tests of other features; a gateway the process entry starts always asks.
+   */
+  readonly dashboardSecondFactor?: 'asked' | 'notAsked';
   /** The test-only control API (control/routes.ts), with TEST_CONTROL_API=true only. */
   readonly control?: ControlDependencies;
   /**

@@ -103,6 +103,8 @@ export interface GatewayOptions {
   readonly onFatal?: (error: Error) => void;
   /** How outbound calls resolve host names: DNS, unless a test resolves names of its own (outbound/http.ts). */
   readonly resolve?: OutboundPolicy['resolve'];
+  /** The dashboard without its second factor: the test harness's default (AppDependencies), never main.ts's. */
+  readonly dashboardSecondFactor?: 'asked' | 'notAsked';
 }
 
 const DEFAULT_JOB_POLL_MS = 1000;
@@ -263,6 +265,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
     webhooks: webhookServices,
+    ...(options.dashboardSecondFactor ? { dashboardSecondFactor: options.dashboardSecondFactor } : {}),
     ...(commandToken ? { commandToken } : {}),
   });
   const requests = trackInFlight(app.fetch);

@@ -17,6 +17,7 @@ import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
 import { ENTITY_USAGE, entityCommand } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { OPERATOR_USAGE, operatorCommand } from './operator.ts';
+import { USER_USAGE, userCommand } from './user.ts';
 import { PAYMENTS_USAGE, paymentsCommand } from './payments.ts';
 import { RECONCILIATION_USAGE, reconciliationCommand } from './reconciliation.ts';
 import { readCommandFile } from './localCommands.ts';
@@ -38,7 +39,7 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 const USAGE = `Usage: npm run gateway -- <command>
 
-${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${ROUTING_USAGE}${ACQUIRER_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}
+${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${ROUTING_USAGE}${ACQUIRER_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}${USER_USAGE}
 A command finds a running gateway whose embedded store it is (the same DATA_DIR) and runs there, through the address
 and token that gateway wrote in DATA_DIR, or at GATEWAY_URL (default http://127.0.0.1:PORT) with its ADMIN_TOKEN;
 with PostgreSQL (DATABASE_URL) it runs beside running gateways.
@@ -151,6 +152,7 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       'provider-entity-id': { type: 'string' },
       'access-token-file': { type: 'string' },
       'rules-file': { type: 'string' },
+      role: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -187,6 +189,8 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       return await throttlingCommand(action, positionals, store, config.limits, io, usage);
     case 'operator':
       return await operatorCommand(action, values, positionals, { store, now, files: io.files }, usage);
+    case 'user':
+      return await userCommand(action, values, positionals, { store, now, publicUrl: config.publicUrl }, usage);
     default:
       throw usage(`unknown command: ${args.join(' ') || '(none)'}`);
   }

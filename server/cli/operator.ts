@@ -1,4 +1,4 @@
-import { createOperator, listOperators, newOperatorPassword, OperatorRefused, removeOperator, setOperatorPassword } from '../dashboard/operators.ts';
+import { createOperator, listOperators, newOperatorPassword, OperatorRefused, removeOperator, resetOperatorSecondFactor, setOperatorPassword } from '../dashboard/operators.ts';
 import type { Store } from '../store/index.ts';
 import type { CommandFiles, Usage } from './command.ts';
 
@@ -12,6 +12,8 @@ export const OPERATOR_USAGE = `  operator create NAME [--password-file FILE]
                                              give the operator a new password and end their sessions
   operator list                              list operators
   operator remove NAME                       remove an operator and end their sessions
+  operator reset-second-factor NAME          forget the operator's authenticator (a lost phone) and end
+                                             their sessions; the next sign-in enrols a new one
 `;
 
 /** The password from the file (its first line), or a generated one to show. */
@@ -53,6 +55,12 @@ export async function operatorCommand(
       if (!name) throw usage('operator remove needs the operator\'s NAME');
       if (!(await store.transaction((tx) => removeOperator(tx, name, now())))) throw new OperatorRefused(`no operator ${name}`);
       return `operator ${name} removed; their sessions ended`;
+    }
+    case 'reset-second-factor': {
+      if (!name) throw usage("operator reset-second-factor needs the operator's NAME");
+      const reset = await store.transaction((tx) => resetOperatorSecondFactor(tx, name, now()));
+      if (reset === undefined) throw new OperatorRefused(`no operator ${name}`);
+      return reset ? `operator ${name}'s second factor reset; their sessions ended: the next sign-in enrols a new one` : `operator ${name} had no second factor enrolled; their sessions ended`;
     }
     default:
       throw usage(`unknown command: operator ${action ?? ''}`.trimEnd());

@@ -7,12 +7,13 @@ import type { AppEnv } from '../http/context.ts';
 import { listEntities, type Entity } from '../merchants/repository.ts';
 import type { Queryable } from '../store/index.ts';
 import { liveSession, SESSION_COOKIE, type Principal, type Session } from './sessions.ts';
+import type { Role } from './users.ts';
 
 /**
  * Who may do what in the dashboard, decided on the server for every request: a live session (sessions.ts) from the
- * HttpOnly cookie, its CSRF token on every request that changes something, and the entities its principal may see —
- * an operator every entity, a merchant token only its own. Another entity's payment is as unknown to a merchant as one
- * nobody made.
+ * HttpOnly cookie, its CSRF token on every request that changes something, the entities its principal may see — an
+ * operator every entity, a merchant user their merchant's — and what its role may change (requireRole). Another
+ * entity's payment is as unknown to a merchant as one nobody made.
  */
 
 /** The session of each request past requireSession (keyed by the request, so it goes with it). */
@@ -93,10 +94,29 @@ export function requireEntity(principal: Principal, entityId: string): void {
   if (!mayActFor(principal, entityId)) throw new GatewayError(withReason(RESULTS.invalidAuthentication, 'not an entity of this session'), 403);
 }
 
-/** 403 for a merchant: what only an operator changes (the platform's settings of an entity). */
-export function requireOperator(principal: Principal): void {
-  if (principal.kind !== 'operator') throw new GatewayError(withReason(RESULTS.invalidAuthentication, 'only an operator changes this'), 403);
+/**
+ * What each change in the dashboard needs, in one order: a merchant user's role, then the operator above them all.
+ *   viewer    reads only
+ *   refunds   captures, refunds, reverses payments; cancels schedules
+ *   admin     the entity's users, webhooks and deliveries, re-sending its reconciliation files
+ *   operator  the platform's settings of an entity (smart retry, brands, FTP, routing, credentials), second-factor resets
+ * Every route that changes something calls requireRole first (server/dashboard/roles.test.ts holds them to it).
+ */
+export type Need = Exclude<Role, 'viewer'> | 'operator';
+const RANK: Readonly<Record<Role | 'operator', number>> = { viewer: 0, refunds: 1, admin: 2, operator: 3 };
+
+/** Whether the principal may do what needs `need`. */
+export const mayDo = (principal: Principal, need: Need): boolean => RANK[principal.kind === 'operator' ? 'operator' : principal.role] >= RANK[need];
+
+/** 403 unless the principal's role may do what needs `need`. */
+export function requireRole(principal: Principal, need: Need): void {
+  if (mayDo(principal, need)) return;
+  throw new GatewayError(withReason(RESULTS.invalidAuthentication, need === 'operator' ? 'only an operator changes this' : `this needs the role ${need}`), 403);
 }
 
-/** How an action's author is recorded and shown: the operator's name, or the merchant token's id. */
-export const actorOf = (principal: Principal): string => (principal.kind === 'operator' ? `operator ${principal.name}` : `token ${principal.tokenId}`);
+/** 403 for a merchant: what only an operator changes (the platform's settings of an entity). */
+export const requireOperator = (principal: Principal): void => requireRole(principal, 'operator');
+
+/** How an action's author is recorded and shown: `operator olivia`, or `user ada@example.com (Shop Ltd)`. */
+export const actorOf = (principal: Principal): string =>
+  principal.kind === 'operator' ? `operator ${principal.name}` : `user ${principal.name} (${principal.merchantName})`;

@@ -38,9 +38,10 @@ describe.each(STORE_KINDS)('the dashboard routing and credentials on %s', (kind)
     await t?.close();
   });
 
-  const { call, signIn } = dashboardClient(() => t.url);
+  const { call, signIn, signInMerchant } = dashboardClient(() => t.url);
   const operator = () => signIn({ operator: 'olivia', password: PASSWORD });
-  const merchant = (token = t.token) => signIn({ token });
+  // A merchant's admin (a merchant user of the entity the token acts for).
+  const merchant = (token = t.token) => signInMerchant(t.gateway.store, token);
   const admin = async (method: string, path: string, body?: unknown) =>
     readResponse(
       await t.gateway.app.request(`/admin/v1${path}`, {

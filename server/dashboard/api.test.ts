@@ -7,7 +7,7 @@ import { createOperator } from './operators.ts';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS, pruneSessions } from './sessions.ts';
 
 /**
- * The dashboard's API as its app uses it, over a real socket (cookies, Origin): signing in (operator, merchant token),
+ * The dashboard's API as its app uses it, over a real socket (cookies, Origin): signing in (operator, merchant user),
  * the session cookie and its timeouts on a moved clock, CSRF, what each principal sees and may do, the payment list's
  * filters and pages, a payment's detail, capture / refund / reverse with the API's own answers, and the record of who
  * did what.
@@ -34,7 +34,7 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
     await t?.close();
   });
 
-  const { call, signIn } = dashboardClient(() => t.url);
+  const { call, signIn, signInMerchant } = dashboardClient(() => t.url);
 
 
   it('signs an operator in with a session cookie that scripts cannot read and other sites do not send', async () => {
@@ -47,13 +47,17 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
     expect(answer.text).not.toContain(PASSWORD);
   });
 
-  it('refuses a wrong password, an unknown name, a wrong token and a request from another site', async () => {
-    for (const credentials of [{ operator: 'olivia', password: 'wrong password!!' }, { operator: 'nobody', password: PASSWORD }, { token: 'not-a-token' }]) {
+  it('refuses a wrong password, an unknown name or address, an access token and a request from another site', async () => {
+    for (const credentials of [{ operator: 'olivia', password: 'wrong password!!' }, { operator: 'nobody', password: PASSWORD }, { email: 'nobody@example.com', password: PASSWORD }]) {
       const answer = await call({}, 'POST', '/session', credentials, { 'x-forwarded-for': '203.0.113.9' });
       expect(answer.status).toBe(401);
       expect(answer.body.result.code).toBe('800.900.300');
       expect(answer.headers.get('set-cookie')).toBeNull();
     }
+    // Access tokens no longer sign in (merchant users do).
+    const token = await call({}, 'POST', '/session', { token: t.token });
+    expect(token.status).toBe(400);
+    expect(token.body.result.parameterErrors).toEqual([expect.objectContaining({ name: 'token' })]);
     const crossSite = await call({}, 'POST', '/session', { operator: 'olivia', password: PASSWORD }, { origin: 'https://evil.example' });
     expect(crossSite.status).toBe(403);
     const form = await fetch(`${t.url}/dashboard/api/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'operator=olivia' });
@@ -95,7 +99,7 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
   });
 
   it('lists payments newest first, 50 a page, filtered, and finds one by id, short id or reference', async () => {
-    const browser = await signIn({ token: t.token });
+    const browser = await signInMerchant(t.gateway.store, t.token);
     const made: string[] = [];
     for (let index = 0; index < 53; index++) {
       clock.advance(1000);
@@ -131,7 +135,7 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
 
   it('never shows a merchant another entity, its payments, or lets it act on them', async () => {
     const theirs = await t.post('/v1/payments', cardPayment(other.entityId, { paymentType: 'PA' }), { token: other.token });
-    const mine = await signIn({ token: t.token });
+    const mine = await signInMerchant(t.gateway.store, t.token);
     expect(mine.csrf).toBeDefined();
     const session = await call(mine, 'GET', '/session');
     expect(session.body.session.entities).toEqual([{ id: t.entityId, name: 'Test merchant' }]);
@@ -145,7 +149,7 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
     expect(capture.status).toBe(404);
     expect((await t.get(`/v1/payments/${theirs.body.id as string}`, { entityId: other.entityId }, { token: other.token })).body.result.code).toMatch(/^000\./);
 
-    // The operator sees both; a revoked token ends its sessions.
+    // The operator sees both.
     const operator = await signIn({ operator: 'olivia', password: PASSWORD });
     expect((await call(operator, 'GET', `/payments/${theirs.body.id as string}`)).status).toBe(200);
   });
@@ -174,7 +178,7 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
     const refunded = await call(operator, 'POST', `/payments/${captured.body.id as string}/refund`, { amount: '5.00' });
     expect(refunded.body).toMatchObject({ paymentType: 'RF', amount: '5.00', result: { code: expect.stringMatching(/^000\./) } });
 
-    const merchant = await signIn({ token: t.token });
+    const merchant = await signInMerchant(t.gateway.store, t.token);
     const authorizedToo = await t.post('/v1/payments', cardPayment(t.entityId, { paymentType: 'PA' }));
     const reversed = await call(merchant, 'POST', `/payments/${authorizedToo.body.id as string}/reverse`, {});
     expect(reversed.body).toMatchObject({ paymentType: 'RV', result: { code: expect.stringMatching(/^000\./) } });
@@ -189,7 +193,7 @@ describe.each(STORE_KINDS)('the dashboard API on %s', (kind) => {
       expect.objectContaining({ who: 'operator olivia', action: 'refund', paymentId: captured.body.id, resultCode: expect.stringMatching(/^000\./) }),
     ]);
     const reversedDetail = await call(merchant, 'GET', `/payments/${authorizedToo.body.id as string}`);
-    expect(reversedDetail.body.operatorActions).toEqual([expect.objectContaining({ who: expect.stringMatching(/^token [0-9a-f]{32}$/), action: 'reverse' })]);
+    expect(reversedDetail.body.operatorActions).toEqual([expect.objectContaining({ who: `user admin@${t.entityId}.test (Test merchant)`, action: 'reverse' })]);
     for (const answer of [detail, after, captured, refunded]) expect(unmaskedCardNumbers(answer.text)).toEqual([]);
   });
 

@@ -1,20 +1,17 @@
 import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { GatewayError, invalidParameters, withReason, type ParameterError } from '../domain/errors.ts';
+import { GatewayError, invalidParameters, type ParameterError } from '../domain/errors.ts';
 import { newNdc, newRequestId, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { PaymentStatus } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { AppDependencies } from '../deps.ts';
 import { adminJsonBody } from '../http/admin.ts';
-import { guardAuthentication } from '../http/access.ts';
-import { clientAddressOf } from '../http/clientAddress.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { findTokenAccess } from '../merchants/repository.ts';
 import { processBackOffice } from '../payments/flows/backOffice.ts';
 import { backOfficeCommand } from '../payments/request.ts';
 import { paymentAnswer } from '../payments/routes.ts';
@@ -22,11 +19,10 @@ import { findPaymentsById } from '../payments/store/payments.ts';
 import { findPaymentPage, type PaymentCursor, type PaymentListCriteria } from '../query/paymentList.ts';
 import { findLinkedPayments } from '../query/repository.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { actorOf, entitiesOf, entityScope, mayActFor, requireEntity, requireSession, sameOriginProblem, sessionCookie, sessionOf, signInRequired } from './access.ts';
+import { actorOf, entitiesOf, entityScope, mayActFor, requireEntity, requireRole, requireSession, sessionCookie, sessionOf } from './access.ts';
 import { actionsOnPayments, recordAction } from './audit.ts';
-import { authenticateOperator } from './operators.ts';
 import { acquirerAttemptsOf, eventsOf, paymentDetailView, paymentRowView, possibleActions, webhookAttemptsOf } from './paymentViews.ts';
-import { endSession, liveSession, openSession, SESSION_COOKIE, sessionExpiry, type Session } from './sessions.ts';
+import { endSession, SESSION_COOKIE, sessionExpiry, type Session } from './sessions.ts';
 
 /**
  * The dashboard's JSON API (/dashboard/api): its own session and the pages' data, built on the same use-cases as the
@@ -44,11 +40,16 @@ export function ok(c: Context<AppEnv>, body: Record<string, unknown> = {}, extra
   return jsonResponse(c, envelope(SUCCESS, newNdc(newRequestId().slice(0, 32)), body), 200, extraHeaders);
 }
 
-async function sessionBody(deps: AppDependencies, session: Session): Promise<Record<string, unknown>> {
+/** The session as GET /session and a sign-in answer it: who (with a merchant user's role and merchant), the entities, the CSRF token. */
+export async function sessionBody(deps: Pick<AppDependencies, 'store'>, session: Session): Promise<Record<string, unknown>> {
   const entities = await entitiesOf(deps.store, session.principal);
   return {
     session: {
-      principal: { kind: session.principal.kind, name: session.principal.name },
+      principal: {
+        kind: session.principal.kind,
+        name: session.principal.name,
+        ...(session.principal.kind === 'merchant' ? { role: session.principal.role, merchant: session.principal.merchantName } : {}),
+      },
       entities: entities.map((entity) => ({ id: entity.id, name: entity.name })),
       csrfToken: session.csrfToken,
       expiresAt: sessionExpiry(session).toISOString(),
@@ -136,36 +137,7 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   const secure = new URL(config.publicUrl).protocol === 'https:';
   const signedIn = requireSession({ store, now: deps.now, publicUrl: config.publicUrl });
 
-  // Signing in: an operator's name and password, or a merchant access token. Failures count against the address like
-  // every other authentication (throttled: 400 800.120.100).
-  routes.post('/session', async (c) => {
-    const problem = sameOriginProblem(c, config.publicUrl);
-    if (problem) throw new GatewayError(withReason(RESULTS.invalidAuthentication, `${problem} is refused`), 403);
-    if (!(c.req.header('content-type') ?? '').startsWith('application/json')) {
-      throw invalidParameters([{ name: 'Content-Type', value: '', message: 'must be application/json' }]);
-    }
-    const failed = guardAuthentication(deps.authFailures, clientAddressOf(c, config.clientAddressHeader), deps.now);
-    const body = await adminJsonBody(c, { operator: 'string', password: 'string', token: 'string' });
-    const { operator, password, token } = body as { operator?: string; password?: string; token?: string };
-    const wrong = () => failed(new GatewayError(withReason(RESULTS.invalidAuthentication, 'wrong name, password or token'), 401));
-    let opened: { cookieValue: string; csrfToken: string };
-    if (typeof token === 'string' && operator === undefined && password === undefined) {
-      if (token.length > 512) throw await wrong();
-      const access = await findTokenAccess(store, token);
-      if (!access.known) throw await wrong();
-      opened = await openSession(store, { token }, deps.now());
-    } else if (typeof operator === 'string' && typeof password === 'string' && token === undefined) {
-      if (operator.length > 64 || password.length > 1024) throw await wrong();
-      const found = await authenticateOperator(store, operator, password);
-      if (!found) throw await wrong();
-      opened = await openSession(store, { operatorId: found.id }, deps.now());
-    } else {
-      throw invalidParameters([{ name: 'body', value: '', message: 'needs operator and password, or token' }]);
-    }
-    const session = await liveSession(store, opened.cookieValue, deps.now());
-    if (!session) throw signInRequired();
-    return ok(c, await sessionBody(deps, session), { 'set-cookie': sessionCookie(opened.cookieValue, secure) });
-  });
+  // Signing in (POST /session, the second factor, invitations) is signInApi.ts's.
   routes.get('/session', signedIn, async (c) => ok(c, await sessionBody(deps, sessionOf(c))));
   routes.delete('/session', signedIn, async (c) => {
     await endSession(store, getCookie(c, SESSION_COOKIE) ?? '', deps.now());
@@ -225,6 +197,7 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   for (const [operation, paymentType] of Object.entries(OPERATIONS)) {
     routes.post(`/payments/:id/${operation}`, signedIn, pathId('payment', noSuchPayment), async (c) => {
       const session = sessionOf(c);
+      requireRole(session.principal, 'refunds');
       const payment = await visiblePayment(session, c.req.param('id'));
       const body = await adminJsonBody(c, paymentType === 'RV' ? {} : { amount: 'string' });
       // The API's own command and rules: the parameters a merchant's server would send to POST /v1/payments/{id}.

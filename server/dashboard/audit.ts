@@ -24,7 +24,8 @@ function storable(value: unknown): unknown {
   return value;
 }
 
-export async function recordAction(db: Queryable, action: DashboardAction): Promise<void> {
+/** Records an action; one of no entity (an operator's sign-in) has entityId null. */
+export async function recordAction(db: Queryable, action: Omit<DashboardAction, 'entityId'> & { readonly entityId: string | null }): Promise<void> {
   await db.query(
     `INSERT INTO dashboard_actions (actor, entity_id, payment_id, action, detail, result_code, at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [action.actor, action.entityId, action.paymentId ?? null, action.action, JSON.stringify(storable(action.detail)), action.resultCode ?? null, action.at],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newResourceId } from '../domain/ids.ts';
 import { hashPassword, verifyPassword } from '../merchants/passwordHash.ts';
 import type { Queryable } from '../store/index.ts';
+import { resetSecondFactor } from './secondFactor.ts';
 
 /**
  * Operator accounts of the back office (`npm run gateway -- operator ...`): a name and a password kept only as a salted
@@ -65,6 +66,19 @@ export async function removeOperator(db: Queryable, name: string, now: Date): Pr
   if (id === undefined) return false;
   await db.query('UPDATE dashboard_sessions SET ended_at = $2 WHERE operator_id = $1 AND ended_at IS NULL', [id, now]);
   return true;
+}
+
+/**
+ * Forgets the operator's second factor (a lost phone) and ends their sessions: the next sign-in enrols a new one.
+ * undefined when there is no such operator; else whether one was enrolled.
+ */
+export async function resetOperatorSecondFactor(db: Queryable, name: string, now: Date): Promise<boolean | undefined> {
+  const found = await db.query<{ id: string }>('SELECT id FROM operators WHERE name = $1 AND removed_at IS NULL', [name]);
+  const id = found.rows[0]?.id;
+  if (id === undefined) return undefined;
+  const reset = await resetSecondFactor(db, { kind: 'operator', id }, now);
+  await db.query('UPDATE dashboard_sessions SET ended_at = $2 WHERE operator_id = $1 AND ended_at IS NULL', [id, now]);
+  return reset;
 }
 
 export async function listOperators(db: Queryable): Promise<Operator[]> {

@@ -16,7 +16,7 @@ import { findDelivery, findWebhook, listDeliveries, listWebhooks, type WebhookRe
 import { DEFAULT_DELIVERY_LIMIT, deliveryJson, MAX_DELIVERY_LIMIT, webhookConfigRefusal, webhookJson } from '../webhooks/routes.ts';
 import { createWebhook, resendDelivery, sendActivation, WebhookConfigError, type ActivationOutcome } from '../webhooks/service.ts';
 import { decodeCursor, encodeCursor, type ListCursor } from './cursor.ts';
-import { actorOf, entityScope, mayActFor, requireEntity, requireSession, sessionOf } from './access.ts';
+import { actorOf, entityScope, mayActFor, requireEntity, requireRole, requireSession, sessionOf } from './access.ts';
 import { ok, PAGE_SIZE } from './api.ts';
 import { recordAction } from './audit.ts';
 import type { Session } from './sessions.ts';
@@ -200,6 +200,7 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   // DELETE /scheduling/v1/schedules/{id}'s use-case: another entity's schedule is unknown (400 700.400.580), a
   // cancelled or ended one is closed (400 100.350.101).
   routes.post('/schedules/:id/cancel', signedIn, pathId('schedule', unknownSchedule), async (c) => {
+    requireRole(sessionOf(c).principal, 'refunds');
     const session = sessionOf(c);
     const id = c.req.param('id');
     const found = await findScheduleById(store, id);
@@ -230,6 +231,7 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   });
 
   routes.post('/webhooks', signedIn, async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
     const session = sessionOf(c);
     const body = await adminJsonBody(c, { entityId: 'string', url: 'string', types: 'strings', fields: 'string', wrapper: 'string', secret: 'string' });
     const missing = ['entityId', 'url'].filter((name) => body[name] === undefined);
@@ -252,6 +254,7 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   });
 
   routes.post('/webhooks/:id/test', signedIn, pathId('webhook', noWebhook), async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
     const webhook = await visibleWebhook(sessionOf(c), c.req.param('id'));
     const tested = await recorded(c, { entityId: webhook.entityId, action: 'test webhook', detail: { webhookId: webhook.id }, notFound: webhook.id }, async () => {
       const sent = await sendActivation(deps.webhooks, webhook.id);
@@ -282,6 +285,7 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
 
   // The operator's re-send (webhooks/service.ts): a job of its own, due now; a running gateway sends it.
   routes.post('/deliveries/:id/resend', signedIn, pathId('delivery', (_c, id) => adminNotFound('delivery', id)), async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
     const session = sessionOf(c);
     const id = c.req.param('id');
     const delivery = await findDelivery(store, id);

@@ -6,14 +6,20 @@ import { dashboardApiRoutes } from './api.ts';
 import { dashboardPageRoutes } from './pages.ts';
 import { recordsApiRoutes } from './recordsApi.ts';
 import { settingsApiRoutes } from './settingsApi.ts';
+import { signInApiRoutes } from './signInApi.ts';
+import { usersApiRoutes } from './usersApi.ts';
 
 /**
- * The back office at /dashboard: its JSON API — the session and the payments (api.ts), registrations, schedules and
+ * The back office at /dashboard: its JSON API — signing in with the second factor and invitations (signInApi.ts),
+ * the merchant users (usersApi.ts), the session and the payments (api.ts), registrations, schedules and
  * webhooks (recordsApi.ts), an entity's settings, settlements and reconciliation files (settingsApi.ts), its routing
  * rules and credentials at the connectors (acquirersApi.ts) — and the app's page and files (pages.ts).
  */
 export function dashboardRoutes(deps: AppDependencies): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
+  // Before api.ts's: its /session answers the methods it has not (POST is signInApi.ts's).
+  routes.route('/api', signInApiRoutes(deps));
+  routes.route('/api', usersApiRoutes(deps));
   routes.route('/api', dashboardApiRoutes(deps));
   routes.route('/api', settingsApiRoutes(deps));
   routes.route('/api', acquirersApiRoutes(deps));

@@ -48,10 +48,11 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements on %s', (kind
     await ftp?.close();
   });
 
-  const { call, signIn } = dashboardClient(() => t.url);
+  const { call, signIn, signInMerchant } = dashboardClient(() => t.url);
 
   const operator = () => signIn({ operator: 'olivia', password: PASSWORD });
-  const merchant = (token = t.token) => signIn({ token });
+  // A merchant's admin (a merchant user of the entity the token acts for).
+  const merchant = (token = t.token) => signInMerchant(t.gateway.store, token);
 
   const admin = async (method: string, path: string, body?: unknown) =>
     readResponse(
@@ -306,12 +307,12 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements on %s', (kind
     expect((await call(mine, 'GET', `${theirs}/${DAY}`)).status).toBe(403);
     expect((await call(mine, 'POST', `${theirs}/${DAY}/resend`)).status).toBe(403);
 
-    expect((await actionsOf(entityId)).map((action) => [action.actor.replace(/[0-9a-f]{32}$/, '…'), action.action, action.result_code])).toEqual([
-      ['token …', 'reconciliation-file.resend', '200.300.404'],
+    expect((await actionsOf(entityId)).map((action) => [action.actor.replace(/^user .*$/, 'user …'), action.action, action.result_code])).toEqual([
+      ['user …', 'reconciliation-file.resend', '200.300.404'],
       ['operator olivia', 'ftp.save', '000.000.000'],
-      ['token …', 'reconciliation-file.resend', '200.300.404'],
-      ['token …', 'reconciliation-file.resend', '000.000.000'],
-      ['token …', 'reconciliation-file.download', '000.000.000'],
+      ['user …', 'reconciliation-file.resend', '200.300.404'],
+      ['user …', 'reconciliation-file.resend', '000.000.000'],
+      ['user …', 'reconciliation-file.download', '000.000.000'],
       ['operator olivia', 'reconciliation-file.resend', '000.000.000'],
       ['operator olivia', 'reconciliation-file.download', '000.000.000'],
     ]);

@@ -19,7 +19,7 @@ import { ftpSettingsJson, removeFtpSettings, saveFtpSettings, showFtpSettings, t
 import { aggregationView } from '../reports/recordView.ts';
 import { findAggregations, MAX_REPORT_DAYS, summaryQueryOf } from '../reports/service.ts';
 import { findSettlementBatches } from '../reports/settlementRecords.ts';
-import { actorOf } from './access.ts';
+import { actorOf, requireRole, sessionOf } from './access.ts';
 import { ok } from './api.ts';
 import { recordAction } from './audit.ts';
 import { entitySettingsAccess, noEntity, SUCCESS_CODE } from './entitySettings.ts';
@@ -34,7 +34,7 @@ import type { Session } from './sessions.ts';
  *   settlements?from&to | ?date [&currency]               GET: the settlement reports' summary (reports/service.ts)
  *   reconciliation-files?from&to                          GET: the entity's files, newest first
  *   reconciliation-files/{date}                           GET: the day's file itself (text/csv, an attachment)
- *   reconciliation-files/{date}/resend                    POST: send it again over FTP (both principals)
+ *   reconciliation-files/{date}/resend                    POST: send it again over FTP (an operator, a merchant's admin)
  * A merchant asking for another entity gets 403 (as a list filtered by it); an operator naming no entity 404. Every
  * change, re-send and download is recorded (audit.ts), refused ones with their result code; never a password.
  */
@@ -259,6 +259,7 @@ export function settingsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   // Sending it again to the entity's FTP server: the destination is the operator's setting, the file the entity's own,
   // so a merchant may ask too (a file lost or deleted on its side); each re-send replaces the one under way.
   routes.post('/entities/:entityId/reconciliation-files/:date/resend', signedIn, entityPathId, datePathId, async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
     const { session, entityId } = entityOf(c);
     const date = dayOf(c);
     await requireExisting(entityId);

@@ -33,6 +33,8 @@ const PATH_ID_SHAPES = {
   settlementDate: /^\d{4}-\d{2}-\d{2}$/,
   /** A settlement report's aggregation (a settlement batch, reports/routes.ts). */
   aggregation: RESOURCE_ID,
+  /** A merchant user of the dashboard (dashboard/users.ts). */
+  merchantUser: RESOURCE_ID,
   /** An access token's id (the admin API's /admin/v1/tokens/{id}). */
   accessToken: RESOURCE_ID,
   /** An acquirer's name (ACQUIRERS): a connector's provider's endpoints, and its credentials (issue 33). */

@@ -156,6 +156,7 @@ export const PATH_ID_PATTERNS: Readonly<Record<PathIdKind, string>> = {
   widgetVersion: '^[0-9a-f]{16}$',
   settlementDate: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
   aggregation: '^[0-9a-f]{32}$',
+  merchantUser: '^[0-9a-f]{32}$',
   accessToken: '^[0-9a-f]{32}$',
   acquirer: '^[a-z][a-z0-9-]{0,31}$',
   attempt: '^[0-9a-f]{32}$',

@@ -1,4 +1,7 @@
 import { expect } from 'vitest';
+import { acceptInvitation, findUser, inviteUser, type Role } from '../dashboard/users.ts';
+import { findTokenAccess } from '../merchants/repository.ts';
+import type { Queryable } from '../store/index.ts';
 
 /**
  * The dashboard's API as its page calls it, for tests over a real socket: the session cookie, the CSRF token on every
@@ -45,7 +48,10 @@ export function dashboardClient(gatewayUrl: () => string) {
     return { status: response.status, headers: response.headers, text, body: parsed };
   }
 
-  /** Signs in (an operator's name and password, or a token) and gives the browser's cookie and CSRF token. */
+  /**
+   * Signs in (an operator's name and password, or a merchant user's e-mail address and password) and gives the
+   * browser's cookie and CSRF token. On a gateway that asks for the second factor, sign in step by step instead.
+   */
   async function signIn(credentials: Record<string, string>): Promise<DashboardBrowser> {
     const answer = await call({}, 'POST', '/session', credentials);
     expect(answer.status, answer.text).toBe(200);
@@ -53,5 +59,30 @@ export function dashboardClient(gatewayUrl: () => string) {
     return { cookie: cookie as string, csrf: answer.body.session.csrfToken as string };
   }
 
-  return { call, signIn };
+  /**
+   * Signs in as a merchant user of the entity `token` acts for (its first), with `role` (admin unless said): the user
+   * `<role>@<entity id>.test`, invited and accepted the first time. What a test that signed in with the merchant's
+   * token before merchant users signs in with.
+   */
+  async function signInMerchant(store: Queryable, token: string, role: Role = 'admin'): Promise<DashboardBrowser> {
+    const access = await findTokenAccess(store, token);
+    const entityId = access.known ? [...access.entityIds][0] : undefined;
+    if (!entityId) throw new Error('not a live token of an entity');
+    const { email, password } = await merchantUser(store, entityId, role);
+    return signIn({ email, password });
+  }
+
+  return { call, signIn, signInMerchant };
+}
+
+export const MERCHANT_USER_PASSWORD = 'a merchant user password';
+
+/** The active user `<role>@<entity id>.test` of the entity (invited and accepted the first time it is asked for). */
+export async function merchantUser(store: Queryable, entityId: string, role: Role, email = `${role}@${entityId}.test`): Promise<{ email: string; password: string }> {
+  if (!(await findUser(store, { email }))) {
+    const now = new Date();
+    const invited = await inviteUser(store, { entityId, email, role, invitedBy: 'test' }, now);
+    await acceptInvitation(store, invited.code, MERCHANT_USER_PASSWORD, now);
+  }
+  return { email, password: MERCHANT_USER_PASSWORD };
 }
