@@ -91,6 +91,18 @@ export async function findRegistrationPage(
   return { rows: page.rows.map(toRegistrationRow), ...(page.next ? { next: page.next } : {}) };
 }
 
+/** One registration by its id, whichever entity's (the caller decides whether its principal may see it). */
+export async function findRegistrationRow(db: Queryable, id: string): Promise<RegistrationListRow | undefined> {
+  const found = await db.query<RegistrationListDbRow>(
+    `SELECT id, entity_id, payment_brand, card, bank_account, request_echo->>'merchantTransactionId' AS merchant_transaction_id,
+            created_at, last_used_at, deleted_at
+       FROM registrations WHERE id = $1`,
+    [id],
+  );
+  const row = found.rows[0];
+  return row ? toRegistrationRow(row) : undefined;
+}
+
 /** What a schedule's row shows of the registration it charges: its brand and card or (masked) account. */
 export interface ChargedRegistration {
   readonly id: string;

@@ -2,37 +2,49 @@ import { Hono, type Context } from 'hono';
 import { cardView } from '../domain/cards.ts';
 import { GatewayError, invalidParameters, type ParameterError } from '../domain/errors.ts';
 import { ENTITY_ID } from '../domain/ids.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
 import { formatAmount } from '../domain/money.ts';
 import { maskAccountNumber } from '../domain/sensitive.ts';
 import type { AppDependencies } from '../deps.ts';
 import { adminJsonBody, adminNotFound } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { pathId } from '../http/pathIds.ts';
-import { expiryOf } from '../registrations/storedCards.ts';
+import { deleteRegistration } from '../registrations/api.ts';
+import { expiryOf, unusableRegistration } from '../registrations/storedCards.ts';
 import { findScheduleById, type ScheduleRecord, type ScheduleStatus } from '../schedules/repository.ts';
 import { cancelSchedule, unknownSchedule } from '../schedules/service.ts';
 import { jobFields } from '../schedules/view.ts';
 import { findDelivery, findWebhook, listDeliveries, listWebhooks, type WebhookRecord } from '../webhooks/repository.ts';
 import { DEFAULT_DELIVERY_LIMIT, deliveryJson, MAX_DELIVERY_LIMIT, webhookConfigRefusal, webhookJson } from '../webhooks/routes.ts';
-import { createWebhook, resendDelivery, sendActivation, WebhookConfigError, type ActivationOutcome } from '../webhooks/service.ts';
+import {
+  changeWebhook,
+  createWebhook,
+  removeWebhook,
+  resendDelivery,
+  sendActivation,
+  WebhookConfigError,
+  type ActivationOutcome,
+  type WebhookChanges,
+} from '../webhooks/service.ts';
 import { decodeCursor, encodeCursor, type ListCursor } from './cursor.ts';
 import { actorOf, entityScope, mayActFor, requireEntity, requireRole, requireSession, sessionOf } from './access.ts';
 import { ok, PAGE_SIZE } from './api.ts';
 import { recordAction } from './audit.ts';
 import type { Session } from './sessions.ts';
-import { actionsOnSubject, findRegistrationPage, findSchedulePage, type ChargedRegistration, type RegistrationListRow } from './recordLists.ts';
+import { actionsOnSubject, findRegistrationPage, findRegistrationRow, findSchedulePage, type ChargedRegistration, type RegistrationListRow } from './recordLists.ts';
 
 /**
  * The dashboard's pages of stored instruments, schedules and webhooks (/dashboard/api): registrations (cards as BIN,
- * last 4, expiry and holder; bank accounts with the IBAN masked), schedules and their cancellation, and an entity's
- * webhooks — created, tested, their deliveries with every attempt, a delivery sent again. Every change goes through
- * the use-case the API and the admin commands use (cancelSchedule, createWebhook, sendActivation, resendDelivery), so
- * the dashboard refuses what they refuse, and is recorded (audit.ts). A merchant sees and acts only for its own
- * entities; another entity's schedule, webhook or delivery is as unknown to it as one that does not exist.
+ * last 4, expiry and holder; bank accounts with the IBAN masked) and their deletion, schedules and their
+ * cancellation, and an entity's webhooks — created, changed, switched off and on, deleted, tested, their deliveries
+ * with every attempt, a delivery sent again. Every change goes through the use-case the API and the admin commands
+ * use (deleteRegistration, cancelSchedule, createWebhook, changeWebhook, removeWebhook, sendActivation,
+ * resendDelivery), so the dashboard refuses what they refuse, and is recorded (audit.ts). A merchant sees and acts
+ * only for its own entities; another entity's registration, schedule, webhook or delivery is as unknown to it as one
+ * that does not exist.
  *
- * A webhook's secret is never answered: the dashboard takes one the merchant chose (write-only), or lets the gateway
- * generate one that is then shown nowhere (only `npm run gateway -- webhook create` and POST /admin/v1/webhooks show
- * a secret, once, to whoever creates the webhook there).
+ * A webhook's secret is answered once, by the request that made the gateway generate it (created without one); a
+ * secret the merchant chose is write-only. No other answer, list or record carries a secret.
  */
 
 const SCHEDULE_STATUSES: readonly ScheduleStatus[] = ['active', 'cancelled', 'ended'];
@@ -179,6 +191,24 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
     });
   });
 
+  // DELETE /v1/registrations/{id}'s use-case: the card erased from the vault, the REGISTRATION DELETED event (its
+  // schedules cancelled by the event's subscriber); another entity's registration is unknown (400 100.150.200), a
+  // deleted one is refused (400 100.150.202).
+  const unknownRegistration = (_c: Context<AppEnv>, id: string) => unusableRegistration(RESULTS.registrationNotFound, undefined, id);
+  routes.delete('/registrations/:id', signedIn, pathId('registration', unknownRegistration), async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
+    const session = sessionOf(c);
+    const id = c.req.param('id');
+    const found = await findRegistrationRow(store, id);
+    if (!found || !mayActFor(session.principal, found.entityId)) throw unknownRegistration(c, id);
+    const deleted = await recorded(c, { entityId: found.entityId, action: 'delete registration', detail: { registrationId: id } }, async () => {
+      const operation = await deleteRegistration(deps.payments, found.entityId, id);
+      return { value: operation, detail: { deregistrationId: operation.id } };
+    });
+    const row = (await findRegistrationRow(store, id)) ?? found;
+    return ok(c, { registration: registrationView(row, deps.payments.registrationLifetimeMonths, deps.now()), deregistrationId: deleted.id });
+  });
+
   // ------------------------------------------------------------------------------------------------------------
   // Schedules
 
@@ -250,7 +280,33 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
       const made = await createWebhook(deps.webhooks, entityId, { ...asked, ...(body.secret !== undefined ? { secret: body.secret as string } : {}) });
       return { value: made, detail: { webhookId: made.webhook.id, ...activationDetail(made.activation) } };
     });
-    return ok(c, { webhook: webhookJson(created.webhook), activation: created.activation });
+    // A secret the gateway generated is answered this once, for the merchant's receiver; one the merchant gave is not.
+    return ok(c, { webhook: webhookJson(created.webhook), activation: created.activation, ...(body.secret === undefined ? { secret: created.secret } : {}) });
+  });
+
+  // PATCH /admin/v1/webhooks/{id}'s use-case (changeWebhook): a new URL, or switching it on again, makes it pending
+  // until its activation message gets a 2xx (sent here); `active: false` switches it off. Its secret never changes.
+  routes.patch('/webhooks/:id', signedIn, pathId('webhook', noWebhook), async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
+    const body = await adminJsonBody(c, { url: 'string', types: 'strings', fields: 'string', wrapper: 'string', active: 'boolean' });
+    const webhook = await visibleWebhook(sessionOf(c), c.req.param('id'));
+    const changes = body as WebhookChanges;
+    const changed = await recorded(c, { entityId: webhook.entityId, action: 'change webhook', detail: { webhookId: webhook.id, ...changes }, notFound: webhook.id }, async () => {
+      const done = await changeWebhook(deps.webhooks, webhook.id, changes);
+      return { value: done, detail: { status: done.webhook.status, ...(done.activation ? activationDetail(done.activation) : {}) } };
+    });
+    return ok(c, { webhook: webhookJson(changed.webhook), activation: changed.activation ?? null });
+  });
+
+  // DELETE /admin/v1/webhooks/{id}'s use-case (removeWebhook): its deliveries (pending ones are not sent) and its
+  // secret go with it. What was done to it stays in the record of actions.
+  routes.delete('/webhooks/:id', signedIn, pathId('webhook', noWebhook), async (c) => {
+    requireRole(sessionOf(c).principal, 'admin');
+    const webhook = await visibleWebhook(sessionOf(c), c.req.param('id'));
+    const removed = await recorded(c, { entityId: webhook.entityId, action: 'delete webhook', detail: { webhookId: webhook.id, url: webhook.url }, notFound: webhook.id }, async () => ({
+      value: await removeWebhook(deps.webhooks, webhook.id),
+    }));
+    return ok(c, { webhook: webhookJson(removed) });
   });
 
   routes.post('/webhooks/:id/test', signedIn, pathId('webhook', noWebhook), async (c) => {
