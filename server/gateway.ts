@@ -298,6 +298,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...checkoutJobHandlers({ outboundTimeoutMs: options.outboundTimeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS, outbound }),
       ...redirectJobHandlers(payments),
       ...recoveryJobHandlers(payments),
+      ...lifecycleJobHandlers(),
       ...captureAtOnceJobHandlers(payments),
       ...vaultJobHandlers(vault),
       ...throttlingJobHandlers(),
@@ -306,7 +307,6 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...maintenanceJobHandlers(),
       // The simulated acquirers' daily settlement: test only (a live gateway has none).
       ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: simulatedAcquirers(config), settlement: config.settlement }) : []),
-      ...lifecycleJobHandlers(),
       // What the connectors' providers report they settled.
       ...providerSettlementJobHandlers({ acquirers: connectorsIn(payments.acquirers), payments, test: config.environment === 'test' }),
     ]),

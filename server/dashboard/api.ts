@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { GatewayError, invalidParameters, type ParameterError } from '../domain/errors.ts';
 import { newNdc, newRequestId, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
+import { LIFECYCLE_STATES, lifecycleOf, type LifecycleState } from '../domain/backOffice.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { PaymentStatus } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
@@ -15,13 +16,14 @@ import { jsonResponse } from '../http/respond.ts';
 import { processBackOffice } from '../payments/flows/backOffice.ts';
 import { backOfficeCommand } from '../payments/request.ts';
 import { paymentAnswer } from '../payments/routes.ts';
-import { findPaymentsById } from '../payments/store/payments.ts';
-import { findPaymentPage, type PaymentCursor, type PaymentListCriteria } from '../query/paymentList.ts';
+import { familyTotals, findPaymentsById, lifecycleStates } from '../payments/store/payments.ts';
+import { countPayments, eachPayment, findPaymentPage, type PaymentCursor, type PaymentListCriteria } from '../query/paymentList.ts';
 import { findLinkedPayments } from '../query/repository.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
+import { chargebackRows, overviewOf } from './overview.ts';
 import { actorOf, entitiesOf, entityScope, mayActFor, requireEntity, requireRole, requireSession, sessionCookie, sessionOf } from './access.ts';
 import { actionsOnPayments, recordAction } from './audit.ts';
-import { acquirerAttemptsOf, eventsOf, paymentDetailView, paymentRowView, possibleActions, webhookAttemptsOf } from './paymentViews.ts';
+import { acquirerAttemptsOf, eventsOf, paymentDetailView, paymentRowView, paymentsCsv, possibleActions, webhookAttemptsOf } from './paymentViews.ts';
 import { endSession, SESSION_COOKIE, sessionExpiry, type Session } from './sessions.ts';
 
 /**
@@ -33,6 +35,7 @@ export const PAGE_SIZE = 50;
 const SUCCESS = { code: '000.000.000', description: 'Request successfully processed' } as const;
 const SHORT_ID = /^[0-9]{4}\.[0-9]{4}\.[0-9]{4}$/;
 const STATUSES: readonly PaymentStatus[] = ['approved', 'pending', 'declined'];
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PAYMENT_TYPES = ['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'CB', 'CR'];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -61,7 +64,10 @@ export async function sessionBody(deps: Pick<AppDependencies, 'store'>, session:
 function listCriteriaOf(query: Record<string, string>, session: Session): { criteria: PaymentListCriteria; cursor?: PaymentCursor } {
   const errors: ParameterError[] = [];
   const wrong = (name: string, message: string) => errors.push({ name, value: query[name] ?? '', message });
-  const known = ['entityId', 'status', 'paymentBrand', 'paymentType', 'currency', 'amountFrom', 'amountTo', 'dateFrom', 'dateTo', 'merchantTransactionId', 'shortId', 'q', 'cursor'];
+  const known = [
+    'entityId', 'status', 'state', 'paymentBrand', 'paymentType', 'currency', 'amountFrom', 'amountTo', 'dateFrom', 'dateTo',
+    'merchantTransactionId', 'shortId', 'last4Digits', 'bin', 'holder', 'email', 'q', 'cursor',
+  ];
   for (const name of Object.keys(query)) if (!known.includes(name)) wrong(name, 'is not a filter of the list');
   const criteria: { -readonly [K in keyof PaymentListCriteria]: PaymentListCriteria[K] } = {};
   const scope = entityScope(session.principal);
@@ -74,6 +80,10 @@ function listCriteriaOf(query: Record<string, string>, session: Session): { crit
   if (query.status !== undefined) {
     if ((STATUSES as readonly string[]).includes(query.status)) criteria.status = query.status as PaymentStatus;
     else wrong('status', `must be one of ${STATUSES.join(', ')}`);
+  }
+  if (query.state !== undefined) {
+    if ((LIFECYCLE_STATES as readonly string[]).includes(query.state)) criteria.state = query.state as LifecycleState;
+    else wrong('state', `must be one of ${LIFECYCLE_STATES.join(', ')}`);
   }
   if (query.paymentType !== undefined) {
     if (PAYMENT_TYPES.includes(query.paymentType)) criteria.paymentType = query.paymentType;
@@ -109,12 +119,36 @@ function listCriteriaOf(query: Record<string, string>, session: Session): { crit
     if (SHORT_ID.test(query.shortId)) criteria.shortId = query.shortId;
     else wrong('shortId', 'must be a short id such as 1234.5678.9012');
   }
-  // The search box: an id, a short id, else a merchant reference.
+  const card: [string, RegExp, string, 'last4Digits' | 'bin'][] = [
+    ['last4Digits', /^[0-9]{4}$/, 'must be 4 digits', 'last4Digits'],
+    ['bin', /^[0-9]{6,8}$/, 'must be 6 to 8 digits', 'bin'],
+  ];
+  for (const [name, pattern, message, key] of card) {
+    const text = query[name];
+    if (text === undefined) continue;
+    if (pattern.test(text)) criteria[key] = text;
+    else wrong(name, message);
+  }
+  if (query.holder !== undefined) {
+    if (query.holder.trim().length >= 2 && query.holder.length <= 128) criteria.holder = query.holder.trim();
+    else wrong('holder', 'must be 2 to 128 characters of the card holder\'s name');
+  }
+  if (query.email !== undefined) {
+    if (EMAIL.test(query.email) && query.email.length <= 128) criteria.email = query.email;
+    else wrong('email', 'must be an e-mail address');
+  }
+  // The search box: an id, a short id, 4 digits (the card's last), 6 to 8 (its BIN), an e-mail address, an amount
+  // (exactly), else the merchant's reference or a part of the card holder's name.
   const q = query.q?.trim();
   if (q) {
+    const amount = /^[0-9]+\.[0-9]{2}$/.test(q) ? parseAmount(q) : undefined;
     if (RESOURCE_ID.test(q)) criteria.id = q;
     else if (SHORT_ID.test(q)) criteria.shortId = q;
-    else if (q.length <= 255) criteria.merchantTransactionId = q;
+    else if (/^[0-9]{4}$/.test(q)) criteria.last4Digits = q;
+    else if (/^[0-9]{6,8}$/.test(q)) criteria.bin = q;
+    else if (amount !== undefined) criteria.amountFromMinor = criteria.amountToMinor = amount;
+    else if (EMAIL.test(q) && q.length <= 128) criteria.email = q;
+    else if (q.length <= 255) criteria.text = q;
     else wrong('q', 'has at most 255 characters');
   }
   let cursor: PaymentCursor | undefined;
@@ -152,10 +186,44 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
     return ok(c, { entities: entities.map((entity) => ({ id: entity.id, name: entity.name })) });
   });
 
+  // The first page counts every row the filters select; the pages after it do not count again.
   routes.get('/payments', signedIn, async (c) => {
     const { criteria, cursor } = listCriteriaOf(c.req.query(), sessionOf(c));
-    const page = await findPaymentPage(store, criteria, PAGE_SIZE, cursor);
-    return ok(c, { payments: page.payments.map(paymentRowView), ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) });
+    const [page, total] = await Promise.all([findPaymentPage(store, criteria, PAGE_SIZE, cursor), cursor ? undefined : countPayments(store, criteria)]);
+    return ok(c, {
+      payments: page.payments.map(({ payment, state }) => paymentRowView(payment, state)),
+      ...(total !== undefined ? { total } : {}),
+      ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
+    });
+  });
+
+  // The list as it is filtered, every page of it, as CSV (streamed: read a thousand rows at a time).
+  routes.get('/payments/export', signedIn, async (c) => {
+    const { criteria } = listCriteriaOf(withoutCursor(c.req.query()), sessionOf(c));
+    const stamp = deps.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+    return new Response(paymentsCsv(eachPayment(store, criteria)), {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="payments-${stamp}.csv"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  });
+
+  // The overview: the entity picked, else every entity the session sees.
+  routes.get('/overview', signedIn, async (c) => {
+    const { criteria } = listCriteriaOf(onlyEntity(c.req.query()), sessionOf(c));
+    return ok(c, { overview: await overviewOf(store, criteria.entityIds, deps.now()) });
+  });
+
+  // The chargebacks, newest first, a page at a time like the payments, each with the payment it charged back.
+  routes.get('/chargebacks', signedIn, async (c) => {
+    const query = c.req.query();
+    const { criteria, cursor } = listCriteriaOf({ ...onlyEntity(query), ...(query.cursor !== undefined ? { cursor: query.cursor } : {}) }, sessionOf(c));
+    const page = await findPaymentPage(store, { ...criteria, paymentType: 'CB' }, PAGE_SIZE, cursor);
+    const rows = await chargebackRows(store, page.payments.map((listed) => listed.payment));
+    return ok(c, { chargebacks: rows, ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}) });
   });
 
   // Another entity's payment is as unknown to a merchant as one nobody made.
@@ -170,15 +238,20 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
     const linked = await findLinkedPayments(store, payment.entityId, payment.id);
     const family = await findPaymentsById(store, linked.map((ref) => ref.id));
     const ids = family.length > 0 ? family.map((member) => member.id) : [payment.id];
-    const [events, webhookAttempts, acquirerAttempts, actions] = await Promise.all([
+    const [events, webhookAttempts, acquirerAttempts, actions, lifecycle, states] = await Promise.all([
       eventsOf(store, [payment.id]),
       webhookAttemptsOf(store, [payment.id]),
       acquirerAttemptsOf(store, [payment.id]),
       actionsOnPayments(store, ids),
+      familyTotals(store, payment.id).then((totals) => lifecycleOf(payment, totals)),
+      lifecycleStates(store, ids),
     ]);
     return ok(c, {
-      payment: paymentDetailView(payment),
-      transactions: family.filter((member) => member.id !== payment.id).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map(paymentRowView),
+      payment: paymentDetailView(payment, lifecycle),
+      transactions: family
+        .filter((member) => member.id !== payment.id)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        .map((member) => paymentRowView(member, states.get(member.id) ?? member.status)),
       events,
       webhookAttempts,
       acquirerAttempts,
@@ -190,7 +263,7 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
         detail: action.detail,
         ...(action.resultCode ? { resultCode: action.resultCode } : {}),
       })),
-      actions: possibleActions(payment),
+      actions: possibleActions(lifecycle),
     });
   });
 
@@ -234,6 +307,11 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
 
   return routes;
 }
+
+/** Of a query, only the entity picked (pages that take no other filter). */
+const onlyEntity = (query: Record<string, string>): Record<string, string> => (query.entityId !== undefined ? { entityId: query.entityId } : {});
+
+const withoutCursor = (query: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(query).filter(([name]) => name !== 'cursor'));
 
 const amountDetail = (params: ReadonlyMap<string, string>): Record<string, string> =>
   params.has('amount') ? { amount: params.get('amount') ?? '', currency: params.get('currency') ?? '' } : {};

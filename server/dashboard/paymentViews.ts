@@ -1,3 +1,5 @@
+import type { Lifecycle, LifecycleState } from '../domain/backOffice.ts';
+import { csvRow } from '../domain/csv.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { formatAmount } from '../domain/money.ts';
 import { paymentBody, resultOf, shortIdOf } from '../payments/view.ts';
@@ -5,7 +7,7 @@ import type { Queryable } from '../store/index.ts';
 
 /** The payments as the dashboard shows them: a list row, and everything the detail page gathers about one. */
 
-export function paymentRowView(payment: PaymentRecord): Record<string, unknown> {
+export function paymentRowView(payment: PaymentRecord, state: LifecycleState): Record<string, unknown> {
   return {
     id: payment.id,
     entityId: payment.entityId,
@@ -16,31 +18,109 @@ export function paymentRowView(payment: PaymentRecord): Record<string, unknown> 
     amount: formatAmount(payment.amountMinor),
     currency: payment.currency,
     status: payment.status,
+    state,
     result: resultOf(payment),
     ...(payment.merchantTransactionId !== null ? { merchantTransactionId: payment.merchantTransactionId } : {}),
     ...(payment.card ? { card: { bin: payment.card.bin, last4Digits: payment.card.last4Digits } } : {}),
   };
 }
 
-/** The payment as the API answers it, with the row's facts: its card as the row shows it, BIN and last 4 only. */
-export function paymentDetailView(payment: PaymentRecord): Record<string, unknown> {
+/**
+ * The payment as the API answers it, with the row's facts (its card as the row shows it, BIN and last 4 only) and its
+ * lifecycle: its state, and what is left to capture and to refund.
+ */
+export function paymentDetailView(payment: PaymentRecord, lifecycle: Lifecycle): Record<string, unknown> {
   return {
     ...paymentBody(payment),
-    ...paymentRowView(payment),
+    ...paymentRowView(payment, lifecycle.state),
+    capturableAmount: formatAmount(lifecycle.capturableMinor),
+    refundableAmount: formatAmount(lifecycle.refundableMinor),
     acquirer: payment.acquirer,
     source: payment.source,
     ...(payment.checkoutId ? { checkoutId: payment.checkoutId } : {}),
   };
 }
 
-/** What the operations on a payment may be asked now, as far as its own row tells (the API decides the rest). */
-export function possibleActions(payment: PaymentRecord): { capture: boolean; refund: boolean; reverse: boolean } {
-  const approved = payment.status === 'approved';
-  return {
-    capture: approved && payment.paymentType === 'PA',
-    refund: approved && (payment.paymentType === 'DB' || payment.paymentType === 'CP'),
-    reverse: approved && (payment.paymentType === 'PA' || payment.paymentType === 'DB' || payment.paymentType === 'CP'),
-  };
+/** What the operations on a payment may be asked now: its lifecycle's, the API's own rules on its family's totals. */
+export function possibleActions(lifecycle: Lifecycle): { capture: boolean; refund: boolean; reverse: boolean } {
+  return { capture: lifecycle.capturableMinor > 0, refund: lifecycle.refundableMinor > 0, reverse: lifecycle.reversible };
+}
+
+/** The export's columns, in order. */
+export const EXPORT_COLUMNS = [
+  'id',
+  'shortId',
+  'createdAt',
+  'entityId',
+  'paymentType',
+  'paymentBrand',
+  'amount',
+  'currency',
+  'state',
+  'resultCode',
+  'resultDescription',
+  'merchantTransactionId',
+  'referencedId',
+  'cardBin',
+  'cardLast4Digits',
+  'cardHolder',
+  'customerEmail',
+  'acquirer',
+] as const;
+
+function exportCells(payment: PaymentRecord, state: LifecycleState): (string | null)[] {
+  const customer = payment.requestEcho.customer as Record<string, unknown> | undefined;
+  return [
+    payment.id,
+    shortIdOf(payment.id),
+    payment.createdAt.toISOString(),
+    payment.entityId,
+    payment.paymentType,
+    payment.paymentBrand,
+    formatAmount(payment.amountMinor),
+    payment.currency,
+    state,
+    payment.resultCode,
+    payment.resultDescription,
+    payment.merchantTransactionId,
+    payment.parentId,
+    payment.card?.bin ?? null,
+    payment.card?.last4Digits ?? null,
+    payment.card?.holder ?? null,
+    typeof customer?.email === 'string' ? customer.email : null,
+    payment.acquirer,
+  ];
+}
+
+/**
+ * The payments as a CSV file (RFC 4180: CRLF line ends, a header line), each cell made safe for spreadsheets
+ * (domain/csv.ts), produced as it is read: the stream asks for the next rows only when the last were taken.
+ */
+export function paymentsCsv(payments: AsyncIterable<{ readonly payment: PaymentRecord; readonly state: LifecycleState }>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = payments[Symbol.asyncIterator]();
+  let header = true;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (header) {
+        header = false;
+        controller.enqueue(encoder.encode(`${csvRow(EXPORT_COLUMNS)}\r\n`));
+        return;
+      }
+      const lines: string[] = [];
+      // A few hundred lines per chunk: one write per row would cost more than the rows.
+      while (lines.length < 256) {
+        const next = await iterator.next();
+        if (next.done) break;
+        lines.push(`${csvRow(exportCells(next.value.payment, next.value.state))}\r\n`);
+      }
+      if (lines.length > 0) controller.enqueue(encoder.encode(lines.join('')));
+      if (lines.length < 256) controller.close();
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }
 
 /** The events of these payments (what notifications carry), oldest first. */

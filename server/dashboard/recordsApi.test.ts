@@ -100,7 +100,8 @@ describe.each(STORE_KINDS)('the dashboard records API on %s', (kind) => {
       id: deleted.body.id,
       entityId: t.entityId,
       paymentBrand: 'VISA',
-      card: { bin: '420000', last4Digits: '0000', holder: 'Jane Jones', expiryMonth: '05', expiryYear: '2034' },
+      // A deleted registration keeps its BIN and last 4, not its holder or expiry (docs/decisions.md).
+      card: { bin: '420000', last4Digits: '0000' },
       status: 'deleted',
       merchantTransactionId: 'card-to-forget',
       createdAt: expect.any(String),
@@ -197,6 +198,9 @@ describe.each(STORE_KINDS)('the dashboard records API on %s', (kind) => {
       { actor: `user admin@${t.entityId}.test (Test merchant)`, entity_id: t.entityId, payment_id: null, detail: { scheduleId: monthly }, result_code: '000.000.000' },
       { actor: 'operator olivia', entity_id: t.entityId, payment_id: null, detail: { scheduleId: monthly }, result_code: '100.350.101' },
     ]);
+    // An operator's cancellation says so, not "by the merchant".
+    const byOperator = await call(await operator(), 'POST', `/schedules/${theirs}/cancel`, {});
+    expect(byOperator.body.schedule).toMatchObject({ id: theirs, status: 'cancelled', cancelReason: 'operator' });
   });
 
   it('creates, tests and lists webhooks and their deliveries, re-sends one, never shows a secret, and records each action', async () => {

@@ -236,7 +236,7 @@ export function recordsApiRoutes(deps: AppDependencies): Hono<AppEnv> {
     const found = await findScheduleById(store, id);
     if (!found || !mayActFor(session.principal, found.entityId)) throw unknownSchedule();
     const cancelled = await recorded(c, { entityId: found.entityId, action: 'cancel schedule', detail: { scheduleId: id } }, async () => ({
-      value: await cancelSchedule(deps.payments, found.entityId, id),
+      value: await cancelSchedule(deps.payments, found.entityId, id, sessionOf(c).principal.kind === 'operator' ? 'operator' : 'merchant'),
     }));
     return ok(c, { schedule: scheduleView(cancelled) });
   });

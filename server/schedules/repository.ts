@@ -4,7 +4,8 @@ import type { Queryable } from '../store/index.ts';
 /** SQL for schedules and their executions (migration 0014). */
 
 export type ScheduleStatus = 'active' | 'cancelled' | 'ended';
-export type ScheduleCancelReason = 'merchant' | 'registration deleted' | 'registration expired';
+/** Who or what cancelled a schedule: the merchant (its API, or its user in the back office), an operator, its registration. */
+export type ScheduleCancelReason = 'merchant' | 'operator' | 'registration deleted' | 'registration expired';
 
 /** The job as answers show it: the seven Quartz fields, the expression, and the optional fields as sent. */
 export interface ScheduleJob extends QuartzFields {

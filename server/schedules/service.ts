@@ -99,8 +99,11 @@ export async function readSchedule(services: PaymentServices, entityId: string, 
   return schedule;
 }
 
-/** DELETE /scheduling/v1/schedules/{id}: cancels (DS); a cancelled or ended schedule is closed (100.350.101). */
-export async function cancelSchedule(services: PaymentServices, entityId: string, id: string): Promise<ScheduleRecord> {
+/**
+ * DELETE /scheduling/v1/schedules/{id}: cancels (DS); a cancelled or ended schedule is closed (100.350.101). `by`: the
+ * merchant (its API, its back-office users) unless an operator cancelled it in the back office.
+ */
+export async function cancelSchedule(services: PaymentServices, entityId: string, id: string, by: 'merchant' | 'operator' = 'merchant'): Promise<ScheduleRecord> {
   if (!RESOURCE_ID.test(id)) throw unknownSchedule();
   return services.store.transaction(async (tx) => {
     const schedule = await findSchedule(tx, entityId, id, { forUpdate: true });
@@ -108,6 +111,6 @@ export async function cancelSchedule(services: PaymentServices, entityId: string
     if (schedule.status !== 'active') {
       throw new GatewayError(withReason(RESULTS.scheduleClosed, schedule.status === 'ended' ? 'the schedule has ended' : 'the schedule is already cancelled'), 400);
     }
-    return cancelLockedSchedule(tx, services.outbox, schedule, 'merchant', services.now());
+    return cancelLockedSchedule(tx, services.outbox, schedule, by, services.now());
   });
 }
