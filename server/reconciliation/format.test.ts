@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { csvRow } from '../domain/csv.ts';
 import type { SettlementRecord } from '../reports/settlementRecords.ts';
 import {
-  csvField,
   formatMoney,
   formatTime,
   HEADER_LINE,
@@ -203,6 +203,7 @@ describe('the reconciliation file format', () => {
   });
 
   it('quotes exactly the fields with a separator, a quote or a line break, quotes doubled', () => {
+    const csvField = (value: string) => csvRow([value], ';');
     expect(csvField('plain text, with commas')).toBe('plain text, with commas');
     expect(csvField('')).toBe('');
     expect(csvField('a;b')).toBe('"a;b"');
@@ -219,6 +220,18 @@ describe('the reconciliation file format', () => {
     const [parsed] = parse(line);
     expect(parsed).toHaveLength(36);
     expect(parsed).toEqual(recordFields(tricky, context));
+  });
+
+  it('writes a field a spreadsheet would run as a formula with a leading quote, and numbers as numbers (issue 34 §4)', () => {
+    const formulas = record({ accountHolder: '=HYPERLINK("http://x","y")', descriptor: "+cmd|' /C calc'!A0", reasonDesc: '@SUM(A1)' });
+    const [parsed] = parse(recordLine(formulas, context));
+    const field = (name: (typeof RECONCILIATION_COLUMNS)[number]) => parsed?.[RECONCILIATION_COLUMNS.indexOf(name)];
+    expect(field('AccountHolder')).toBe(`'=HYPERLINK("http://x","y")`);
+    expect(field('Descriptor')).toBe(`'+cmd|' /C calc'!A0`);
+    expect(field('ReasonDesc')).toBe(`'@SUM(A1)`);
+    const negative = record({ amountMinor: -1250, settlementAmountMinor: -1250, settlementFeeMinor: -5 });
+    const [numbers] = parse(recordLine(negative, context));
+    expect([numbers?.[RECONCILIATION_COLUMNS.indexOf('Amount')], numbers?.[RECONCILIATION_COLUMNS.indexOf('SettlementAmount')], numbers?.[RECONCILIATION_COLUMNS.indexOf('SettlementFee')]]).toEqual(['-12.50', '-12.50', '-0.05']);
   });
 
   it('streams the header and a line per record, in order, in bounded chunks; an empty day is the header alone', async () => {

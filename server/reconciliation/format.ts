@@ -1,3 +1,4 @@
+import { csvRow } from '../domain/csv.ts';
 import type { SettlementRecord } from '../reports/settlementRecords.ts';
 
 /**
@@ -11,8 +12,9 @@ import type { SettlementRecord } from '../reports/settlementRecords.ts';
  * the merchant sent them: the gateway keeps amounts in hundredths whatever the currency, so a JPY amount reads
  * "1500.00" and no currency has a third decimal to lose), the FX rate as the acquirer quoted it ("1", "0.9134"),
  * dates yyyy-MM-dd, TxRequestTime `yyyy-MM-dd HH:mm:ss` in UTC (the simulated clearing institutes' time zone), empty
- * fields for what a record does not have. Values are written as they are: no spreadsheet formula escaping, which
- * would change what an accounting import matches against.
+ * fields for what a record does not have. A field that a spreadsheet would run as a formula (it begins with `=`, `+`,
+ * `-`, `@`, a tab or a CR: a card holder or a descriptor as a shopper or merchant typed it) is written with a leading
+ * `'` (domain/csv.ts, OWASP's rule); numbers, negative ones too, are written as they are.
  */
 
 export const RECONCILIATION_COLUMNS = [
@@ -74,12 +76,8 @@ export function reconciliationFileName(entityId: string, date: string): string {
   return `${entityId}_${date.replaceAll('-', '')}.csv`;
 }
 
-const NEEDS_QUOTES = /[;"\r\n]/;
-
-/** A field as written: quoted, with its quotes doubled, when it holds `;`, `"`, CR or LF. */
-export function csvField(value: string): string {
-  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
+/** The file's separator between fields. */
+export const SEPARATOR = ';';
 
 /** Hundredths as the API's money: "92.00", "-0.05", "1500.00". */
 export function formatMoney(minorUnits: number): string {
@@ -98,9 +96,9 @@ export function formatTime(date: Date): string {
   );
 }
 
-export const HEADER_LINE = RECONCILIATION_COLUMNS.join(';') + LINE_END;
+export const HEADER_LINE = csvRow(RECONCILIATION_COLUMNS, SEPARATOR) + LINE_END;
 
-/** The record's fields in RECONCILIATION_COLUMNS' order, unquoted. */
+/** The record's fields in RECONCILIATION_COLUMNS' order, as the record has them: neither quoted nor made spreadsheet-safe. */
 export function recordFields(record: SettlementRecord, context: FileContext): string[] {
   const batch = context.batches.get(record.batchId);
   const text = (value: string | null) => value ?? '';
@@ -147,8 +145,9 @@ export function recordFields(record: SettlementRecord, context: FileContext): st
   ];
 }
 
+/** The record's line: its fields made spreadsheet-safe, quoted where RFC 4180 needs it, `;` between them, CRLF. */
 export function recordLine(record: SettlementRecord, context: FileContext): string {
-  return recordFields(record, context).map(csvField).join(';') + LINE_END;
+  return csvRow(recordFields(record, context), SEPARATOR) + LINE_END;
 }
 
 /** Characters of lines gathered before a chunk is handed on: few hand-overs, a bounded amount of memory. */
