@@ -10,6 +10,7 @@ import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
+import type { Queryable } from '../store/index.ts';
 import { existingEntityIds } from './credentialRoutes.ts';
 import { createEntityWithToken, entityExists, grantToken, listEntities, listTokens, newAccessToken, revokeToken, type TokenListing } from './repository.ts';
 
@@ -23,9 +24,25 @@ import { createEntityWithToken, entityExists, grantToken, listEntities, listToke
 const ok = (c: Context<AppEnv>, body: Record<string, unknown>, status = 200) => jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), body), status);
 const MAX_TEXT = 200;
 /** A token id of the wrong shape is not echoed. */
-const noToken = (tokenId?: string) => new GatewayError(withReason(RESULTS.invalidParameter, `no active token ${tokenId ?? 'with that id'}`), 404);
+export const noToken = (tokenId?: string) => new GatewayError(withReason(RESULTS.invalidParameter, `no active token ${tokenId ?? 'with that id'}`), 404);
 
-function tokenJson(token: TokenListing): Record<string, unknown> {
+/**
+ * A new access token for `entityIds` (one id or a list: each must be an entity) with its `label` (1 to 200
+ * characters; `token` when left out): the admin API's and the dashboard's rules alike. The token is returned this
+ * once; only its hash is kept.
+ */
+export async function issueAccessToken(
+  store: Queryable,
+  asked: { readonly entityIds?: unknown; readonly label?: unknown },
+): Promise<{ readonly tokenId: string; readonly token: string; readonly label: string; readonly entityIds: readonly string[] }> {
+  const entityIds = await existingEntityIds(store, asked.entityIds, 'token');
+  const label = textField('label', asked.label) ?? 'token';
+  const token = newAccessToken();
+  const tokenId = await grantToken(store, token, label, entityIds);
+  return { tokenId, token, label, entityIds };
+}
+
+export function tokenJson(token: TokenListing): Record<string, unknown> {
   return { id: token.id, label: token.label, entityIds: token.entityIds, createdAt: token.createdAt.toISOString(), revokedAt: token.revokedAt?.toISOString() ?? null };
 }
 
@@ -65,10 +82,8 @@ export function tokenAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | '
   routes.use('*', requireAdminToken(deps, adminToken));
   routes.post('/', async (c) => {
     const body = await adminJsonBody(c, { entityIds: 'stringsOrString', label: 'string' });
-    const entityIds = await existingEntityIds(store, body.entityIds, 'token');
-    const token = newAccessToken();
-    const tokenId = await grantToken(store, token, textField('label', body.label) ?? 'token', entityIds);
-    return ok(c, { token: { id: tokenId, accessToken: token } }, 201);
+    const issued = await issueAccessToken(store, body);
+    return ok(c, { token: { id: issued.tokenId, accessToken: issued.token } }, 201);
   });
   routes.get('/', async (c) => {
     const entityId = c.req.query('entityId');

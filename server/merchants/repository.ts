@@ -111,12 +111,14 @@ export interface TokenListing {
   readonly entityIds: readonly string[];
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
+  /** When an API request last used it, to the minute (recordTokenUse); null: not yet. */
+  readonly lastUsedAt: Date | null;
 }
 
 /** Every access token (with `entityId`: those allowed for it), oldest first. */
 export async function listTokens(db: Queryable, entityId?: string): Promise<TokenListing[]> {
-  const found = await db.query<{ id: string; label: string; entity_ids: string[] | null; created_at: Date | string; revoked_at: Date | string | null }>(
-    `SELECT t.id, t.label, t.created_at, t.revoked_at,
+  const found = await db.query<{ id: string; label: string; entity_ids: string[] | null; created_at: Date | string; revoked_at: Date | string | null; last_used_at: Date | string | null }>(
+    `SELECT t.id, t.label, t.created_at, t.revoked_at, t.last_used_at,
             array_remove(array_agg(e.entity_id::text ORDER BY e.entity_id), NULL) AS entity_ids
        FROM access_tokens t LEFT JOIN access_token_entities e ON e.token_id = t.id
       GROUP BY t.id
@@ -130,7 +132,13 @@ export async function listTokens(db: Queryable, entityId?: string): Promise<Toke
     entityIds: row.entity_ids ?? [],
     createdAt: new Date(row.created_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
   }));
+}
+
+/** Notes that the token was used at `at` (never moving its last use back). */
+export async function recordTokenUse(db: Queryable, tokenId: string, at: Date): Promise<void> {
+  await db.query('UPDATE access_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)', [tokenId, at]);
 }
 
 /**
