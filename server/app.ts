@@ -77,7 +77,15 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     });
   });
 
-  app.options('*', () => new Response(null, { status: 204, headers: { ...CORS_PREFLIGHT_HEADERS, ...baseHeaders } }));
+  // The back office is same-origin: /dashboard gives a page of another site no CORS permission, neither to a preflight
+  // (it is not answered as one) nor on an answer (jsonResponse gives every JSON answer the API's CORS headers).
+  const isDashboard = (path: string) => path === '/dashboard' || path.startsWith('/dashboard/');
+  app.use('/dashboard/*', async (c, next) => {
+    await next();
+    for (const name of [...c.res.headers.keys()]) if (name.startsWith('access-control-')) c.res.headers.delete(name);
+  });
+  const preflight = () => new Response(null, { status: 204, headers: { ...CORS_PREFLIGHT_HEADERS, ...baseHeaders } });
+  app.options('*', (c, next) => (isDashboard(c.req.path) ? next() : preflight()));
 
   app.route('/v1/payments', paymentRoutes(deps));
   app.route('/v1/checkouts', checkoutRoutes(deps));
