@@ -134,4 +134,26 @@ describe('configuration from the environment', () => {
       expect((error as Error).message).not.toContain('short-admin-token');
     }
   });
+
+  it('requires METRICS_TOKEN in live when METRICS_PORT listens beyond loopback (issue 34 §4)', () => {
+    const token = 'm'.repeat(32);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'metrics.internal', '0']) {
+      const env = { ...LIVE, METRICS_PORT: '9464', METRICS_HOST: host };
+      expect(() => loadConfig(env), host).toThrow(ConfigError);
+      expect(() => loadConfig(env), host).toThrow(/METRICS_TOKEN/);
+      expect(() => loadConfig({ ...env, METRICS_TOKEN: '' }), host).toThrow(/METRICS_TOKEN/);
+      expect(loadConfig({ ...env, METRICS_TOKEN: token }).metrics, host).toEqual({ port: 9464, host, token });
+    }
+    // On loopback (the default), or in test, no token is needed; without METRICS_PORT there is no such listener.
+    for (const host of [undefined, '127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(loadConfig({ ...LIVE, METRICS_PORT: '9464', ...(host === undefined ? {} : { METRICS_HOST: host }) }).metrics.token, host).toBeUndefined();
+    }
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ port: 9464, host: '0.0.0.0', token: undefined });
+    expect(loadConfig({ ...LIVE, METRICS_HOST: '0.0.0.0' }).metrics.port).toBeUndefined();
+    try {
+      loadConfig({ ...LIVE, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
 });

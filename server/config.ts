@@ -4,6 +4,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import { ENTITY_ID } from './domain/ids.ts';
 import { AcquirerConfigError, readAcquirersFile, type ConnectorSettings } from './acquirerConfig.ts';
 import { parseSettlementConfig, SettlementConfigError, type SettlementConfig } from './settlementConfig.ts';
@@ -105,7 +106,8 @@ export interface GatewayConfig {
   /**
    * Where Prometheus reads /metrics (metrics/metrics.ts): METRICS_PORT, a listener of its own on METRICS_HOST (default
    * 127.0.0.1) that serves only /metrics; METRICS_TOKEN, the bearer token /metrics then asks for (on the main port,
-   * /metrics exists only with a token). Neither set: no metrics are served.
+   * /metrics exists only with a token). Neither set: no metrics are served. In live, METRICS_PORT on a METRICS_HOST that
+   * is not loopback requires the token.
    */
   readonly metrics: { readonly port: number | undefined; readonly host: string; readonly token: string | undefined };
   /**
@@ -424,10 +426,27 @@ function parseTestControlApi(environment: GatewayEnvironment, raw: string | unde
   return enabled;
 }
 
-function parseMetrics(env: NodeJS.ProcessEnv, port: number): GatewayConfig['metrics'] {
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** Whether a listener on `host` is reached from this machine only: localhost, 127.0.0.0/8, ::1 (or ::ffff:127.x.x.x). */
+function isLoopbackHost(host: string): boolean {
+  const family = isIP(host);
+  return host === 'localhost' || (family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6'));
+}
+
+function parseMetrics(env: NodeJS.ProcessEnv, port: number, environment: GatewayEnvironment): GatewayConfig['metrics'] {
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : parseInteger('METRICS_PORT', env.METRICS_PORT, 0, 1, 65535);
   if (metricsPort !== undefined && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: /metrics has a listener of its own there');
-  return { port: metricsPort, host: env.METRICS_HOST || '127.0.0.1', token: parseBearerSecret('METRICS_TOKEN', env.METRICS_TOKEN) };
+  const host = env.METRICS_HOST || '127.0.0.1';
+  const token = parseBearerSecret('METRICS_TOKEN', env.METRICS_TOKEN);
+  // In live, what the metrics say (traffic, acquirers, queues) is for the operator's Prometheus, not for anyone who
+  // reaches the port: beyond loopback, the listener asks for the token.
+  if (environment === 'live' && metricsPort !== undefined && token === undefined && !isLoopbackHost(host)) {
+    throw new ConfigError(`METRICS_TOKEN is required in live when METRICS_PORT listens beyond loopback (METRICS_HOST ${host}): set METRICS_TOKEN, or METRICS_HOST=127.0.0.1`);
+  }
+  return { port: metricsPort, host, token };
 }
 
 function parseSimulatedSettlement(environment: GatewayEnvironment, raw: string | undefined): number {
@@ -495,7 +514,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     simulatorDurableRecords: parseBoolean('SIMULATOR_DURABLE_RECORDS', env.SIMULATOR_DURABLE_RECORDS, false),
     scheduleCatchUpHours: parseInteger('SCHEDULE_CATCH_UP_HOURS', env.SCHEDULE_CATCH_UP_HOURS, 72, 0, 24 * 31),
     adminToken: parseBearerSecret('ADMIN_TOKEN', env.ADMIN_TOKEN),
-    metrics: parseMetrics(env, port),
+    metrics: parseMetrics(env, port, environment),
     shutdownTimeoutMs: parseInteger('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 60, 1, 3600) * 1000,
     testControlApi: parseTestControlApi(environment, env.TEST_CONTROL_API),
     reconciliationFileHour: parseInteger('RECONCILIATION_FILE_HOUR', env.RECONCILIATION_FILE_HOUR, 2, 0, 5),
