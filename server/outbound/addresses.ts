@@ -39,6 +39,25 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
+/**
+ * `host` as a resolver reads it: an IP address in its usual spelling, else a name in lowercase; undefined when it is
+ * neither. WHATWG URL host parsing, which reads IPv4 addresses as inet_aton does (the C library's resolver), so the
+ * numeric spellings of an address are that address: `2130706433`, `0x7f000001`, `127.1` and `0177.0.0.1` are all
+ * 127.0.0.1, and a name whose last label is a number is an address or nothing. An IPv6 address may come in brackets
+ * (`[::1]`) and is given without them (`::ffff:127.0.0.1` as `::ffff:7f00:1`).
+ */
+export function canonicalHost(host: string): string | undefined {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  try {
+    if (isIP(bare) === 6) return new URL(`ftp://[${bare}]/`).hostname.slice(1, -1);
+    // Only what a name or an IPv4 address is made of: nothing the URL parser would read as a port, a user or a path.
+    if (!/^[A-Za-z0-9.-]+$/.test(host)) return undefined;
+    return new URL(`ftp://${host}/`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `address` (an IP literal) is a public destination; anything that is not an IP is not. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);

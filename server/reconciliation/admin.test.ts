@@ -147,6 +147,30 @@ describe.each(STORE_KINDS)('the reconciliation admin API on %s', (kind) => {
     expect((await saveFtpSettings(live, entityId, { ...settings, host: '93.184.216.34' })).host).toBe('93.184.216.34');
   });
 
+  it('reads the host as a resolver would (issue 34 §4): in live, no spelling of a private address gets through', async () => {
+    const { entityId } = await t.newMerchant();
+    const live = { store: t.gateway.store, vault: t.gateway.payments.vault, now: clock.now, allowPrivateAddresses: false };
+    const refusal = async (host: string) => {
+      const error = await saveFtpSettings(live, entityId, { ...settings, host }).catch((thrown: unknown) => thrown);
+      expect(error, host).toBeInstanceOf(FtpSettingsError);
+      return (error as FtpSettingsError).problems;
+    };
+    for (const host of ['2130706433', '0x7f000001', '127.1', '0177.0.0.1', '0x7f.0.0.1', '127.0.0.1.', '[::1]', '::ffff:127.0.0.1', '[::ffff:127.0.0.1]', '::ffff:7f00:1', '0:0:0:0:0:0:0:1', '167772161', '0xa9fea9fe', '0']) {
+      expect(await refusal(host), host).toEqual([{ name: 'host', value: host, message: expect.stringContaining('OUTBOUND_ALLOW_PRIVATE is off') }]);
+    }
+    // Neither an address nor a name a resolver would look up.
+    for (const host of ['999999999999', '08.1.1.1', '1.2.3.4.5', '256.1.1.1', '[127.0.0.1]']) {
+      expect(await refusal(host), host).toEqual([{ name: 'host', value: host, message: 'must be a host name or an IP address' }]);
+    }
+    expect(await storedRow(entityId)).toBeUndefined();
+    // A public host: a name as it was typed (lowercase), an address as a resolver reads it.
+    expect((await saveFtpSettings(live, entityId, { ...settings, host: 'FTP.Shop.Example' })).host).toBe('ftp.shop.example');
+    expect((await saveFtpSettings(live, entityId, { ...settings, host: '1572395042' })).host).toBe('93.184.216.34');
+    expect((await saveFtpSettings(live, entityId, { ...settings, host: '[2606:4700:0::1111]' })).host).toBe('2606:4700::1111');
+    // In test (OUTBOUND_ALLOW_PRIVATE on), loopback is allowed, and kept as the address it is.
+    expect((await call('PUT', ftp(entityId), { ...settings, host: '127.1' })).body.ftp.host).toBe('127.0.0.1');
+  });
+
   it('lists, shows, re-sends and downloads files, and refuses bad dates and days not over', async () => {
     const merchants = [await t.newMerchant(), await t.newMerchant(), await t.newMerchant()].sort((a, b) => a.entityId.localeCompare(b.entityId));
     const [first, second, third] = merchants.map((merchant) => merchant.entityId) as [string, string, string];

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { SettingsRefusedError } from '../domain/errors.ts';
 import { entityExists } from '../merchants/repository.ts';
-import { isPublicAddress } from '../outbound/addresses.ts';
+import { canonicalHost, isPublicAddress } from '../outbound/addresses.ts';
 import type { ParameterError } from '../domain/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { CardVault } from '../vault/cardVault.ts';
@@ -45,11 +45,16 @@ const HOST_NAME = new RegExp(`^(?=.{1,253}$)${HOST_LABEL}(?:\\.${HOST_LABEL})*\\
 const CONTROL = /[\x00-\x1f\x7f]/;
 const MAX_CERTIFICATE_CHARACTERS = 32 * 1024;
 
-/** The host as stored: a name in lowercase, or an IP literal (an IPv6 one without brackets). */
+/**
+ * What is wrong with `host`, read as a resolver reads it (canonicalHost): every spelling of an address is that
+ * address (`2130706433`, `0x7f000001`, `127.1` and `0177.0.0.1` are loopback), refused when it is not public and
+ * OUTBOUND_ALLOW_PRIVATE is off; a name must be one.
+ */
 function hostProblem(host: string, allowPrivateAddresses: boolean): string | undefined {
-  const literal = host.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(literal) !== 0) {
-    if (!allowPrivateAddresses && !isPublicAddress(literal)) return 'is a loopback, private or link-local address (OUTBOUND_ALLOW_PRIVATE is off)';
+  const canonical = canonicalHost(host);
+  if (canonical === undefined) return 'must be a host name or an IP address';
+  if (isIP(canonical) !== 0) {
+    if (!allowPrivateAddresses && !isPublicAddress(canonical)) return 'is a loopback, private or link-local address (OUTBOUND_ALLOW_PRIVATE is off)';
     return undefined;
   }
   return HOST_NAME.test(host) ? undefined : 'must be a host name or an IP address';
@@ -112,7 +117,8 @@ export async function saveFtpSettings(services: FtpSettingsServices, entityId: s
     const passwordId = input.password !== undefined ? await keepSealed(tx, services.vault.seal(input.password), now) : (current?.passwordId as string);
     const saved: FtpSettingsRecord = {
       entityId,
-      host: (input.host as string).replace(/^\[(.*)\]$/, '$1').toLowerCase(),
+      // The host as a resolver reads it: a name in lowercase, an address in its usual spelling (IPv6 without brackets).
+      host: canonicalHost(input.host as string) as string,
       port: input.port ?? DEFAULT_FTP_PORT,
       username: input.username as string,
       passwordId,
