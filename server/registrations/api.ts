@@ -119,7 +119,8 @@ export interface RegistrationOperation {
 
 /**
  * DELETE /v1/registrations/{id}: under the registration's lock, marked deleted and its card erased from the vault,
- * with the REGISTRATION DELETED event, whose outbox subscriber cancels its schedules in the same transaction
+ * the rest of what it showed cleared but for its brand, BIN and last 4 (markRegistrationDeleted), with the
+ * REGISTRATION DELETED event, whose outbox subscriber cancels its schedules in the same transaction
  * (schedules/cancellation.ts). A second delete finds it deleted (100.150.202). An expired registration can still be
  * deleted: its card goes too.
  */
@@ -130,9 +131,10 @@ export async function deleteRegistration(services: RegistrationServices, entityI
     if (!registration) throw unusableRegistration(RESULTS.registrationNotFound, undefined, id);
     if (registration.deletedAt !== null) throw unusableRegistration(RESULTS.registrationDeleted, undefined, id);
     const now = services.now();
-    await markRegistrationDeleted(tx, id, operationId, now);
+    // What it keeps: its brand, BIN and last 4 (a bank account's masked IBAN), the merchant's reference; its row and
+    // its REGISTRATION events keep nothing else (docs/decisions.md).
+    const deleted = await markRegistrationDeleted(tx, id, operationId, now);
     if (registration.sealedCardId !== null) await eraseSealed(tx, registration.sealedCardId, now);
-    const deleted: RegistrationRecord = { ...registration, deletedAt: now, updatedAt: now, sealedCardId: null, deregistrationId: operationId };
     // COMPAT §10: the event's subscribers cancel the registration's active schedules (DS) in this transaction.
     await services.outbox.append(tx, [registrationEvent(deleted, 'DELETED', now)]);
     return { id: operationId, paymentType: 'DR', registration: deleted };

@@ -4,17 +4,26 @@ import type { SealedValue } from '../vault/cardVault.ts';
 
 /** SQL for registrations: stored cards and bank accounts, visible only to their own entity. */
 
+/** A registration's card as shown: a deleted registration's has neither holder nor expiry (markRegistrationDeleted). */
+export type RegistrationCard = Omit<CardSummary, 'expiryMonth' | 'expiryYear'> & Partial<Pick<CardSummary, 'expiryMonth' | 'expiryYear'>>;
+
 export interface RegistrationRecord {
   readonly id: string;
   readonly entityId: string;
   readonly paymentBrand: string;
-  /** The stored card as shown; null for a bank account. */
-  readonly card: CardSummary | null;
-  /** The stored SEPA bank account as shown (holder, masked IBAN, BIC, country, mandate); null for a card. */
+  /** The stored card as shown; null for a bank account. A deleted registration's: its BIN and last four digits only. */
+  readonly card: RegistrationCard | null;
+  /**
+   * The stored SEPA bank account as shown (holder, masked IBAN, BIC, country, mandate); null for a card. A deleted
+   * registration's: the masked IBAN, the BIC and the country only.
+   */
   readonly bankAccount: Record<string, unknown> | null;
   /** The card (or bank account), sealed in the vault (vault_items); null once the registration is deleted (the card is erased). */
   readonly sealedCardId: string | null;
-  /** customer, billing, customParameters, merchantTransactionId, standingInstruction as sent (masked, no card data). */
+  /**
+   * customer, billing, customParameters, merchantTransactionId, standingInstruction as sent (masked, no card data). A
+   * deleted registration's: merchantTransactionId only.
+   */
   readonly requestEcho: Record<string, unknown>;
   readonly testMode: string | null;
   /** The success code the registration was made with (by mode: 000.100.110, 000.100.112, 000.000.000). */
@@ -36,7 +45,7 @@ interface RegistrationRow {
   id: string;
   entity_id: string;
   payment_brand: string;
-  card: CardSummary | null;
+  card: RegistrationCard | null;
   bank_account: Record<string, unknown> | null;
   sealed_card_id: string | null;
   request_echo: Record<string, unknown>;
@@ -200,11 +209,41 @@ export async function extendRegistration(db: Queryable, id: string, now: Date): 
   ]);
 }
 
-/** Marks a registration deleted (its card is erased by the caller in the same transaction). */
-export async function markRegistrationDeleted(db: Queryable, id: string, deregistrationId: string, now: Date): Promise<void> {
-  await db.query(
-    `UPDATE registrations SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz, sealed_card_id = NULL, deregistration_id = $3
-      WHERE id = $1`,
+/*
+ * What a deleted registration keeps (docs/decisions.md): its brand, its card's BIN and last four digits (a bank
+ * account's masked IBAN, BIC and country) and the merchant's reference, merchantTransactionId — what the query API and
+ * the back office show of it, and find it by; not the holder, the expiry, the mandate, nor what the request said of
+ * the customer. As SQL over what a registration shows (its row's card, bank_account and request_echo, and its
+ * REGISTRATION events' payloads, registrationBody's fields); migration 0029 applied the same to the registrations
+ * deleted before it. A bank account's registration holds a JSON null as its card, which stays one.
+ */
+const keptCard = (card: string) =>
+  `CASE WHEN jsonb_typeof(${card}) = 'object' THEN jsonb_build_object('bin', ${card}->'bin', 'last4Digits', ${card}->'last4Digits') ELSE ${card} END`;
+const keptBankAccount = (account: string) =>
+  `CASE WHEN jsonb_typeof(${account}) = 'object' THEN jsonb_strip_nulls(jsonb_build_object('iban', ${account}->'iban', 'bic', ${account}->'bic', 'country', ${account}->'country')) ELSE ${account} END`;
+
+/**
+ * Marks a registration deleted and keeps only what a deleted registration keeps, in its row and its REGISTRATION
+ * events (its card is erased from the vault by the caller in the same transaction): the registration as it is now.
+ */
+export async function markRegistrationDeleted(db: Queryable, id: string, deregistrationId: string, now: Date): Promise<RegistrationRecord> {
+  const updated = await db.query<RegistrationRow>(
+    `UPDATE registrations SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz, sealed_card_id = NULL, deregistration_id = $3,
+            card = ${keptCard('card')}, bank_account = ${keptBankAccount('bank_account')},
+            request_echo = jsonb_strip_nulls(jsonb_build_object('merchantTransactionId', request_echo->'merchantTransactionId'))
+      WHERE id = $1
+      RETURNING ${COLUMNS}`,
     [id, now.toISOString(), deregistrationId],
   );
+  await db.query(
+    `UPDATE events SET payload = jsonb_strip_nulls(jsonb_build_object(
+            'id', payload->'id', 'paymentBrand', payload->'paymentBrand', 'card', ${keptCard("payload->'card'")},
+            'bankAccount', ${keptBankAccount("payload->'bankAccount'")}, 'merchantTransactionId', payload->'merchantTransactionId',
+            'result', payload->'result'))
+      WHERE resource_id = $1 AND type = 'REGISTRATION'`,
+    [id],
+  );
+  const row = updated.rows[0];
+  if (!row) throw new Error(`registration ${id} is not there to delete`);
+  return toRecord(row);
 }

@@ -8,7 +8,7 @@ import type { DomainEvent, EventAction, Outbox } from '../events/outbox.ts';
 import type { ParameterError } from '../domain/errors.ts';
 import type { Queryable, Store } from '../store/index.ts';
 import type { CardVault, HeldCard } from '../vault/cardVault.ts';
-import { findLiveRegistrations, findRegistrationWithCard, insertRegistration, registrationPaidWith, LAST_USE_RESOLUTION_MS, type RegistrationRecord } from './repository.ts';
+import { findLiveRegistrations, findRegistrationWithCard, insertRegistration, registrationPaidWith, LAST_USE_RESOLUTION_MS, type RegistrationCard, type RegistrationRecord } from './repository.ts';
 
 /**
  * Registrations (COMPAT §10, doc 3 §2.5): stored cards, made on their own (POST /v1/registrations, a
@@ -115,12 +115,18 @@ export function schemeReferenceOf(payment: Pick<PaymentRecord, 'resultDetails' |
   return payment.status === 'approved' ? (payment.resultDetails?.CardholderInitiatedTransactionID ?? null) : null;
 }
 
+/** The card as answers show it: a deleted registration's has its BIN and last four digits only. */
+function registrationCardView(card: RegistrationCard): RegistrationCard {
+  const { expiryMonth, expiryYear } = card;
+  return expiryMonth === undefined || expiryYear === undefined ? { bin: card.bin, last4Digits: card.last4Digits } : cardView({ ...card, expiryMonth, expiryYear });
+}
+
 /** The registration as answers and REGISTRATION notifications show it (COMPAT §10, §13), without the envelope. */
 export function registrationBody(registration: RegistrationRecord): Record<string, unknown> {
   return {
     id: registration.id,
     paymentBrand: registration.paymentBrand,
-    ...(registration.card ? { card: cardView(registration.card) } : {}),
+    ...(registration.card ? { card: registrationCardView(registration.card) } : {}),
     ...(registration.bankAccount ? { bankAccount: registration.bankAccount } : {}),
     ...registration.requestEcho,
   };
