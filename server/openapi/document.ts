@@ -4,6 +4,7 @@ import type { Operation } from '../params/types.ts';
 import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
 import { catalogueComponent, CONDITIONS, requestSchema } from './conditions.ts';
 import type { Answer, OperationEntry, ParameterItem, Security, Tag } from './entry.ts';
+import { withExamples, type Examples } from './examples.ts';
 import { OPERATIONS } from './operations.ts';
 import { catalogueSpec, patternOf, PATH_ID_PATTERNS, valueSchemaOf, type Schema } from './parameters.ts';
 import { ANSWER_SCHEMAS } from './schemas.ts';
@@ -152,6 +153,7 @@ function parameterOf(item: ParameterItem, location: 'query', security: Security)
 function formSchemaOf(entry: OperationEntry): Schema | undefined {
   const form = entry.form;
   if (form === undefined) return undefined;
+  if (form === 'catalogue') return { $ref: '#/components/schemas/CatalogueParameters' };
   if (typeof form === 'string') {
     const kind = { $ref: `#/components/schemas/${requestComponentOf(form)}` };
     return entry.security === 'merchant' ? { allOf: [kind, ENTITY_ID_REQUIRED] } : kind;
@@ -239,6 +241,8 @@ export interface DocumentOptions {
   /** The gateway's address (PUBLIC_URL). */
   readonly serverUrl: string;
   readonly version: string;
+  /** The recorded exchanges shown as examples (examples.ts), by operation. */
+  readonly examples?: Examples;
 }
 
 /** The document of the app whose route table `rows` is. Throws on a route the operation table does not describe. */
@@ -251,9 +255,10 @@ export function openApiDocument(rows: readonly RouteRow[], options: DocumentOpti
   const kinds = new Set<Operation>();
   for (const route of routes) {
     const entry = OPERATIONS[route.key] as OperationEntry;
-    if (typeof entry.form === 'string') kinds.add(entry.form);
+    if (typeof entry.form === 'string' && entry.form !== 'catalogue') kinds.add(entry.form);
     const path = openApiPath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route, entry, with405.has(route.path)) };
+    const operation = withExamples(operationOf(route, entry, with405.has(route.path)), route.path, options.examples?.[route.key]);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
   const used = new Set(routes.map((route) => (OPERATIONS[route.key] as OperationEntry).tag));
   return {

@@ -40,8 +40,11 @@ export interface OperationEntry {
   readonly description?: string;
   readonly tag: Tag;
   readonly security: Security;
-  /** The form body: every parameter of the catalogue as this request kind checks them, or the ones named. */
-  readonly form?: Operation | readonly ParameterItem[];
+  /**
+   * The form body: every parameter of the catalogue as this request kind checks them, every parameter of the catalogue
+   * with none required (`catalogue`: a checkout's submit, whose checkout has the rest), or the ones named.
+   */
+  readonly form?: Operation | 'catalogue' | readonly ParameterItem[];
   /** Query-string parameters, one by one. */
   readonly query?: readonly ParameterItem[];
   /** The rules of a request kind whose parameters come one by one in the query string (query). */

@@ -130,10 +130,11 @@ const checkoutRead = (kind: 'payment' | 'registration'): OperationEntry => ({
 });
 const checkoutSubmit = (kind: 'payment' | 'registration'): OperationEntry => ({
   summary: kind === 'payment' ? 'The shopper’s submit of a checkout (the widget)' : 'The shopper’s submit of a registration-only checkout',
-  description: 'From the shopper’s browser, without Authorization: the checkout id is the capability. The checkout’s parameters stand; the shopper adds the instrument.',
+  description:
+    'From the shopper’s browser, without Authorization: the checkout id is the capability. The checkout’s parameters stand; the shopper adds the instrument, and the whole is checked as a payment’s (PaymentRequest).',
   tag: 'Checkouts',
   security: 'none',
-  form: 'payment',
+  form: 'catalogue',
   answers: { 200: { description: 'The result, and the page to send the shopper to while pending.', schema: 'ShopperSubmit' }, 400: { description: 'Declined, or refused.', schema: 'Envelope' } },
   codes: [...PAYMENT_CODES, RESULTS.invalidParameter, RESULTS.throttled],
   classes: DECLINE_CLASSES,
@@ -183,7 +184,7 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
   'GET /v1/checkouts/:id/registration': checkoutRead('registration'),
   'POST /v1/registrations': {
     summary: 'Store a card or a SEPA account', tag: 'Registrations', security: 'merchant', form: 'registration', idempotent: true,
-    answers: { 200: { description: 'The registration.', schema: 'Registration' }, 400: { description: 'Refused: an invalid card still answers its id and card.', schema: 'Envelope' } },
+    answers: { 200: { description: 'The registration.', schema: 'Registration' }, 400: { description: 'Refused: an invalid card still answers its id and card.', schema: 'RegistrationOrRefusal' } },
     codes: [...SUCCESS_CODES, RESULTS.invalidCard, RESULTS.cardExpired, RESULTS.cardBrandMismatch, RESULTS.invalidPaymentMethod, RESULTS.notConfiguredForMethod, ...TEST_MODE_CODES],
   },
   'GET /v1/registrations/:id': {
@@ -267,7 +268,7 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
       'The provider’s encrypted notification (the hex of the AES-256-GCM ciphertext, or {"encryptedBody": hex}, with X-Initialization-Vector and X-Authentication-Tag), decrypted with the acquirer’s notificationKey (ACQUIRERS_FILE). It finishes a payment awaiting the provider, or records a chargeback the provider recorded. 404 for an acquirer without a notification key.',
     tag: 'Providers', security: 'none',
     answers: {
-      200: { description: 'Read: `outcome` says what it did (test, attempt, chargeback, known, ignored).', schema: 'Envelope' },
+      200: { description: 'Read: `outcome` says what it did (test, attempt, chargeback, known, ignored).', schema: 'ProviderNotification' },
       401: { description: 'It does not decrypt with the acquirer’s key (800.900.300): nothing done.', schema: 'Envelope' },
       404: { description: 'No such acquirer, or one without a notification key.', schema: 'Envelope' },
     },

@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { escapeHtml } from '../http/html.ts';
 
 /**
  * The reference at /docs: the OpenAPI document (document.ts) as a page a person reads — the endpoints by tag, each
- * with its parameters, answers and result codes, then the parameter catalogue and the result codes — and the list of
- * documentation pages. Rendered from the document itself, so the page and the JSON say the same. Plain HTML: no
- * script, no style, every text escaped.
+ * with its parameters, answers, result codes and examples (the document's: real exchanges, as `curl` and the JSON
+ * answered), then the parameter catalogue and the result codes — and the list of documentation pages. Rendered from
+ * the document itself, so the page and the JSON say the same. A sidebar lists every tag and operation; a filter field
+ * narrows them. Every text escaped; its one style sheet and one script are inline, allowed by their hashes in the
+ * page's Content-Security-Policy (REFERENCE_CSP) and nothing else; without the script the page is whole, only the
+ * filter is not shown.
  */
 
 type Node = Readonly<Record<string, unknown>>;
@@ -117,20 +121,104 @@ function resultCodesOf(operation: Node, descriptions: ReadonlyMap<string, unknow
   return `<details><summary>Result codes (${codes.length})</summary>\n${table(['Code', 'Description'], codes.map((result) => [code(result.code), text(result.description)]))}\n${classText}</details>`;
 }
 
-function operationSection(method: string, path: string, operation: Node, descriptions: ReadonlyMap<string, unknown>, schemas: Node): string {
+/** What the filter matches an operation by: its method, path, summary, id and tag. */
+function searchTextOf(method: string, path: string, operation: Node): string {
+  return [method, path, operation.summary, operation.operationId, ...listAt(operation, 'tags').map(String)].join(' ').toLowerCase();
+}
+
+/** A value as one shell word. */
+const shellWord = (value: string): string => `'${value.replaceAll("'", "'\\''")}'`;
+
+/** The token variable an example's `curl` sends, by the operation's security. */
+function tokenOf(operation: Node): string | undefined {
+  const first = listAt(operation, 'security')[0];
+  if (!first) return undefined;
+  if ('adminToken' in first) return '$ADMIN_TOKEN';
+  if ('metricsToken' in first) return '$METRICS_TOKEN';
+  return '$TOKEN';
+}
+
+interface ExampleParts {
+  summary: string;
+  path: Record<string, string>;
+  query: Record<string, string>;
+  body?: { readonly type: string; readonly value: unknown };
+  answer?: { readonly status: string; readonly value: unknown };
+}
+
+/** The document's examples of an operation, by name: each one's parameters, body and answer put back together. */
+function examplesOf(operation: Node): Map<string, ExampleParts> {
+  const examples = new Map<string, ExampleParts>();
+  const partsOf = (name: string, summary: unknown) => {
+    let parts = examples.get(name);
+    if (!parts) {
+      parts = { summary: String(summary ?? name), path: {}, query: {} };
+      examples.set(name, parts);
+    }
+    return parts;
+  };
+  for (const parameter of listAt(operation, 'parameters')) {
+    for (const [name, example] of Object.entries(objectAt(parameter, 'examples'))) {
+      const parts = partsOf(name, (example as Node).summary);
+      const value = String((example as Node).value);
+      if (parameter.in === 'path') parts.path[String(parameter.name)] = value;
+      else if (parameter.in === 'query') parts.query[String(parameter.name)] = value;
+    }
+  }
+  for (const [type, media] of Object.entries(objectAt(objectAt(operation, 'requestBody'), 'content'))) {
+    for (const [name, example] of Object.entries(objectAt(media, 'examples'))) partsOf(name, (example as Node).summary).body = { type, value: (example as Node).value };
+  }
+  for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
+    for (const media of Object.values(objectAt(response, 'content'))) {
+      for (const [name, example] of Object.entries(objectAt(media, 'examples'))) partsOf(name, (example as Node).summary).answer = { status, value: (example as Node).value };
+    }
+  }
+  return examples;
+}
+
+/** An example's request as a `curl` command against the document's server. */
+function curlOf(method: string, path: string, operation: Node, parts: ExampleParts, serverUrl: string): string {
+  const filled = path.replace(/\{([^}]+)\}/g, (whole, name: string) => encodeURIComponent(parts.path[name] ?? whole));
+  const query = new URLSearchParams(parts.query).toString();
+  const lines = [`curl ${method === 'get' || (method === 'post' && parts.body) ? '' : `-X ${method.toUpperCase()} `}${shellWord(`${serverUrl}${filled}${query ? `?${query}` : ''}`)}`];
+  const token = tokenOf(operation);
+  if (token) lines.push(`-H "Authorization: Bearer ${token}"`);
+  if (parts.body?.type === 'application/json') {
+    lines.push("-H 'Content-Type: application/json'", `-d ${shellWord(JSON.stringify(parts.body.value))}`);
+  } else if (parts.body) {
+    for (const [name, value] of Object.entries(parts.body.value as Record<string, string>)) lines.push(`--data-urlencode ${shellWord(`${name}=${value}`)}`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+function examplesSection(method: string, path: string, operation: Node, serverUrl: string): string {
+  const examples = [...examplesOf(operation)];
+  if (examples.length === 0) return '';
+  return examples
+    .map(([name, parts]) => {
+      const answer = parts.answer
+        ? `<p>Answer: ${text(parts.answer.status)}</p>\n<pre><code>${text(JSON.stringify(parts.answer.value, null, 2))}</code></pre>`
+        : '';
+      return `<details class="example" id="${text(anchorOf(`ex-${String(operation.operationId)}-${name}`))}"><summary>Example: ${text(parts.summary)}</summary>\n<pre><code>${text(curlOf(method, path, operation, parts, serverUrl))}</code></pre>\n${answer}</details>`;
+    })
+    .join('\n');
+}
+
+function operationSection(method: string, path: string, operation: Node, descriptions: ReadonlyMap<string, unknown>, schemas: Node, serverUrl: string): string {
   const description = String(operation.description ?? '')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => `<p>${text(line)}</p>`)
     .join('\n');
   return [
-    `<section id="${text(anchorOf(`op-${String(operation.operationId)}`))}">`,
+    `<section class="operation" id="${text(anchorOf(`op-${String(operation.operationId)}`))}" data-search="${text(searchTextOf(method, path, operation))}">`,
     `<h3><code>${text(method.toUpperCase())} ${text(path)}</code>: ${text(operation.summary)}</h3>`,
     `<p>${securityOf(operation)}</p>`,
     description,
     parametersOf(operation, schemas),
     responsesOf(operation),
     resultCodesOf(operation, descriptions),
+    examplesSection(method, path, operation, serverUrl),
     '</section>',
   ]
     .filter((part) => part !== '')
@@ -183,36 +271,90 @@ function resultCodesSection(document: Node): string {
   return `<section id="result-codes">\n<h2>Result codes</h2>\n<p>Classes, as merchant code tells them apart (a code is of the first class whose pattern it matches):</p>\n${table(['Class', 'Pattern'], classes)}\n<p>The gateway’s own codes:</p>\n${table(['Code', 'Description'], codes)}\n</section>`;
 }
 
+/** The page's style: a sidebar beside the reference, tables and examples readable. */
+const STYLE = `
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: #1b1f24; }
+#sidebar { position: fixed; top: 0; bottom: 0; left: 0; width: 19rem; overflow-y: auto; padding: 1rem; box-sizing: border-box; border-right: 1px solid #d0d7de; background: #f6f8fa; font-size: 13px; }
+#sidebar ul { list-style: none; margin: 0; padding: 0; }
+#sidebar ul ul { margin: 0 0 0.75rem 0.5rem; }
+#sidebar li { margin: 0.15rem 0; }
+#sidebar a { text-decoration: none; color: #0b57d0; }
+#sidebar .group > a { font-weight: 600; color: #1b1f24; }
+#filter { width: 100%; box-sizing: border-box; padding: 0.4rem; margin-bottom: 0.75rem; font: inherit; }
+main { margin-left: 19rem; padding: 1rem 2rem; max-width: 72rem; }
+table { border-collapse: collapse; margin: 0.5rem 0; }
+th, td { border: 1px solid #d0d7de; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+pre { background: #f6f8fa; padding: 0.75rem; overflow-x: auto; font-size: 13px; }
+section.operation { border-top: 1px solid #d0d7de; padding-top: 0.5rem; }
+details.example > summary { cursor: pointer; color: #0b57d0; }
+[hidden] { display: none !important; }
+@media (max-width: 60rem) { #sidebar { position: static; width: auto; border-right: 0; } main { margin-left: 0; } }
+`;
+
+/** The filter: every operation (in the sidebar and the page) whose method, path, summary or tag has all the words typed. */
+const SCRIPT = `
+(() => {
+  const input = document.getElementById('filter');
+  const items = Array.from(document.querySelectorAll('[data-search]'));
+  const groups = Array.from(document.querySelectorAll('[data-group]'));
+  input.hidden = false;
+  input.addEventListener('input', () => {
+    const words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    for (const item of items) item.hidden = !words.every((word) => item.dataset.search.includes(word));
+    for (const group of groups) group.hidden = words.length > 0 && !group.querySelector('[data-search]:not([hidden])');
+  });
+})();
+`;
+
+const hashOf = (source: string): string => `'sha256-${createHash('sha256').update(source, 'utf8').digest('base64')}'`;
+
+/** The page's Content-Security-Policy: its own inline style and script, by their hashes, and nothing else. */
+export const REFERENCE_CSP = `default-src 'none'; style-src ${hashOf(STYLE)}; script-src ${hashOf(SCRIPT)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
 /** The whole page: the reference of `document`, and links to the documentation pages `pages` (docs/*.md). */
 export function referencePage(document: Node, pages: readonly string[]): string {
   const info = objectAt(document, 'info');
   const tags = listAt(document, 'tags');
-  const byTag = new Map<string, string[]>(tags.map((tag) => [String(tag.name), []]));
+  const serverUrl = String(listAt(document, 'servers')[0]?.url ?? '');
+  const byTag = new Map<string, { sections: string[]; links: string[] }>(tags.map((tag) => [String(tag.name), { sections: [], links: [] }]));
   const schemas = objectAt(objectAt(document, 'components'), 'schemas');
   const descriptions = new Map(listAt(document, 'x-result-codes').map((result) => [String(result.code), result.description]));
   for (const [path, methods] of Object.entries(objectAt(document, 'paths'))) {
     for (const [method, operation] of Object.entries(methods as Node)) {
-      const tag = String(listAt(operation, 'tags')[0] ?? '');
-      byTag.get(tag)?.push(operationSection(method, path, operation as Node, descriptions, schemas));
+      const node = operation as Node;
+      const group = byTag.get(String(listAt(node, 'tags')[0] ?? ''));
+      if (!group) continue;
+      group.sections.push(operationSection(method, path, node, descriptions, schemas, serverUrl));
+      group.links.push(
+        `<li data-search="${text(searchTextOf(method, path, node))}"><a href="#${text(anchorOf(`op-${String(node.operationId)}`))}"><code>${text(method.toUpperCase())} ${text(path)}</code></a><br>${text(node.summary)}</li>`,
+      );
     }
   }
-  const contents = [
-    ...tags.map((tag) => `<li><a href="#tag-${text(anchorOf(String(tag.name)))}">${text(tag.name)}</a></li>`),
-    '<li><a href="#schemas">Parameters and answers</a></li>',
-    '<li><a href="#result-codes">Result codes</a></li>',
-    '<li><a href="#documentation">Documentation pages</a></li>',
-  ];
-  const tagSections = tags.map((tag) => `<section id="tag-${text(anchorOf(String(tag.name)))}">\n<h2>${text(tag.name)}</h2>\n<p>${text(tag.description)}</p>\n${(byTag.get(String(tag.name)) ?? []).join('\n')}\n</section>`);
+  const tagAnchor = (tag: Node) => `tag-${text(anchorOf(String(tag.name)))}`;
+  const sidebar = [
+    '<nav id="sidebar" aria-label="Operations">',
+    '<input type="search" id="filter" placeholder="Filter: method, path, words" aria-label="Filter the operations" hidden>',
+    '<ul>',
+    ...tags.map((tag) => `<li class="group" data-group><a href="#${tagAnchor(tag)}">${text(tag.name)}</a>\n<ul>\n${(byTag.get(String(tag.name))?.links ?? []).join('\n')}\n</ul></li>`),
+    `<li class="group"><a href="#schemas">Parameters and answers</a>\n<ul>\n${Object.keys(schemas).map((name) => `<li><a href="#schema-${text(anchorOf(name))}">${text(name)}</a></li>`).join('\n')}\n</ul></li>`,
+    '<li class="group"><a href="#result-codes">Result codes</a></li>',
+    '<li class="group"><a href="#documentation">Documentation pages</a></li>',
+    '</ul>',
+    '</nav>',
+  ].join('\n');
+  const tagSections = tags.map((tag) => `<section id="${tagAnchor(tag)}" data-group>\n<h2>${text(tag.name)}</h2>\n<p>${text(tag.description)}</p>\n${(byTag.get(String(tag.name))?.sections ?? []).join('\n')}\n</section>`);
   const documentation = pages.map((name) => `<li><a href="/docs/${text(encodeURIComponent(name))}">${text(name)}</a></li>`).join('\n');
-  const body = [
+  const main = [
+    '<main>',
     `<h1>${text(info.title)} ${text(info.version)}</h1>`,
     '<p><a href="/">Home</a> · <a href="/v1/openapi.json">This reference as OpenAPI 3.1 (JSON)</a> · <a href="#documentation">Documentation pages</a></p>',
     `<p>${text(info.description)}</p>`,
-    `<nav>\n<h2>Contents</h2>\n<ul>\n${contents.join('\n')}\n</ul>\n</nav>`,
+    '<p>The examples are real exchanges with a test gateway (ids stand-ins): set <code>TOKEN</code> (and <code>ADMIN_TOKEN</code>) in your shell to run them.</p>',
     ...tagSections,
     componentsSection(document),
     resultCodesSection(document),
     `<section id="documentation">\n<h2>Documentation pages</h2>\n<ul>\n${documentation}\n</ul>\n</section>`,
+    '</main>',
   ];
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text(info.title)}</title></head>\n<body>\n${body.join('\n')}\n</body></html>\n`;
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text(info.title)}</title><style>${STYLE}</style></head>\n<body>\n${sidebar}\n${main.join('\n')}\n<script>${SCRIPT}</script>\n</body></html>\n`;
 }

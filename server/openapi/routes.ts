@@ -5,7 +5,8 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { HTML_HEADERS, listDocPages } from '../http/home.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
 import { openApiDocument, type RouteRow } from './document.ts';
-import { referencePage } from './reference.ts';
+import { loadExamples } from './examples.ts';
+import { REFERENCE_CSP, referencePage } from './reference.ts';
 
 /**
  * `GET /v1/openapi.json` (the OpenAPI 3.1 document) and `GET /docs` (the same as a page, with the documentation pages),
@@ -27,7 +28,7 @@ export function openApiRoutes(options: OpenApiRouteOptions): Hono<AppEnv> {
   let document: { readonly json: string; readonly page: Promise<string> } | undefined;
   const made = () => {
     if (!document) {
-      const built = openApiDocument(options.routes(), { serverUrl: options.publicUrl, version: VERSION });
+      const built = openApiDocument(options.routes(), { serverUrl: options.publicUrl, version: VERSION, examples: loadExamples() });
       document = { json: JSON.stringify(built), page: listDocPages().then((pages) => referencePage(built, pages)) };
     }
     return document;
@@ -43,7 +44,8 @@ export function openApiRoutes(options: OpenApiRouteOptions): Hono<AppEnv> {
   routes.all('/v1/openapi.json', () => {
     throw methodNotAllowed(['GET']);
   });
-  const reference = async () => new Response(await made().page, { status: 200, headers: HTML_HEADERS });
+  // Its own style and script, by their hashes: nothing else runs or loads.
+  const reference = async () => new Response(await made().page, { status: 200, headers: { ...HTML_HEADERS, 'content-security-policy': REFERENCE_CSP } });
   // Its links are absolute: the same page with or without the slash.
   routes.get('/docs', reference);
   routes.get('/docs/', reference);

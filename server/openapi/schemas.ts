@@ -1,11 +1,20 @@
+import { NO_RISK_SCORE } from '../checkouts/verification.ts';
+import { COUNT_RULES, VOLUME_RULES } from '../domain/riskRules.ts';
 import { RESULT_CODE_FORMAT } from '../domain/resultCodes.ts';
+import type { PaymentSource } from '../domain/payment.ts';
+import type { NotificationOutcome } from '../payments/providerWord.ts';
+import { JOB_EXTRA, KEPT_ECHO } from '../schedules/request.ts';
+import { LIMIT_NAMES } from '../throttling/limits.ts';
+import { echoSchemas } from './echo.ts';
 import { patternOf, type Schema } from './parameters.ts';
 
 /**
  * The JSON Schemas of the gateway's answers (COMPAT §1, §2, §10–§14 and the admin API), OpenAPI's
- * `components.schemas`. They say what every answer of a kind has, and the shape of what it may have; answers echo
- * the request's structures (customer, billing, cart, customParameters, ...), so objects stay open to other properties.
- * openapi.test.ts validates answers the gateway really gave against them, and a broken one against them too.
+ * `components.schemas`. Every object is closed (`additionalProperties: false`) but the maps (`customParameters`,
+ * `resultDetails`, ...), so a client generated from the document reads every field by its type: what answers echo of
+ * the request (customer, billing, cart, threeDSecure, customParameters, ...) is the parameter catalogue nested
+ * (echo.ts), and each answer is one flat object with the envelope's fields, never a composition a closed schema
+ * could not say. answers.test.ts validates real answers of every operation against them, closed.
  */
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -14,14 +23,21 @@ const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }
 const integer = (minimum = 0): Schema => ({ type: 'integer', minimum });
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const list = (items: Schema): Schema => ({ type: 'array', items });
+const oneOf = (values: readonly string[], description?: string): Schema => ({ enum: [...values], ...(description ? { description } : {}) });
+const stringMap = (description: string): Schema => ({ type: 'object', additionalProperties: { type: 'string' }, description });
 
+/** A closed object: these properties, `required` among them, and no other. */
 function object(required: readonly string[], properties: Readonly<Record<string, Schema>>, description?: string): Schema {
-  return { type: 'object', ...(description ? { description } : {}), ...(required.length > 0 ? { required: [...required] } : {}), properties };
+  return { type: 'object', ...(description ? { description } : {}), ...(required.length > 0 ? { required: [...required] } : {}), properties, additionalProperties: false };
 }
 
-/** The envelope around `body`: what every JSON answer of the API has, and this answer's own fields. */
-function enveloped(body: Schema): Schema {
-  return { allOf: [ref('Envelope'), body] };
+/** These properties of `properties`, in their order. */
+function pick(properties: Readonly<Record<string, Schema>>, names: readonly string[]): Record<string, Schema> {
+  return Object.fromEntries(names.map((name) => {
+    const property = properties[name];
+    if (!property) throw new Error(`${name} is no property here`);
+    return [name, property];
+  }));
 }
 
 const ID = '^[0-9a-f]{32}$';
@@ -33,73 +49,139 @@ const DAY = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 /** COMPAT §1: `yyyy-MM-dd HH:mm:ss+0000`, milliseconds allowed. */
 const TIMESTAMP = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{3})?\\+0000$';
 const BUILD_NUMBER = '^[0-9a-f]{40}@[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} \\+0000$';
+const SHORT_ID = '^[0-9]{4}\\.[0-9]{4}\\.[0-9]{4}$';
 
-const card = object(['bin', 'last4Digits', 'expiryMonth', 'expiryYear'], {
+const result: Schema = ref('Result');
+
+/** What every JSON answer of the API carries (COMPAT §1), success or refusal. */
+const ENVELOPE: Readonly<Record<string, Schema>> = {
+  result,
+  buildNumber: string(BUILD_NUMBER),
+  timestamp: string(TIMESTAMP),
+  ndc: { type: 'string', minLength: 1, description: 'A checkout call’s checkout id; otherwise `<entityId>_<32 hex>` or the request’s id.' },
+};
+const ENVELOPE_REQUIRED = ['result', 'buildNumber', 'timestamp', 'ndc'];
+
+/** An answer: the envelope's fields and its own, as one closed object. */
+function enveloped(required: readonly string[], properties: Readonly<Record<string, Schema>>, description?: string): Schema {
+  return object([...ENVELOPE_REQUIRED, ...required], { ...ENVELOPE, ...properties }, description);
+}
+
+/** What answers echo of the request, the structures as components (`Customer`, `ThreeDSecure`, `CustomParameters`, ...). */
+const ECHO = echoSchemas(ref);
+
+const card = object(['bin', 'last4Digits'], {
   bin: string('^[0-9]{6,8}$'),
   last4Digits: string('^[0-9]{4}$'),
   holder: string(),
   expiryMonth: string('^(0[1-9]|1[0-2])$'),
   expiryYear: string('^[0-9]{4}$'),
-}, 'The card as answers show it: never its number or CVV.');
+}, 'The card as answers show it: never its number or CVV; a deleted registration keeps only its bin and last four digits.');
 
 /** A payment's own fields (COMPAT §2, §10, §11, §13, §15), with what it echoes of its request. */
-const paymentFields = object(['id', 'paymentType', 'amount', 'currency', 'descriptor'], {
+const PAYMENT: Readonly<Record<string, Schema>> = {
+  ...ECHO.properties,
   id: string(ID),
   referencedId: string(ID, 'The payment a back-office operation (CP, RV, RF, CB, CR) or follow-up authorization is made on.'),
-  paymentType: string(),
+  paymentType: oneOf(['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'CB', 'CR']),
   paymentBrand: string(),
   amount: string(AMOUNT),
   currency: string(CURRENCY),
-  descriptor: string(),
+  descriptor: string(undefined, 'As sent, else the payment’s short id.'),
   merchantTransactionId: string(),
-  resultDetails: { type: 'object', additionalProperties: { type: 'string' } },
+  resultDetails: stringMap('What the acquirer or provider said besides the code: a prepayment’s account, a voucher’s number, the scheme’s reference of a card-on-file agreement, a smart retry’s first attempt, ...'),
   card: ref('Card'),
   redirect: ref('Redirect'),
   registrationId: string(ID, 'The registration a payment used or (createRegistration=true) made.'),
-  threeDSecure: { type: 'object' },
-  standingInstruction: { type: 'object' },
-  recurringType: string(),
-  customParameters: { type: 'object' },
-  customer: { type: 'object' },
-  billing: { type: 'object' },
-  shipping: { type: 'object' },
-  risk: { type: 'object' },
-});
+  recurringType: string(undefined, 'The standing instruction’s mode, or the legacy parameter as sent.'),
+};
+const PAYMENT_REQUIRED = ['id', 'paymentType', 'amount', 'currency', 'descriptor'];
 
-/** A transaction as the query API and notifications show it: a payment, a schedule's SD/DS, a registration's RG/DR. */
-const transaction = object(['id', 'paymentType', 'result', 'timestamp'], {
-  id: string(ID),
-  paymentType: string(),
-  referencedId: string(ID),
-  amount: string(AMOUNT),
-  currency: string(CURRENCY),
-  shortId: string('^[0-9]{4}\\.[0-9]{4}\\.[0-9]{4}$'),
-  paymentMethod: string(),
-  source: string(),
-  result: ref('Result'),
-  timestamp: string(TIMESTAMP),
-  authentication: object(['entityId'], { entityId: string(ID) }),
-});
+const PAYMENT_METHODS: Readonly<Record<string, true>> = { CC: true, DD: true, VA: true, IV: true, OT: true, PP: true };
+const SOURCES: Readonly<Record<PaymentSource, true>> = { OPPUI: true, API: true, SYSTEM: true };
+const authentication = object(['entityId'], { entityId: string(ID) });
 
-const registrationFields = object(['id', 'paymentBrand'], {
+/** A payment as its notification carries it and queries show it (COMPAT §13, §14): its answer and more. */
+const PAYMENT_RECORD: Readonly<Record<string, Schema>> = {
+  ...PAYMENT,
+  presentationAmount: string(AMOUNT),
+  presentationCurrency: string(CURRENCY),
+  authentication,
+  merchantAccountId: string(ID),
+  paymentMethod: oneOf(Object.keys(PAYMENT_METHODS)),
+  shortId: string(SHORT_ID),
+  source: oneOf(Object.keys(SOURCES)),
+  result,
+  timestamp: string(TIMESTAMP, 'When it was made (or last changed).'),
+};
+const RECORD_REQUIRED = ['result', 'timestamp', 'shortId', 'authentication'];
+
+/** A registration (COMPAT §10): the stored card or account, and what it echoes of its request. */
+const REGISTRATION: Readonly<Record<string, Schema>> = {
+  ...ECHO.properties,
   id: string(ID),
   paymentBrand: string(),
   card: ref('Card'),
-  bankAccount: { type: 'object' },
-});
+  bankAccount: ref('BankAccount'),
+};
 
-const job = object(['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year', 'expression'], {
-  second: string(),
-  minute: string(),
-  hour: string(),
-  dayOfMonth: string(),
-  month: string(),
-  dayOfWeek: string(),
-  year: string(),
-  expression: string(),
+/** The job of a schedule: its cron fields and expression as kept, what else of job.* it was sent, its times. */
+const scheduleJob = object(['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year', 'expression'], {
+  ...Object.fromEntries(['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year', 'expression'].map((field) => [field, string()])),
+  ...Object.fromEntries(JOB_EXTRA.map((name) => [name.slice('job.'.length), string(undefined, `\`${name}\` as sent.`)])),
   startDate: { type: 'integer', description: 'The next execution, in milliseconds since 1970 (none once cancelled or ended).' },
   endDate: { type: 'integer', description: 'The end, in milliseconds since 1970.' },
 });
+
+/** A schedule (COMPAT §12): the payment it makes, what it keeps of its request, its job. */
+const SCHEDULE: Readonly<Record<string, Schema>> = {
+  id: string(ID),
+  registrationId: string(ID),
+  paymentType: oneOf(['PA', 'DB', 'CD']),
+  amount: string(AMOUNT),
+  currency: string(CURRENCY),
+  ...pick(ECHO.properties, KEPT_ECHO),
+  job: ref('ScheduleJob'),
+};
+const SCHEDULE_REQUIRED = ['id', 'registrationId', 'paymentType', 'amount', 'currency', 'job'];
+
+const DEREGISTRATION: Readonly<Record<string, Schema>> = {
+  id: string(ID, 'The deregistration’s own id.'),
+  referencedId: string(ID, 'The registration deleted.'),
+  paymentType: { const: 'DR' },
+  paymentBrand: string(),
+};
+
+/** The four kinds of transactions a query answers, as a list shows them (`listed`) or the answer by id. */
+function transactions(byId: boolean): Record<string, Schema> {
+  const answer = (required: readonly string[], properties: Readonly<Record<string, Schema>>, description: string) =>
+    byId ? object([...required, 'buildNumber', 'ndc'], { ...properties, buildNumber: ENVELOPE.buildNumber as Schema, ndc: ENVELOPE.ndc as Schema }, description) : object(required, properties, description);
+  const recorded = { shortId: string(SHORT_ID), authentication, result, timestamp: string(TIMESTAMP, 'When it was made.') };
+  const prefix = byId ? 'Queried' : '';
+  const suffix = byId ? '' : 'Transaction';
+  return {
+    [`${prefix}Payment${suffix}`]: answer([...PAYMENT_REQUIRED, ...RECORD_REQUIRED], { ...PAYMENT_RECORD, ...(byId ? { ndc: ENVELOPE.ndc as Schema } : {}) }, 'A payment, as its notification carries it.'),
+    [`${prefix}Schedule${suffix}`]: answer([...SCHEDULE_REQUIRED, ...RECORD_REQUIRED], { ...SCHEDULE, ...recorded, paymentType: oneOf(['SD', 'DS'], 'Its creation (SD) or cancellation (DS).') }, 'A schedule’s creation or cancellation.'),
+    [`${prefix}Registration${suffix}`]: answer(['id', 'paymentBrand', 'paymentType', ...RECORD_REQUIRED], { ...REGISTRATION, ...recorded, paymentType: { const: 'RG' } }, 'A registration.'),
+    [`${prefix}Deregistration${suffix}`]: answer(['id', 'referencedId', 'paymentType', ...RECORD_REQUIRED], { ...DEREGISTRATION, ...recorded }, 'A registration’s deletion.'),
+  };
+}
+const LISTED = transactions(false);
+const QUERIED = transactions(true);
+
+/** The risk velocity rules of an entity (domain/riskRules.ts): each rule name, its settings. */
+const riskRules = object([], {
+  ...Object.fromEntries([...COUNT_RULES, ...VOLUME_RULES].map((name) => [name, object(['max', 'windowMinutes'], { max: integer(), windowMinutes: integer(1) })])),
+  binChargebackRate: object(['maxPercent', 'minPayments', 'windowMinutes'], { maxPercent: { type: 'number', minimum: 0 }, minPayments: integer(), windowMinutes: integer(1) }),
+}, 'The entity’s risk velocity rules: count rules in payments, volume rules in minor units, per window.');
+
+const OUTCOMES: Readonly<Record<NotificationOutcome, string>> = {
+  test: 'the provider’s test of its webhook',
+  attempt: 'it named an attempt of ours: recorded, if it was still awaited',
+  chargeback: 'a chargeback (or its reversal) the provider recorded on one of our payments, recorded now',
+  known: 'one recorded before',
+  ignored: 'nothing of ours',
+};
 
 const settlementRecord = object(['recordType', 'transactionType', 'settlement', 'merchantAccount', 'merchantEntityId', 'amount', 'currency', 'presentmentDate'], {
   recordType: { enum: ['SETTLED', 'FEE', 'CHARGEBACK', 'CHARGEBACK REVERSAL'] },
@@ -232,6 +314,30 @@ const token = object(['id'], {
   revokedAt: nullable(dateTime),
 });
 
+/** An entity's request limits by name (0: none). */
+const limits = (description: string): Schema => object([], Object.fromEntries(LIMIT_NAMES.map((name) => [name, integer()])), description);
+
+/** The components of the answers' structures that echo the request, with what the gateway adds to two of them. */
+const ECHO_COMPONENTS: Readonly<Record<string, Schema>> = {
+  ...ECHO.components,
+  ThreeDSecure: {
+    ...ECHO.components.ThreeDSecure,
+    description:
+      'The 3-D Secure data the request sent, and the outcome of the gateway’s own authentication in its place (eci, verificationId, xid, dsTransactionId, acsTransactionId, version, enrollmentStatus, authenticationStatus).',
+  },
+  Risk: {
+    ...ECHO.components.Risk,
+    properties: {
+      ...(ECHO.components.Risk?.properties as Record<string, Schema>),
+      ...Object.fromEntries(Object.keys(NO_RISK_SCORE).map((name) => [name, string(undefined, 'A registration-only checkout’s registration shows a risk score (COMPAT §10): 0, the gateway scores no payment.')])),
+    },
+  },
+  StandingInstruction: {
+    ...ECHO.components.StandingInstruction,
+    description: 'The standing instruction as sent (COMPAT §11), with the scheme’s reference (initialTransactionId) an approved INITIAL payment got.',
+  },
+};
+
 /** Every schema of the document's components, by name. */
 export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   Result: object(['code', 'description'], {
@@ -239,45 +345,32 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
     description: { type: 'string', minLength: 1 },
     parameterErrors: list(ref('ParameterError')),
   }),
-  ParameterError: {
-    ...object(['name', 'value', 'message'], { name: string(), value: string(undefined, 'As sent, masked: card numbers and secrets never show.'), message: string() }),
-    additionalProperties: false,
-  },
-  Envelope: object(['result', 'buildNumber', 'timestamp', 'ndc'], {
-    result: ref('Result'),
-    buildNumber: string(BUILD_NUMBER),
-    timestamp: string(TIMESTAMP),
-    ndc: { type: 'string', minLength: 1, description: 'A checkout call’s checkout id; otherwise `<entityId>_<32 hex>` or the request’s id.' },
-  }, 'What every JSON answer of the API carries (COMPAT §1), success or refusal; a refusal’s is just this.'),
+  ParameterError: object(['name', 'value', 'message'], { name: string(), value: string(undefined, 'As sent, masked: card numbers and secrets never show.'), message: string() }),
+  Envelope: enveloped([], {}, 'What every JSON answer of the API carries (COMPAT §1), success or refusal; a refusal’s is just this.'),
   Card: card,
   Redirect: object(['url', 'method', 'parameters'], {
     url: { type: 'string', format: 'uri' },
-    method: { const: 'POST' },
+    method: oneOf(['POST', 'GET'], 'POST for the gateway’s own pages (which take GET too); a provider’s page may ask for GET.'),
     parameters: list(object(['name', 'value'], { name: string(), value: string() })),
-  }, 'Where a pending payment sends the shopper (the page takes GET too).'),
-  PaymentFields: paymentFields,
-  Payment: enveloped(ref('PaymentFields')),
+  }, 'Where a pending payment sends the shopper: a form of these parameters to the url.'),
+  ...ECHO_COMPONENTS,
+  Payment: enveloped(PAYMENT_REQUIRED, PAYMENT, 'A payment (COMPAT §2): approved, pending (with redirect, or resultDetails saying where to transfer to), or declined with its code.'),
   PaymentOrRefusal: { anyOf: [ref('Payment'), ref('Envelope')], description: 'A declined payment (the payment with its decline code) or a refused request.' },
-  ShopperSubmit: enveloped(object(['id'], { id: string(ID), redirect: ref('Redirect') })),
-  Checkout: enveloped(object(['id'], { id: string(CHECKOUT_ID), integrity: string('^sha384-[A-Za-z0-9+/]+={0,2}$') })),
+  ShopperSubmit: enveloped(['id'], { id: string(ID), redirect: ref('Redirect') }, 'The shopper’s submit: the payment’s or registration’s id, and the page to send the shopper to while pending.'),
+  Checkout: enveloped(['id'], { id: string(CHECKOUT_ID), integrity: string('^sha384-[A-Za-z0-9+/]+={0,2}$', 'The SRI hash of the checkout’s paymentWidgets.js (integrity=true).') }),
   CheckoutResult: { anyOf: [ref('Payment'), ref('Registration'), ref('Envelope')], description: 'The payment, a registration-only checkout’s registration, or 000.200.000 while there is none yet.' },
-  RegistrationFields: registrationFields,
-  Registration: enveloped(ref('RegistrationFields')),
-  RegistrationOperation: enveloped(object(['id', 'referencedId', 'paymentType'], { id: string(ID), referencedId: string(ID), paymentType: { enum: ['DR', 'TE'] } })),
-  Schedule: enveloped(object(['id', 'registrationId', 'paymentType', 'amount', 'currency', 'job'], {
-    id: string(ID),
-    registrationId: string(ID),
-    paymentType: string(),
-    amount: string(AMOUNT),
-    currency: string(CURRENCY),
-    standingInstruction: { type: 'object' },
-    job,
-  })),
-  Cancelled: enveloped(object(['id'], { id: string(ID) })),
-  Transaction: transaction,
-  QueryRecord: enveloped(ref('Transaction')),
+  Registration: enveloped(['id', 'paymentBrand'], REGISTRATION, 'A stored card or account (COMPAT §10).'),
+  RegistrationOrRefusal: { anyOf: [ref('Registration'), ref('Envelope')], description: 'A card refused (the answer still has the registration’s id and the card), or a refused request.' },
+  RegistrationOperation: enveloped(['id', 'referencedId', 'paymentType'], { id: string(ID), referencedId: string(ID), paymentType: oneOf(['DR', 'TE']) }),
+  ScheduleJob: scheduleJob,
+  Schedule: enveloped(SCHEDULE_REQUIRED, SCHEDULE, 'A schedule (COMPAT §12).'),
+  Cancelled: enveloped(['id'], { id: string(ID) }),
+  ...LISTED,
+  Transaction: { anyOf: Object.keys(LISTED).map(ref), description: 'A transaction as a query lists it: a payment, a schedule’s SD or DS, a registration’s RG or DR.' },
+  ...QUERIED,
+  QueryRecord: { anyOf: Object.keys(QUERIED).map(ref), description: 'A transaction as it was made, with its original result and time, under this answer’s build.' },
+  QueryList: enveloped(['payments', 'pages'], { payments: list(ref('Transaction')), pages: integer() }),
   QueryAnswer: { anyOf: [ref('QueryRecord'), ref('QueryList')] },
-  QueryList: enveloped(object(['payments', 'pages'], { payments: list(ref('Transaction')), pages: integer() })),
   Aggregation: object(['id', 'date', 'currency', 'clearingInstituteName', 'merchantAccountId', 'settlementAmount', 'transactionCount'], {
     id: string(ID),
     date: string(DAY),
@@ -287,19 +380,31 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
     settlementAmount: string(SIGNED_AMOUNT),
     transactionCount: integer(),
   }),
-  SettlementSummary: enveloped(object(['aggregations'], { aggregations: list(ref('Aggregation')) })),
+  SettlementSummary: enveloped(['aggregations'], { aggregations: list(ref('Aggregation')) }),
   SettlementRecord: settlementRecord,
-  SettlementDetail: enveloped(object(['id', 'records'], { id: string(ID), records: list(ref('SettlementRecord')), pages: { ...integer(), description: 'The paged detail (v2) only.' } })),
-  Health: { ...object(['status'], { status: { const: 'ok' } }), additionalProperties: false },
-  Readiness: object(['status', 'checks'], { status: { enum: ['ready', 'not ready'] }, checks: { type: 'object', additionalProperties: { type: 'string' } } }),
-  OpenApiDocument: object(['openapi', 'info', 'paths'], { openapi: string('^3\\.1\\.[0-9]+$'), info: { type: 'object' }, paths: { type: 'object' } }),
+  SettlementDetail: enveloped(['id', 'records'], { id: string(ID), records: list(ref('SettlementRecord')), pages: { ...integer(), description: 'The paged detail (v2) only.' } }),
+  ProviderNotification: enveloped(['outcome'], {
+    outcome: oneOf(Object.keys(OUTCOMES), `What the notification did: ${Object.entries(OUTCOMES).map(([name, meaning]) => `${name}, ${meaning}`).join('; ')}.`),
+  }),
+  Health: object(['status'], { status: { const: 'ok' } }),
+  Readiness: object(['status', 'checks'], { status: oneOf(['ready', 'not ready']), checks: stringMap('Each check, `ok` or why not.') }),
+  OpenApiDocument: object(['openapi', 'info', 'paths'], {
+    openapi: string('^3\\.1\\.[0-9]+$'),
+    info: { type: 'object', additionalProperties: true },
+    servers: list({ type: 'object', additionalProperties: true }),
+    tags: list({ type: 'object', additionalProperties: true }),
+    paths: { type: 'object', additionalProperties: true },
+    components: { type: 'object', additionalProperties: true },
+    'x-result-code-classes': stringMap('Each class of result codes, its pattern.'),
+    'x-result-codes': list(object(['code', 'description'], { code: string(), description: string() })),
+  }, 'This document (its own schema is the OpenAPI 3.1 schema).'),
   Webhook: webhook,
-  WebhookCreated: enveloped(object(['webhook', 'secret', 'activation'], { webhook: ref('Webhook'), secret: string('^[0-9a-fA-F]{64}$', 'The secret, this once.'), activation })),
-  WebhookAnswer: enveloped(object(['webhook'], { webhook: ref('Webhook'), activation: nullable(activation) })),
-  WebhookList: enveloped(object(['webhooks'], { webhooks: list(ref('Webhook')) })),
-  WebhookDeliveries: enveloped(object(['deliveries'], { deliveries: list(delivery) })),
-  ResendScheduled: enveloped(object(['deliveryId', 'resend'], { deliveryId: string(ID), resend: { const: 'scheduled' } })),
-  SmartRetry: enveloped(object(['smartRetry'], {
+  WebhookCreated: enveloped(['webhook', 'secret', 'activation'], { webhook: ref('Webhook'), secret: string('^[0-9a-fA-F]{64}$', 'The secret, this once.'), activation }),
+  WebhookAnswer: enveloped(['webhook'], { webhook: ref('Webhook'), activation: nullable(activation) }),
+  WebhookList: enveloped(['webhooks'], { webhooks: list(ref('Webhook')) }),
+  WebhookDeliveries: enveloped(['deliveries'], { deliveries: list(delivery) }),
+  ResendScheduled: enveloped(['deliveryId', 'resend'], { deliveryId: string(ID), resend: { const: 'scheduled' } }),
+  SmartRetry: enveloped(['smartRetry'], {
     smartRetry: object(['entityId', 'enabled', 'codes', 'defaultCodes', 'standalone', 'cardOnFile', 'fallbackAcquirer', 'updatedAt', 'inEffect'], {
       entityId: string(ID),
       enabled: { type: 'boolean' },
@@ -312,21 +417,21 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
       inEffect: { type: 'boolean' },
       notInEffectBecause: string(),
     }),
-  })),
-  Throttling: enveloped(object(['throttling'], {
+  }),
+  Throttling: enveloped(['throttling'], {
     throttling: object(['entityId', 'limits', 'ownLimits', 'defaults', 'risk', 'updatedAt'], {
       entityId: string(ID),
-      limits: { type: 'object', additionalProperties: integer() },
-      ownLimits: { type: 'object', additionalProperties: integer() },
-      defaults: { type: 'object', additionalProperties: integer() },
-      risk: { type: 'object' },
+      limits: limits('The limits in force.'),
+      ownLimits: limits('The entity’s own, where it has them.'),
+      defaults: limits('The gateway’s defaults.'),
+      risk: riskRules,
       updatedAt: nullable(dateTime),
     }),
-  })),
-  OfferedBrands: enveloped(object(['offeredBrands'], {
+  }),
+  OfferedBrands: enveloped(['offeredBrands'], {
     offeredBrands: object(['entityId', 'brands', 'default', 'updatedAt'], { entityId: string(ID), brands: list(string()), default: { type: 'boolean' }, updatedAt: nullable(dateTime) }),
-  })),
-  Routing: enveloped(object(['routing'], {
+  }),
+  Routing: enveloped(['routing'], {
     routing: object(['entityId', 'rules', 'defaultAcquirer', 'acquirers', 'connectors', 'updatedAt'], {
       entityId: string(ID),
       rules: list(routingRule),
@@ -335,25 +440,25 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
       connectors: list(string()),
       updatedAt: nullable(dateTime),
     }),
-  })),
-  AcquirerCredentials: enveloped(object(['acquirerCredentials'], { acquirerCredentials: acquirerCredentials })),
-  AcquirerCredentialsList: enveloped(object(['acquirerCredentials'], { acquirerCredentials: list(acquirerCredentials) })),
-  SettledPayment: enveloped(object(['payment'], { payment: { allOf: [ref('PaymentFields'), object(['result'], { result: ref('Result') })] } })),
-  CredentialsAnswer: enveloped(object(['credentials'], { credentials: credentials })),
-  CredentialsList: enveloped(object(['credentials'], { credentials: list(credentials) })),
-  EntityCreated: enveloped(object(['entity', 'token'], { entity, token })),
-  EntityList: enveloped(object(['entities'], { entities: list(entity) })),
-  TokenCreated: enveloped(object(['token'], { token })),
-  TokenList: enveloped(object(['tokens'], { tokens: list(token) })),
-  TokenRevoked: enveloped(object(['revoked'], { revoked: string(ID) })),
-  SettlementSettings: enveloped(object(['settlement'], {
+  }),
+  AcquirerCredentials: enveloped(['acquirerCredentials'], { acquirerCredentials }),
+  AcquirerCredentialsList: enveloped(['acquirerCredentials'], { acquirerCredentials: list(acquirerCredentials) }),
+  SettledPayment: enveloped(['payment'], { payment: object([...PAYMENT_REQUIRED, 'result'], { ...PAYMENT, result }, 'The payment, with its result.') }),
+  CredentialsAnswer: enveloped(['credentials'], { credentials }),
+  CredentialsList: enveloped(['credentials'], { credentials: list(credentials) }),
+  EntityCreated: enveloped(['entity', 'token'], { entity, token }),
+  EntityList: enveloped(['entities'], { entities: list(entity) }),
+  TokenCreated: enveloped(['token'], { token }),
+  TokenList: enveloped(['tokens'], { tokens: list(token) }),
+  TokenRevoked: enveloped(['revoked'], { revoked: string(ID) }),
+  SettlementSettings: enveloped(['settlement'], {
     settlement: object(['entityId', 'currency', 'unmatchedRecords', 'duplicateRecords'], { entityId: string(ID), currency: nullable(string(CURRENCY)), unmatchedRecords: integer(), duplicateRecords: integer() }),
-  })),
-  SettlementRun: enveloped(object(['settlementRun'], {
+  }),
+  SettlementRun: enveloped(['settlementRun'], {
     settlementRun: object(['date', 'cutoffAt', 'until', 'settlements'], { date: string(DAY), cutoffAt: dateTime, until: dateTime, settlements: list(settlement) }),
-  })),
-  SettlementList: enveloped(object(['settlements'], { settlements: list(settlement) })),
-  FtpSettings: enveloped(object(['ftp'], { ftp: nullable(ftpSettings) })),
-  ReconciliationFile: enveloped(object(['file'], { file: reconciliationFile })),
-  ReconciliationFiles: enveloped(object(['files'], { from: string(DAY), to: string(DAY), date: string(DAY), files: list(reconciliationFile), next: string(ID, 'The entity to continue after (`after`), when the page is full.') })),
+  }),
+  SettlementList: enveloped(['settlements'], { settlements: list(settlement) }),
+  FtpSettings: enveloped(['ftp'], { ftp: nullable(ftpSettings) }),
+  ReconciliationFile: enveloped(['file'], { file: reconciliationFile }),
+  ReconciliationFiles: enveloped(['files'], { from: string(DAY), to: string(DAY), date: string(DAY), files: list(reconciliationFile), next: string(ID, 'The entity to continue after (`after`), when the page is full.') }),
 };

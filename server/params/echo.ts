@@ -4,7 +4,7 @@ import { echoedValue, findSpec } from './validate.ts';
 type Params = ReadonlyMap<string, string>;
 
 /** Parameters the response shows in its own fields (or never: card data, credentials). */
-const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$|registrationId$)/;
+export const NOT_ECHOED = /^(entityId|authentication\.|card\.|testMode$|amount$|currency$|paymentType$|paymentBrand$|integrity$|sequence$|registrationId$)/;
 
 /**
  * The request structures a response echoes (and the payment, registration or schedule row keeps): every known

@@ -36,9 +36,9 @@ const CRON_PARAMETERS: Readonly<Record<QuartzField, string>> = {
 };
 const CRON_FIELDS = Object.keys(CRON_PARAMETERS) as QuartzField[];
 /** The job's fields other than the cron fields and the dates: kept and shown as sent (see docs/api.md, "Schedules"). */
-const JOB_EXTRA = ['job.name', 'job.noticeUnit', 'job.noticeNumber', 'job.noticeCallable', 'job.durationUnit', 'job.durationNumber'];
+export const JOB_EXTRA = ['job.name', 'job.noticeUnit', 'job.noticeNumber', 'job.noticeCallable', 'job.durationUnit', 'job.durationNumber'];
 /** What a schedule keeps of the request for its executions' payments and its answers. */
-const KEPT_ECHO = ['standingInstruction', 'descriptor', 'merchantTransactionId', 'customParameters'];
+export const KEPT_ECHO = ['standingInstruction', 'descriptor', 'merchantTransactionId', 'customParameters'];
 
 const QUARTZ_RESULTS: Readonly<Record<QuartzProblem['code'], Result>> = {
   '100.250.120': RESULTS.jobNotStandard,
