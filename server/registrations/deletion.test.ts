@@ -156,5 +156,6 @@ describe(`the migration ${MIGRATION}`, () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // A store made from nothing (initdb in WebAssembly, every migration): slow on a busy machine.
+  }, 120_000);
 });
