@@ -13,7 +13,7 @@ import { FTP_PASSWORD, FTP_USER, startTestFtpServer, type TestFtpServer } from '
 import { cardPayment, createTestClock, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../server/testing/harness.ts';
 import { settlementRecord } from '../server/testing/settlements.ts';
 import { launchBrowser } from './support/browser.ts';
-import { focusedText, seriousViolations } from './support/dashboard.ts';
+import { focusedText, seriousViolations, signInAsMerchant } from './support/dashboard.ts';
 
 /**
  * The back office's Settings and Settlements pages (issue 26) in Chromium, against a real gateway on each store and a
@@ -89,9 +89,7 @@ describe.each(STORE_KINDS)('the dashboard settings and settlements pages on %s',
   }
 
   async function signInWithToken(page: Page, token: string, landing: string): Promise<void> {
-    await page.getByLabel('Merchant, with an access token').check();
-    await page.getByLabel('Access token', { exact: true }).fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAsMerchant(page, t.gateway.store, token);
     await page.getByRole('heading', { level: 1, name: landing }).waitFor();
   }
 

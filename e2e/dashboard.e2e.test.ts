@@ -4,12 +4,13 @@ import { DASHBOARD_CSP } from '../server/dashboard/pages.ts';
 import { cardPayment, startTestGateway, type TestGateway } from '../server/testing/harness.ts';
 import { seedPayments } from '../server/testing/seedPayments.ts';
 import { launchBrowser } from './support/browser.ts';
-import { focusedText, seriousViolations } from './support/dashboard.ts';
+import { focusedText, seriousViolations, signInAsMerchant } from './support/dashboard.ts';
+import { merchantUser } from '../server/testing/dashboardClient.ts';
 
 /**
  * The back office's app at /dashboard (issue 26) in Chromium, against a real gateway: the page loads under its strict
  * CSP with no policy violation, the sign-in page is axe-clean, works with the keyboard alone and speaks German when
- * asked; a merchant signed in with its access token finds its payments (list, search, next page), opens one, and
+ * asked; a merchant user signed in with e-mail address and password finds its payments (list, search, next page), opens one, and
  * captures part of it after confirming, seeing the gateway's answer.
  */
 
@@ -61,9 +62,7 @@ const focusVisible = (page: Page) =>
 
 async function signInWithToken(page: Page, landing: string | RegExp = 'Payments', token = t.token): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-  await page.getByLabel('Merchant, with an access token').check();
-  await page.getByLabel('Access token', { exact: true }).fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInAsMerchant(page, t.gateway.store, token);
   await page.getByRole('heading', { level: 1, name: landing }).waitFor();
 }
 
@@ -90,8 +89,9 @@ describe('the dashboard before sign-in', () => {
     const { page } = await open('/dashboard');
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel('Merchant, with an access token').check();
-    await page.getByLabel('Access token', { exact: true }).fill('not-a-token-of-this-gateway');
+    await page.getByLabel('Merchant user').check();
+    await page.getByLabel('E-mail address').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('not a password of this gateway');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
@@ -109,7 +109,8 @@ describe('the dashboard before sign-in', () => {
     expect(await page.locator(`#${await name.getAttribute('aria-describedby')}`).innerText()).toBe('Fill in this field.');
   });
 
-  it('can be used with the keyboard alone, with the focus always visible, and signs in with a token', async () => {
+  it('can be used with the keyboard alone, with the focus always visible, and signs in as a merchant user', async () => {
+    const user = await merchantUser(t.gateway.store, t.entityId, 'admin');
     const { page, problems } = await open('/dashboard');
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await expect.poll(() => focusedText(page)).toBe('Sign in');
@@ -126,7 +127,7 @@ describe('the dashboard before sign-in', () => {
       seen.push(await focused());
     }
     expect(seen).toEqual(['input:method', 'input:operator', 'input:password', 'button:Sign in']);
-    // Back to the radio group: the arrow key chooses the token.
+    // Back to the radio group: the arrow key chooses the merchant user.
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
@@ -137,10 +138,12 @@ describe('the dashboard before sign-in', () => {
     expect(await focusVisible(page)).toBe(true);
     await page.keyboard.press('Tab');
     await page.keyboard.press('ArrowDown');
-    expect(await page.getByLabel('Merchant, with an access token').isChecked()).toBe(true);
+    expect(await page.getByLabel('Merchant user').isChecked()).toBe(true);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('token');
-    await page.keyboard.type(t.token);
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('email');
+    await page.keyboard.type(user.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(user.password);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
     await expect.poll(() => focusedText(page)).toBe('Payments');

@@ -1,5 +1,5 @@
 import { session, sessionEnded } from './state.ts';
-import type { ActionAnswer, BackOfficeAction, PaymentDetailAnswer, PaymentPage, ResultInfo, Session } from './types.ts';
+import type { ActionAnswer, BackOfficeAction, PaymentDetailAnswer, PaymentPage, ResultInfo, Role, Session, SignInAnswer } from './types.ts';
 
 /**
  * The one client of the dashboard's API (/dashboard/api/...). Every call: same-origin credentials (the session is an
@@ -145,12 +145,20 @@ export const api: ApiClient = createApiClient({
  * below in the same way (path relative to /dashboard/api, ids through `segment`).
  */
 
-export type SignInCredentials = { readonly operator: string; readonly password: string } | { readonly token: string };
+export type SignInCredentials = { readonly operator: string; readonly password: string } | { readonly email: string; readonly password: string };
 
 export const sessionApi = {
   read: () => api.get<{ session: Session }>('/session'),
-  signIn: (credentials: SignInCredentials) => api.post<{ session: Session }>('/session', credentials),
+  signIn: (credentials: SignInCredentials) => api.post<SignInAnswer>('/session', credentials),
+  /** The second factor's code (at enrolment, the first code of the new secret). */
+  secondFactor: (challenge: string, code: string) => api.post<SignInAnswer>('/session/second-factor', { challenge, code }),
   signOut: () => api.delete<Record<string, unknown>>('/session'),
+};
+
+/** An invitation's one-time code: whom it invites, and setting the password with it. */
+export const invitationApi = {
+  show: (code: string) => api.post<{ invitation: { email: string; merchant: string; role: Role; expiresAt: string } }>('/invitation', { code }),
+  accept: (code: string, password: string) => api.post<SignInAnswer>('/invitation/accept', { code, password }),
 };
 
 /** The list's filters as the API names them (and as the page's address carries them). */

@@ -17,10 +17,14 @@ const SchedulesPage = lazyPage(() => import('./pages/Schedules.tsx').then((modul
 const SettingsPage = lazyPage(() => import('./pages/Settings.tsx').then((module) => module.SettingsPage));
 const SettlementsPage = lazyPage(() => import('./pages/Settlements.tsx').then((module) => module.SettlementsPage));
 const WebhookDetailPage = lazyPage(() => import('./pages/WebhookDetail.tsx').then((module) => module.WebhookDetailPage));
+const UsersPage = lazyPage(() => import('./pages/Users.tsx').then((module) => module.UsersPage));
 const WebhooksPage = lazyPage(() => import('./pages/Webhooks.tsx').then((module) => module.WebhooksPage));
 
-export const NAV = ['payments', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements'] as const;
+export const NAV = ['payments', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'users'] as const;
 export type NavEntry = (typeof NAV)[number];
+
+/** Navigation entries an operator and a merchant's admin are shown (roles.ts mayDo('admin')). */
+export const ADMIN_NAV: ReadonlySet<NavEntry> = new Set<NavEntry>(['users']);
 
 export interface AppRoute {
   readonly name: string;
@@ -38,6 +42,7 @@ export const ROUTES: readonly AppRoute[] = [
   { name: 'webhook', pattern: '/webhooks/:id', page: WebhookDetailPage, nav: 'webhooks' },
   { name: 'settings', pattern: '/settings', page: SettingsPage, nav: 'settings' },
   { name: 'settlements', pattern: '/settlements', page: SettlementsPage, nav: 'settlements' },
+  { name: 'users', pattern: '/users', page: UsersPage, nav: 'users' },
 ];
 
 /** Where /dashboard itself leads. */

@@ -28,10 +28,30 @@ export interface Entity {
   readonly name: string;
 }
 
+/** A merchant user's role (server/dashboard/users.ts): viewer reads; refunds moves money; admin manages users and webhooks. */
+export type Role = 'viewer' | 'refunds' | 'admin';
+
 export interface Principal {
   readonly kind: 'operator' | 'merchant';
+  /** The operator's name, or the merchant user's e-mail address. */
   readonly name: string;
+  /** A merchant user's role and merchant (entity) name. */
+  readonly role?: Role;
+  readonly merchant?: string;
 }
+
+/** Between the password and the session: the second factor asked, enrolled at the first sign-in. */
+export interface SecondFactorStep {
+  readonly step: 'enrol' | 'code';
+  readonly challenge: string;
+  readonly expiresAt: string;
+  /** When enrolling: the new secret, as base32 text and as the otpauth:// URI an authenticator app reads. */
+  readonly secret?: string;
+  readonly uri?: string;
+}
+
+/** What a sign-in (or an invitation's acceptance) answers: the session, or the second factor still to give. */
+export type SignInAnswer = { readonly session: Session } | { readonly secondFactor: SecondFactorStep };
 
 export interface Session {
   readonly principal: Principal;

@@ -17,6 +17,7 @@ import { href, type PageProps } from '../router.ts';
 import { session } from '../state.ts';
 import type { AcquirerAttempt, BackOfficeAction, OperatorAction, PaymentDetail, PaymentDetailAnswer, PaymentEvent, ResultInfo, WebhookDelivery } from '../types.ts';
 import { paymentColumns, StatusBadge } from './Payments.tsx';
+import { mayDo } from '../roles.ts';
 
 /**
  * One payment: its fields (the card as BIN and last 4 only: the API sends nothing more), its linked transactions,
@@ -55,7 +56,7 @@ function PaymentView(props: { readonly answer: PaymentDetailAnswer; readonly rel
       <Section title={t('payment.details')} id="payment-details">
         <PaymentFields payment={payment} />
       </Section>
-      <Actions answer={props.answer} reload={props.reload} />
+      {mayDo('refunds') && <Actions answer={props.answer} reload={props.reload} />}
       <Section title={t('payment.transactions')} id="payment-transactions">
         <Table caption={t('payment.transactions')} captionHidden columns={paymentColumns(several)} rows={props.answer.transactions ?? []} rowKey={(row) => row.id} empty={t('payment.noTransactions')} />
       </Section>

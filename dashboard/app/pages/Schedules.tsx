@@ -11,6 +11,7 @@ import { useLoad } from '../load.ts';
 import { SCHEDULE_STATUSES, schedulesApi, type Schedule } from '../recordsApi.ts';
 import { href, navigate, place } from '../router.ts';
 import { selectedEntity, session } from '../state.ts';
+import { mayDo } from '../roles.ts';
 
 /**
  * Schedules: the entity's (or all the principal's) scheduled payments, newest first, 50 a page, filtered by status
@@ -157,7 +158,7 @@ function scheduleColumns(withEntity: boolean, cancel: (schedule: Schedule) => Pr
       key: 'actions',
       header: t('pages.schedules.column.actions'),
       cell: (row) =>
-        row.status === 'active' ? (
+        row.status === 'active' && mayDo('refunds') ? (
           <ConfirmButton
             label={t('pages.schedules.cancel')}
             question={() => t('pages.schedules.confirmCancel', { amount: formatAmount(row.amount, row.currency), expression: row.job.expression })}

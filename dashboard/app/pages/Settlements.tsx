@@ -10,6 +10,7 @@ import { formatAmount, formatDateTime, locale, t } from '../i18n.ts';
 import { useLoad } from '../load.ts';
 import { href, navigate, place } from '../router.ts';
 import { settlementsApi, type DayRange, type ReconciliationFile, type SettlementRow } from '../settingsApi.ts';
+import { mayDo } from '../roles.ts';
 
 /**
  * An entity's settlements: the settlement reports' summary of a span of days (one row per day, clearing institute and
@@ -159,7 +160,7 @@ function FilesSection(props: { readonly entityId: string; readonly range: DayRan
             {
               key: 'resend',
               header: t('files.column.actions'),
-              cell: (file) => <ConfirmButton label={t('files.resendDay', { date: file.date })} question={() => question(file.date)} onConfirm={() => resend(file.date)} focusAfter="none" />,
+              cell: (file) => (mayDo('admin') ? <ConfirmButton label={t('files.resendDay', { date: file.date })} question={() => question(file.date)} onConfirm={() => resend(file.date)} focusAfter="none" /> : ''),
             },
             { key: 'attempts', header: t('files.column.attempts'), numeric: true, cell: (file) => String(file.attempts) },
             { key: 'records', header: t('files.column.records'), numeric: true, cell: (file) => (file.recordCount === null ? '' : String(file.recordCount)) },
@@ -173,7 +174,7 @@ function FilesSection(props: { readonly entityId: string; readonly range: DayRan
           ]}
         />
       )}
-      <ResendForm onResend={resend} question={question} />
+      {mayDo('admin') && <ResendForm onResend={resend} question={question} />}
     </Section>
   );
 }

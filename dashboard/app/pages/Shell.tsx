@@ -3,7 +3,8 @@ import { LanguagePicker } from '../components/LanguagePicker.tsx';
 import { Link } from '../components/Link.tsx';
 import { t } from '../i18n.ts';
 import { href, matchRoute, navigate, place } from '../router.ts';
-import { HOME, NAV, ROUTES } from '../routes.ts';
+import { mayDo } from '../roles.ts';
+import { ADMIN_NAV, HOME, NAV, ROUTES } from '../routes.ts';
 import { signOut } from '../session.ts';
 import { session } from '../state.ts';
 import { NotFoundPage } from './NotFound.tsx';
@@ -31,7 +32,14 @@ export function Shell() {
       </a>
       <header class="topbar">
         <p class="brand">{t('app.name')}</p>
-        {principal && <p class="who">{t('app.signedInAs', { name: principal.name, kind: t(`app.principal.${principal.kind}`) })}</p>}
+        {principal && (
+          <p class="who">
+            {t('app.signedInAs', {
+              name: principal.name,
+              kind: principal.role ? t('app.principal.user', { role: t(`users.role.${principal.role}`), merchant: principal.merchant ?? '' }) : t(`app.principal.${principal.kind}`),
+            })}
+          </p>
+        )}
         <LanguagePicker />
         <button type="button" class="button" onClick={() => void signOut()}>
           {t('app.signOut')}
@@ -40,7 +48,7 @@ export function Shell() {
       <div class="layout">
         <nav class="nav" aria-label={t('app.navigation')}>
           <ul>
-            {NAV.map((entry) => (
+            {NAV.filter((entry) => !ADMIN_NAV.has(entry) || mayDo('admin')).map((entry) => (
               <li key={entry}>
                 <Link href={href(`/${entry}`)} aria-current={route?.nav === entry ? 'page' : undefined}>
                   {t(`nav.${entry}`)}
