@@ -161,7 +161,7 @@ describe.each(STORE_KINDS)('the dashboard records pages on %s', (kind) => {
     const { page, problems } = await open('/dashboard/webhooks');
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await page.getByText('No webhook.').waitFor();
-    expect(await page.getByRole('note').innerText()).toContain('npm run gateway -- webhook create');
+    expect(await page.getByRole('note').innerText()).toContain('shows it here once');
     expect(await seriousViolations(page)).toEqual([]);
 
     // A secret that is no secret: refused at its field name, and not shown back.
@@ -201,7 +201,7 @@ describe.each(STORE_KINDS)('the dashboard records pages on %s', (kind) => {
     const paid = await t.post('/v1/payments', cardPayment(t.entityId));
     await t.gateway.webhooks.deliveries.runDueJobs();
     await receiver.waitFor(3);
-    await table.getByRole('link', { name: 'Deliveries' }).click();
+    await table.getByRole('link', { name: 'Manage' }).click();
     await page.getByRole('heading', { level: 1, name: `Webhook ${receiver.url}` }).waitFor();
     const deliveries = page.getByRole('table', { name: 'Latest deliveries, newest first' });
     const delivery = deliveries.locator('tbody tr').filter({ hasText: paid.body.id as string });

@@ -46,6 +46,7 @@ export interface ApiClient {
   get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   put<T>(path: string, body: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
   delete<T>(path: string): Promise<T>;
 }
 
@@ -124,6 +125,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     get: (path, query, signal) => request('GET', path, { ...(query ? { query } : {}), ...(signal ? { signal } : {}) }),
     post: (path, body) => request('POST', path, { body: body ?? {} }),
     put: (path, body) => request('PUT', path, { body }),
+    patch: (path, body) => request('PATCH', path, { body }),
     delete: (path) => request('DELETE', path),
   };
 }

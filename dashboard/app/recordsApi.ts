@@ -4,7 +4,7 @@ import type { Envelope } from './types.ts';
 /**
  * The endpoints of the registrations, schedules and webhooks pages (server/dashboard/recordsApi.ts), and what they
  * answer. A merchant sees and acts for its own entities only; an operator for every entity. No answer carries a card
- * number (BIN and last 4 only), an IBAN in clear, or a webhook's secret.
+ * number (BIN and last 4 only) or an IBAN in clear; a webhook's secret only the answer that generated it.
  */
 
 export interface StoredCard {
@@ -115,6 +115,26 @@ export interface WebhookAnswer extends Envelope {
   readonly activation: Activation;
 }
 
+/** A new webhook: the secret the gateway generated when none was given, answered this once. */
+export interface NewWebhookAnswer extends WebhookAnswer {
+  readonly secret?: string;
+}
+
+/** What can change of a webhook (each left out stays); `active` false switches it off, true on again. */
+export interface WebhookChanges {
+  readonly url?: string;
+  readonly types?: readonly string[];
+  readonly fields?: string;
+  readonly wrapper?: string;
+  readonly active?: boolean;
+}
+
+/** A change: the activation message's outcome when one was sent (a new URL, switched on again), else null. */
+export interface ChangedWebhookAnswer extends Envelope {
+  readonly webhook: Webhook;
+  readonly activation: Activation | null;
+}
+
 export interface DeliveryAttempt {
   readonly attemptedAt: string;
   readonly httpStatus: number | null;
@@ -155,7 +175,7 @@ export interface NewWebhook {
   readonly types: readonly string[];
   readonly fields: string;
   readonly wrapper: string;
-  /** Write-only: sent, never shown again. Left out: the gateway generates one that nothing shows. */
+  /** Write-only: sent, never shown again. Left out: the gateway generates one, answered once (NewWebhookAnswer). */
   readonly secret?: string;
 }
 
@@ -163,6 +183,8 @@ type ListQuery = Readonly<Record<string, string | undefined>>;
 
 export const registrationsApi = {
   list: (query: ListQuery, signal?: AbortSignal) => api.get<RegistrationPage>('/registrations', query, signal),
+  /** As DELETE /v1/registrations/{id}: the card erased, its schedules cancelled. */
+  remove: (id: string) => api.delete<Envelope & { registration: Registration; deregistrationId: string }>(`/registrations/${segment(id)}`),
 };
 
 export const schedulesApi = {
@@ -172,7 +194,9 @@ export const schedulesApi = {
 
 export const webhooksApi = {
   list: (query: ListQuery, signal?: AbortSignal) => api.get<Envelope & { webhooks: readonly Webhook[] }>('/webhooks', query, signal),
-  create: (webhook: NewWebhook) => api.post<WebhookAnswer>('/webhooks', webhook),
+  create: (webhook: NewWebhook) => api.post<NewWebhookAnswer>('/webhooks', webhook),
+  change: (id: string, changes: WebhookChanges) => api.patch<ChangedWebhookAnswer>(`/webhooks/${segment(id)}`, changes),
+  remove: (id: string) => api.delete<Envelope & { webhook: Webhook }>(`/webhooks/${segment(id)}`),
   test: (id: string) => api.post<WebhookAnswer>(`/webhooks/${segment(id)}/test`),
   deliveries: (id: string, signal?: AbortSignal) => api.get<DeliveriesAnswer>(`/webhooks/${segment(id)}/deliveries`, undefined, signal),
   resend: (deliveryId: string) => api.post<Envelope & { deliveryId: string; webhookId: string; resend: 'scheduled' }>(`/deliveries/${segment(deliveryId)}/resend`),

@@ -16,12 +16,16 @@ const RegistrationsPage = lazyPage(() => import('./pages/Registrations.tsx').the
 const SchedulesPage = lazyPage(() => import('./pages/Schedules.tsx').then((module) => module.SchedulesPage));
 const SettingsPage = lazyPage(() => import('./pages/Settings.tsx').then((module) => module.SettingsPage));
 const SettlementsPage = lazyPage(() => import('./pages/Settlements.tsx').then((module) => module.SettlementsPage));
+const TokensPage = lazyPage(() => import('./pages/Tokens.tsx').then((module) => module.TokensPage));
 const WebhookDetailPage = lazyPage(() => import('./pages/WebhookDetail.tsx').then((module) => module.WebhookDetailPage));
 const UsersPage = lazyPage(() => import('./pages/Users.tsx').then((module) => module.UsersPage));
 const WebhooksPage = lazyPage(() => import('./pages/Webhooks.tsx').then((module) => module.WebhooksPage));
 
-export const NAV = ['payments', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'users'] as const;
+export const NAV = ['payments', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'users', 'tokens'] as const;
 export type NavEntry = (typeof NAV)[number];
+
+/** Navigation entries only an operator is shown (the API refuses anyone else). */
+export const OPERATOR_NAV: ReadonlySet<NavEntry> = new Set<NavEntry>(['tokens']);
 
 /** Navigation entries an operator and a merchant's admin are shown (roles.ts mayDo('admin')). */
 export const ADMIN_NAV: ReadonlySet<NavEntry> = new Set<NavEntry>(['users']);
@@ -43,6 +47,7 @@ export const ROUTES: readonly AppRoute[] = [
   { name: 'settings', pattern: '/settings', page: SettingsPage, nav: 'settings' },
   { name: 'settlements', pattern: '/settlements', page: SettlementsPage, nav: 'settlements' },
   { name: 'users', pattern: '/users', page: UsersPage, nav: 'users' },
+  { name: 'tokens', pattern: '/tokens', page: TokensPage, nav: 'tokens' },
 ];
 
 /** Where /dashboard itself leads. */

@@ -1,5 +1,7 @@
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EntityPicker, entityName } from '../components/EntityPicker.tsx';
 import { Link } from '../components/Link.tsx';
+import { OutcomeMessage, useOutcome } from '../components/Outcome.tsx';
 import { NotLoaded, Page } from '../components/Page.tsx';
 import { Table, type Column } from '../components/Table.tsx';
 import { formatDateTime, t } from '../i18n.ts';
@@ -7,11 +9,14 @@ import { useLoad } from '../load.ts';
 import { registrationsApi, type Registration } from '../recordsApi.ts';
 import { href, navigate, place } from '../router.ts';
 import { selectedEntity, session } from '../state.ts';
+import { mayDo } from '../roles.ts';
 
 /**
  * Registrations: the stored cards (BIN, last 4, expiry, holder) and bank accounts (the IBAN masked) of the entity
  * picked (or all the principal's), newest first, 50 a page: active, deleted, or expired (not used within its
- * lifetime). The next page is the same address with the API's `cursor`.
+ * lifetime). The next page is the same address with the API's `cursor`. A registration that is not deleted can be
+ * deleted — asked first, then done by the same use-case as DELETE /v1/registrations/{id} (its card erased, its
+ * schedules cancelled, its REGISTRATION DELETED notification sent), with the gateway's answer shown.
  */
 
 export function RegistrationsPage() {
@@ -21,16 +26,29 @@ export function RegistrationsPage() {
   const { loaded, reload } = useLoad((signal) => registrationsApi.list({ ...(entityId ? { entityId } : {}), ...(cursor ? { cursor } : {}) }, signal), [search, entityId]);
   const state = loaded.value;
   const several = (session.value?.entities.length ?? 0) > 1;
+  const answers = useOutcome();
+
+  const remove = async (registration: Registration) => {
+    const title = t('pages.registrations.deleted', { id: registration.id });
+    try {
+      const answer = await registrationsApi.remove(registration.id);
+      answers.done(title, answer.result);
+    } catch (error) {
+      answers.failed(title, error);
+    }
+    reload();
+  };
 
   return (
     <Page title={t('pages.registrations.title')}>
       <p>{t('pages.registrations.intro')}</p>
       <EntityPicker allowAll onChange={() => cursor && navigate(href('/registrations'))} />
+      <OutcomeMessage outcome={answers.outcome} />
       <NotLoaded state={state} reload={reload} />
       {state.state === 'done' && (
         <>
           <p class="count">{t('pages.registrations.shown', { count: state.data.registrations.length })}</p>
-          <Table caption={t('pages.registrations.caption')} columns={registrationColumns(several)} rows={state.data.registrations} rowKey={(row) => row.id} empty={t('pages.registrations.empty')} />
+          <Table caption={t('pages.registrations.caption')} columns={registrationColumns(several, remove)} rows={state.data.registrations} rowKey={(row) => row.id} empty={t('pages.registrations.empty')} />
           <nav class="pager" aria-label={t('payments.pager')}>
             {cursor && <Link href={href('/registrations')}>{t('payments.firstPage')}</Link>}
             {state.data.nextCursor && <Link href={href('/registrations', { cursor: state.data.nextCursor })}>{t('payments.nextPage')}</Link>}
@@ -45,6 +63,13 @@ const BADGES: Readonly<Record<string, string>> = { active: 'approved', deleted: 
 
 export function RegistrationStatus(props: { readonly status: string }) {
   return <span class={`badge badge-${BADGES[props.status] ?? 'other'}`}>{t(`pages.registrations.status.${props.status}`, { defaultValue: props.status })}</span>;
+}
+
+/** The instrument in a few words: a card's BIN and last 4, or a bank account's masked IBAN. */
+function instrumentText(row: Registration): string {
+  if (row.card) return t('payment.cardShown', { bin: row.card.bin, last4: row.card.last4Digits });
+  if (row.bankAccount) return t('pages.registrations.iban', { iban: row.bankAccount.iban });
+  return row.paymentBrand;
 }
 
 /** The instrument as the API shows it: a card's BIN and last 4, or a bank account's masked IBAN. */
@@ -87,7 +112,7 @@ function Instrument(props: { readonly row: Registration }) {
   return null;
 }
 
-function registrationColumns(withEntity: boolean): Column<Registration>[] {
+function registrationColumns(withEntity: boolean, remove: (registration: Registration) => Promise<void>): Column<Registration>[] {
   const columns: (Column<Registration> | false)[] = [
     { key: 'created', header: t('pages.registrations.column.created'), cell: (row) => formatDateTime(row.createdAt) },
     { key: 'id', header: t('pages.registrations.column.id'), cell: (row) => <span class="mono">{row.id}</span> },
@@ -102,6 +127,21 @@ function registrationColumns(withEntity: boolean): Column<Registration>[] {
     },
     { key: 'lastUsed', header: t('pages.registrations.column.lastUsed'), cell: (row) => formatDateTime(row.lastUsedAt) },
     { key: 'reference', header: t('payments.column.reference'), cell: (row) => row.merchantTransactionId ?? '' },
+    {
+      key: 'actions',
+      header: t('pages.schedules.column.actions'),
+      cell: (row) =>
+        row.status === 'deleted' || !mayDo('admin') ? (
+          ''
+        ) : (
+          <ConfirmButton
+            label={t('pages.registrations.delete')}
+            question={() => t('pages.registrations.confirmDelete', { instrument: instrumentText(row) })}
+            onConfirm={() => remove(row)}
+            focusAfter="none"
+          />
+        ),
+    },
   ];
   return columns.filter((column): column is Column<Registration> => column !== false);
 }

@@ -4,7 +4,7 @@ import { Link } from '../components/Link.tsx';
 import { t } from '../i18n.ts';
 import { href, matchRoute, navigate, place } from '../router.ts';
 import { mayDo } from '../roles.ts';
-import { ADMIN_NAV, HOME, NAV, ROUTES } from '../routes.ts';
+import { ADMIN_NAV, HOME, NAV, OPERATOR_NAV, ROUTES } from '../routes.ts';
 import { signOut } from '../session.ts';
 import { session } from '../state.ts';
 import { NotFoundPage } from './NotFound.tsx';
@@ -48,7 +48,7 @@ export function Shell() {
       <div class="layout">
         <nav class="nav" aria-label={t('app.navigation')}>
           <ul>
-            {NAV.filter((entry) => !ADMIN_NAV.has(entry) || mayDo('admin')).map((entry) => (
+            {NAV.filter((entry) => (principal?.kind === 'operator' || !OPERATOR_NAV.has(entry)) && (!ADMIN_NAV.has(entry) || mayDo('admin'))).map((entry) => (
               <li key={entry}>
                 <Link href={href(`/${entry}`)} aria-current={route?.nav === entry ? 'page' : undefined}>
                   {t(`nav.${entry}`)}

@@ -1,3 +1,4 @@
+import { useSignal } from '@preact/signals';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { entityName } from '../components/EntityPicker.tsx';
 import { factsOf } from '../components/Facts.tsx';
@@ -7,15 +8,18 @@ import { NotLoaded, Page, Section } from '../components/Page.tsx';
 import { Table } from '../components/Table.tsx';
 import { formatDateTime, t } from '../i18n.ts';
 import { useLoad } from '../load.ts';
-import { webhooksApi, type DeliveriesAnswer, type Delivery, type RecordedAction } from '../recordsApi.ts';
+import { webhooksApi, type ChangedWebhookAnswer, type DeliveriesAnswer, type Delivery, type RecordedAction, type Webhook } from '../recordsApi.ts';
 import { href } from '../router.ts';
 import type { PageProps } from '../router.ts';
-import { activationText, WebhookStatus } from './Webhooks.tsx';
+import { activationText, SwitchButton, switchWebhook, useWebhookSettings, WebhookSettingsFields, WebhookStatus } from './Webhooks.tsx';
+import { mayDo } from '../roles.ts';
 
 /**
- * One webhook: its settings (never its secret), a test message, its latest deliveries with every attempt (time,
- * HTTP status, latency, error), each of which can be sent again (asked first: the receiver gets it once more), and
- * what was done to it through the dashboard.
+ * One webhook: its settings (never its secret), a test message, a switch off (asked first) and on, its settings
+ * changed (a new address makes it pending until its activation message gets a 2xx), its deletion (asked first; its
+ * pending deliveries and its secret go with it), its latest deliveries with every attempt (time, HTTP status,
+ * latency, error), each of which can be sent again (asked first: the receiver gets it once more), and what was done
+ * to it through the dashboard.
  */
 
 const STATE_BADGES: Readonly<Record<string, string>> = { delivered: 'approved', pending: 'pending', 'given up': 'declined' };
@@ -36,6 +40,22 @@ export function WebhookDetailPage(props: PageProps) {
       answers.failed(heading, error);
     }
     reload();
+  };
+  const switchOver = async (webhook: Webhook, active: boolean) => {
+    await switchWebhook(webhook, active, answers);
+    reload();
+  };
+  const deleted = useSignal(false);
+  const remove = async (webhook: Webhook) => {
+    const heading = t('pages.webhooks.deleted', { url: webhook.url });
+    try {
+      const answer = await webhooksApi.remove(webhook.id);
+      deleted.value = true;
+      answers.done(heading, answer.result);
+    } catch (error) {
+      answers.failed(heading, error);
+      reload();
+    }
   };
   const resend = async (delivery: Delivery) => {
     const heading = t('pages.webhooks.resent', { id: delivery.id });
@@ -58,13 +78,42 @@ export function WebhookDetailPage(props: PageProps) {
       }
     >
       <OutcomeMessage outcome={answers.outcome} />
-      <NotLoaded state={state} reload={reload} />
-      {state.state === 'done' && <WebhookView answer={state.data} test={test} resend={resend} />}
+      {deleted.value ? (
+        <p>
+          <Link href={href('/webhooks')}>{t('pages.webhooks.back')}</Link>
+        </p>
+      ) : (
+        <>
+          <NotLoaded state={state} reload={reload} />
+          {state.state === 'done' && (
+            <WebhookView
+              answer={state.data}
+              test={test}
+              resend={resend}
+              switchOver={switchOver}
+              remove={remove}
+              changed={(title, answer) => {
+                answers.done(title, answer.result);
+                reload();
+              }}
+              failed={answers.failed}
+            />
+          )}
+        </>
+      )}
     </Page>
   );
 }
 
-function WebhookView(props: { readonly answer: DeliveriesAnswer; readonly test: () => Promise<void>; readonly resend: (delivery: Delivery) => Promise<void> }) {
+function WebhookView(props: {
+  readonly answer: DeliveriesAnswer;
+  readonly test: () => Promise<void>;
+  readonly resend: (delivery: Delivery) => Promise<void>;
+  readonly switchOver: (webhook: Webhook, active: boolean) => Promise<void>;
+  readonly remove: (webhook: Webhook) => Promise<void>;
+  readonly changed: (title: string, answer: ChangedWebhookAnswer) => void;
+  readonly failed: (title: string, error: unknown) => void;
+}) {
   const { webhook, deliveries, actions } = props.answer;
   return (
     <>
@@ -88,12 +137,24 @@ function WebhookView(props: { readonly answer: DeliveriesAnswer; readonly test: 
             </div>
           ))}
         </dl>
-        <div class="buttons">
+        {mayDo('admin') && <div class="buttons">
           <button type="button" class="button" onClick={() => void props.test()}>
             {t('pages.webhooks.test')}
           </button>
-        </div>
+          <SwitchButton webhook={webhook} onSwitch={(active) => props.switchOver(webhook, active)} />
+          <ConfirmButton
+            label={t('pages.webhooks.delete')}
+            question={() => t('pages.webhooks.confirmDelete', { url: webhook.url })}
+            onConfirm={() => props.remove(webhook)}
+            focusAfter="none"
+          />
+        </div>}
       </Section>
+      {mayDo('admin') && (
+        <Section title={t('pages.webhooks.change')} id="webhook-change">
+          <ChangeWebhookForm key={webhook.updatedAt} webhook={webhook} changed={props.changed} failed={props.failed} />
+        </Section>
+      )}
       <Section title={t('pages.webhooks.deliveries')} id="webhook-deliveries">
         <Table<Delivery>
           caption={t('pages.webhooks.deliveriesCaption')}
@@ -113,7 +174,7 @@ function WebhookView(props: { readonly answer: DeliveriesAnswer; readonly test: 
             {
               key: 'actions',
               header: t('pages.schedules.column.actions'),
-              cell: (delivery) => (
+              cell: (delivery) => mayDo('admin') && (
                 <ConfirmButton
                   label={t('pages.webhooks.resend')}
                   question={() => t('pages.webhooks.confirmResend', { event: `${delivery.type} ${delivery.action}`, url: webhook.url })}
@@ -149,6 +210,47 @@ function WebhookView(props: { readonly answer: DeliveriesAnswer; readonly test: 
         />
       </Section>
     </>
+  );
+}
+
+/** The webhook's address, types, data and wrapper, changed through PATCH (its secret cannot change). */
+function ChangeWebhookForm(props: {
+  readonly webhook: Webhook;
+  readonly changed: (title: string, answer: ChangedWebhookAnswer) => void;
+  readonly failed: (title: string, error: unknown) => void;
+}) {
+  const settings = useWebhookSettings(props.webhook);
+  const sending = useSignal(false);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (sending.value) return;
+    sending.value = true;
+    const title = t('pages.webhooks.changed', { url: props.webhook.url });
+    try {
+      const answer = await webhooksApi.change(props.webhook.id, {
+        url: settings.url.value.trim(),
+        types: settings.types.value,
+        fields: settings.fields.value,
+        wrapper: settings.wrapper.value,
+      });
+      const status = t(`pages.webhooks.status.${answer.webhook.status}`, { defaultValue: answer.webhook.status });
+      props.changed(`${title} ${status}.${answer.activation ? ` ${activationText(answer.activation)}` : ''}`, answer);
+    } catch (error) {
+      props.failed(title, error);
+    } finally {
+      sending.value = false;
+    }
+  };
+  return (
+    <form class="form" onSubmit={(event) => void save(event)} noValidate>
+      <p class="hint">{t('pages.webhooks.changeHint')}</p>
+      <WebhookSettingsFields settings={settings} />
+      <div class="buttons">
+        <button type="submit" class="button button-primary" disabled={sending.value} aria-disabled={sending.value}>
+          {sending.value ? t('actions.sending') : t('pages.webhooks.save')}
+        </button>
+      </div>
+    </form>
   );
 }
 
