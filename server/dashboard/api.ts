@@ -4,7 +4,7 @@ import { GatewayError, invalidParameters, type ParameterError } from '../domain/
 import { newNdc, newRequestId, newResourceId, RESOURCE_ID } from '../domain/ids.ts';
 import { LIFECYCLE_STATES, lifecycleOf, type LifecycleState } from '../domain/backOffice.ts';
 import { parseAmount } from '../domain/money.ts';
-import type { PaymentStatus } from '../domain/payment.ts';
+import type { PaymentRecord, PaymentStatus } from '../domain/payment.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { AppDependencies } from '../deps.ts';
 import { adminJsonBody } from '../http/admin.ts';
@@ -250,7 +250,7 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
       payment: paymentDetailView(payment, lifecycle),
       transactions: family
         .filter((member) => member.id !== payment.id)
-        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || depthIn(family, a) - depthIn(family, b))
         .map((member) => paymentRowView(member, states.get(member.id) ?? member.status)),
       events,
       webhookAttempts,
@@ -306,6 +306,15 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
   }
 
   return routes;
+}
+
+/** How many of the family's payments stand above this one (its parent, theirs...): made in one moment, a refund follows its capture. */
+function depthIn(family: readonly PaymentRecord[], member: PaymentRecord): number {
+  let depth = 0;
+  for (let parentId = member.parentId; parentId !== null && depth < family.length; depth++) {
+    parentId = family.find((candidate) => candidate.id === parentId)?.parentId ?? null;
+  }
+  return depth;
 }
 
 /** Of a query, only the entity picked (pages that take no other filter). */
