@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 import { createOperator } from '../server/dashboard/operators.ts';
+import { acceptInvitation, inviteUser } from '../server/dashboard/users.ts';
 import { startGateway } from '../server/gateway.ts';
 import { createEntity, grantToken, newAccessToken } from '../server/merchants/repository.ts';
 import { cardPayment } from '../server/testing/harness.ts';
@@ -46,7 +47,7 @@ interface Rounds {
   readonly inDom: Summary;
 }
 
-async function signInRounds(browser: Browser, url: string, credentials: { operator: string; password: string } | { token: string }): Promise<Rounds> {
+async function signInRounds(browser: Browser, url: string, credentials: { operator: string; password: string } | { email: string; password: string }): Promise<Rounds> {
   const fromClick: number[] = [];
   const afterSignIn: number[] = [];
   /** From the sign-in's answer to the list's: the gateway's part of afterSignIn (the rest is the page's). */
@@ -59,13 +60,13 @@ async function signInRounds(browser: Browser, url: string, credentials: { operat
       const page = await context.newPage();
       await page.goto(`${url}/dashboard`);
       await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-      if ('token' in credentials) {
-        await page.getByLabel('Merchant, with an access token').check();
-        await page.getByLabel('Access token', { exact: true }).fill(credentials.token);
+      if ('email' in credentials) {
+        await page.getByLabel('Merchant user').check();
+        await page.getByLabel('E-mail address').fill(credentials.email);
       } else {
         await page.getByLabel('Operator name').fill(credentials.operator);
-        await page.getByLabel('Password').fill(credentials.password);
       }
+      await page.getByLabel('Password').fill(credentials.password);
       // Timed in the page, by its own clock: the click, the sign-in's answer (its resource timing), and the frame after
       // the 50th row entered the DOM (Playwright's waits poll, at up to 100 ms and more between looks).
       await page.evaluate(() => {
@@ -118,7 +119,8 @@ export async function benchDashboard(kind: StoreKind, context: BenchSectionConte
     await context.withScope(async (scope) => {
       const location = await freshLocation(kind, postgresSource());
       scope.defer(`remove ${kind} store at ${location.where}`, () => location.dispose());
-      const gateway = await startGateway(context.gatewayConfig(location), { logSink: () => undefined });
+      // What is measured is the list after the sign-in, not the second factor (a code works once: rounds would wait 30 s).
+      const gateway = await startGateway(context.gatewayConfig(location), { logSink: () => undefined, dashboardSecondFactor: 'notAsked' });
       scope.defer(`close the gateway over ${kind}`, () => gateway.close());
       const token = newAccessToken();
       const entity = await gateway.store.transaction(async (tx) => {
@@ -127,6 +129,9 @@ export async function benchDashboard(kind: StoreKind, context: BenchSectionConte
         return created;
       });
       await createOperator(gateway.store, 'bench-operator', PASSWORD, new Date());
+      // The merchant's viewer (a merchant user of the entity: access tokens do not sign in to the dashboard).
+      const invited = await inviteUser(gateway.store, { entityId: entity.id, email: 'bench-viewer@example.com', role: 'viewer', invitedBy: 'bench' }, new Date());
+      await acceptInvitation(gateway.store, invited.code, PASSWORD, new Date());
       const made = await fetch(`${gateway.url}/v1/payments`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' },
@@ -154,11 +159,11 @@ export async function benchDashboard(kind: StoreKind, context: BenchSectionConte
       const browser = await launchBrowser();
       scope.defer('close Chromium', () => browser.close());
       const operator = await signInRounds(browser, gateway.url, { operator: 'bench-operator', password: PASSWORD });
-      const merchant = await signInRounds(browser, gateway.url, { token });
+      const merchant = await signInRounds(browser, gateway.url, { email: 'bench-viewer@example.com', password: PASSWORD });
       const bytes = firstPageBytes();
       const verdict = (summary: Summary) => (summary.p99 <= AFTER_SIGN_IN_TARGET_MS ? 'meets target' : 'BELOW target');
       context.row(label('operator (every entity)'), operator.afterSignIn, `every sign-in ≤ ${AFTER_SIGN_IN_TARGET_MS} ms: ${verdict(operator.afterSignIn)}`);
-      context.row(label('merchant token (its entity)'), merchant.afterSignIn, `every sign-in ≤ ${AFTER_SIGN_IN_TARGET_MS} ms: ${verdict(merchant.afterSignIn)}`);
+      context.row(label('merchant user (its entity)'), merchant.afterSignIn, `every sign-in ≤ ${AFTER_SIGN_IN_TARGET_MS} ms: ${verdict(merchant.afterSignIn)}`);
       context.ratio(
         `${kind}: dashboard on ${PAYMENTS} payments, ${ROUNDS - 1} sign-ins each, median: 50 rows ${formatMs(operator.afterSignIn.p50)}, p99 ${formatMs(operator.afterSignIn.p99)} ms after ` +
           `the operator's sign-in (the list answered at ${formatMs(operator.listAnswered.p50)}, its rows in the DOM at ${formatMs(operator.inDom.p50)}), ${formatMs(operator.fromClick.p50)} ms from the click (scrypt included); ${formatMs(merchant.afterSignIn.p50)} ` +
