@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CIT_INITIAL, cardPayment, MIT_REPEATED, STORE_KINDS, startTestGateway, testCard, warnIfPostgresSkipped, type TestGateway } from '../server/testing/harness.ts';
 import { startNodeReceiver, type NodeReceiver } from '../server/testing/webhookReceivers.ts';
 import { launchBrowser } from './support/browser.ts';
-import { focusedText, seriousViolations } from './support/dashboard.ts';
+import { focusedText, seriousViolations, signInAsMerchant } from './support/dashboard.ts';
 
 /**
  * The back office's registrations, schedules and webhooks pages in Chromium, against a real gateway on each store: a
@@ -80,9 +80,7 @@ describe.each(STORE_KINDS)('the dashboard records pages on %s', (kind) => {
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${t.url}${path}`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    await page.getByLabel('Merchant, with an access token').check();
-    await page.getByLabel('Access token', { exact: true }).fill(t.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInAsMerchant(page, t.gateway.store, t.token);
     return { page, problems };
   }
 
@@ -146,7 +144,7 @@ describe.each(STORE_KINDS)('the dashboard records pages on %s', (kind) => {
 
     const stored = await t.gateway.store.query<{ status: string; cancel_reason: string }>('SELECT status, cancel_reason FROM schedules WHERE id = $1', [made.schedule]);
     expect(stored.rows).toEqual([{ status: 'cancelled', cancel_reason: 'merchant' }]);
-    expect(await actions('cancel schedule')).toEqual([{ actor: expect.stringMatching(/^token /), detail: { scheduleId: made.schedule }, result_code: '000.000.000' }]);
+    expect(await actions('cancel schedule')).toEqual([{ actor: `user admin@${t.entityId}.test (Test merchant)`, detail: { scheduleId: made.schedule }, result_code: '000.000.000' }]);
 
     // The filter by status lives in the address.
     await page.getByLabel('Status').selectOption('active');
