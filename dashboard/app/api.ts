@@ -1,5 +1,5 @@
 import { session, sessionEnded } from './state.ts';
-import type { ActionAnswer, BackOfficeAction, PaymentDetailAnswer, PaymentPage, ResultInfo, Role, Session, SignInAnswer } from './types.ts';
+import type { ActionAnswer, BackOfficeAction, ChargebackPage, Overview, PaymentDetailAnswer, PaymentPage, ResultInfo, Role, Session, SignInAnswer } from './types.ts';
 
 /**
  * The one client of the dashboard's API (/dashboard/api/...). Every call: same-origin credentials (the session is an
@@ -165,7 +165,9 @@ export const invitationApi = {
 
 /** The list's filters as the API names them (and as the page's address carries them). */
 export const PAYMENT_FILTERS = [
+  'state',
   'status',
+  'currency',
   'paymentBrand',
   'paymentType',
   'amountFrom',
@@ -198,6 +200,14 @@ export const paymentsApi = {
     return prefetched ?? api.get<PaymentPage>('/payments', query, signal);
   },
   detail: (id: string, signal?: AbortSignal) => api.get<PaymentDetailAnswer>(`/payments/${segment(id)}`, undefined, signal),
+  /** The address of the list's CSV export with these filters (a download the browser makes with the session's cookie). */
+  exportHref: (query: PaymentQuery) => {
+    const params = new URLSearchParams(Object.entries(query).filter(([name, value]) => name !== 'cursor' && value !== undefined) as [string, string][]);
+    const search = params.toString();
+    return `/dashboard/api/payments/export${search ? `?${search}` : ''}`;
+  },
+  overview: (entityId: string | undefined, signal?: AbortSignal) => api.get<{ overview: Overview }>('/overview', entityId ? { entityId } : {}, signal),
+  chargebacks: (query: { readonly entityId?: string; readonly cursor?: string }, signal?: AbortSignal) => api.get<ChargebackPage>('/chargebacks', query, signal),
   /** Capture and refund take an amount ("5.00", or none for the whole amount); a reversal takes none. */
   act: (id: string, action: BackOfficeAction, amount?: string) =>
     api.post<ActionAnswer>(`/payments/${segment(id)}/${action}`, action === 'reverse' || amount === undefined ? {} : { amount }),

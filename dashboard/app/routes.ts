@@ -12,16 +12,18 @@ import { PaymentsPage } from './pages/Payments.tsx';
  */
 
 /** The pages reached after the first: each a chunk of its own, loaded when first shown (lazy.tsx). */
+const ChargebacksPage = lazyPage(() => import('./pages/Chargebacks.tsx').then((module) => module.ChargebacksPage));
+const OverviewPage = lazyPage(() => import('./pages/Overview.tsx').then((module) => module.OverviewPage));
 const RegistrationsPage = lazyPage(() => import('./pages/Registrations.tsx').then((module) => module.RegistrationsPage));
 const SchedulesPage = lazyPage(() => import('./pages/Schedules.tsx').then((module) => module.SchedulesPage));
 const SettingsPage = lazyPage(() => import('./pages/Settings.tsx').then((module) => module.SettingsPage));
 const SettlementsPage = lazyPage(() => import('./pages/Settlements.tsx').then((module) => module.SettlementsPage));
 const TokensPage = lazyPage(() => import('./pages/Tokens.tsx').then((module) => module.TokensPage));
-const WebhookDetailPage = lazyPage(() => import('./pages/WebhookDetail.tsx').then((module) => module.WebhookDetailPage));
 const UsersPage = lazyPage(() => import('./pages/Users.tsx').then((module) => module.UsersPage));
+const WebhookDetailPage = lazyPage(() => import('./pages/WebhookDetail.tsx').then((module) => module.WebhookDetailPage));
 const WebhooksPage = lazyPage(() => import('./pages/Webhooks.tsx').then((module) => module.WebhooksPage));
 
-export const NAV = ['payments', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'users', 'tokens'] as const;
+export const NAV = ['overview', 'payments', 'chargebacks', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'users', 'tokens'] as const;
 export type NavEntry = (typeof NAV)[number];
 
 /** Navigation entries only an operator is shown (the API refuses anyone else). */
@@ -38,7 +40,9 @@ export interface AppRoute {
 }
 
 export const ROUTES: readonly AppRoute[] = [
+  { name: 'overview', pattern: '/overview', page: OverviewPage, nav: 'overview' },
   { name: 'payments', pattern: '/payments', page: PaymentsPage, nav: 'payments' },
+  { name: 'chargebacks', pattern: '/chargebacks', page: ChargebacksPage, nav: 'chargebacks' },
   { name: 'payment', pattern: '/payments/:id', page: PaymentDetailPage, nav: 'payments' },
   { name: 'registrations', pattern: '/registrations', page: RegistrationsPage, nav: 'registrations' },
   { name: 'schedules', pattern: '/schedules', page: SchedulesPage, nav: 'schedules' },

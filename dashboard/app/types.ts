@@ -77,6 +77,8 @@ export interface PaymentRow {
   readonly amount: string;
   readonly currency: string;
   readonly status: PaymentStatus | string;
+  /** What happened to it since (server/domain/backOffice.ts lifecycleOf): approved, partiallyCaptured, refunded, ... */
+  readonly state: string;
   readonly result: ResultInfo;
   readonly merchantTransactionId?: string;
   readonly card?: CardShown;
@@ -91,6 +93,9 @@ export interface PaymentDetail extends PaymentRow {
   readonly smartRetry?: Facts;
   readonly resultDetails?: Facts;
   readonly descriptor?: string;
+  /** What a capture, and a refund, may still take (0.00: none is accepted). */
+  readonly capturableAmount: string;
+  readonly refundableAmount: string;
   readonly acquirer?: string;
   readonly source?: string;
 }
@@ -150,6 +155,8 @@ export interface PaymentDetailAnswer {
 
 export interface PaymentPage {
   readonly payments: readonly PaymentRow[];
+  /** How many payments the filters select (the first page only). */
+  readonly total?: number;
   readonly nextCursor?: string;
 }
 
@@ -159,4 +166,46 @@ export interface ActionAnswer extends Envelope {
   readonly paymentType?: string;
   readonly amount?: string;
   readonly currency?: string;
+}
+
+/** An amount in one currency, with the number of payments it sums. */
+export interface Volume {
+  readonly currency: string;
+  readonly amount: string;
+  readonly count: number;
+}
+
+export interface PeriodFigures {
+  readonly from: string;
+  readonly volume: readonly Volume[];
+  readonly refunds: readonly Volume[];
+  readonly approvalRate: number | null;
+  readonly approved: number;
+  readonly declined: number;
+  readonly declinesByReason: readonly { readonly code: string; readonly description: string; readonly count: number }[];
+}
+
+/** GET /dashboard/api/overview (server/dashboard/overview.ts). */
+export interface Overview {
+  readonly today: PeriodFigures;
+  readonly last30Days: PeriodFigures;
+  readonly pending: { readonly count: number; readonly oldestAt: string | null };
+  readonly openChargebacks: { readonly count: number; readonly byCurrency: readonly Volume[] };
+}
+
+export interface ChargebackRow {
+  readonly id: string;
+  readonly shortId: string;
+  readonly entityId: string;
+  readonly createdAt: string;
+  readonly amount: string;
+  readonly currency: string;
+  readonly reason: ResultInfo;
+  readonly payment: { readonly id: string; readonly shortId: string; readonly merchantTransactionId?: string; readonly paymentBrand?: string };
+  readonly reversed: boolean;
+}
+
+export interface ChargebackPage {
+  readonly chargebacks: readonly ChargebackRow[];
+  readonly nextCursor?: string;
 }

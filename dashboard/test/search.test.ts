@@ -28,3 +28,17 @@ describe('the payments search box', () => {
     expect(classifySearch('   ')).toBeUndefined();
   });
 });
+
+describe('the payments search box, for cards, amounts and shoppers', () => {
+  it('reads 4 digits as a card’s last 4, 6 to 8 as its BIN, an amount with cents as an exact amount, an address as an e-mail', () => {
+    expect(classifySearch('4242')).toEqual({ kind: 'last4', value: '4242' });
+    expect(classifySearch('424242')).toEqual({ kind: 'bin', value: '424242' });
+    expect(classifySearch('42424242')).toEqual({ kind: 'bin', value: '42424242' });
+    expect(classifySearch('12.50')).toEqual({ kind: 'amount', value: '12.50' });
+    expect(classifySearch(' jane@example.com ')).toEqual({ kind: 'email', value: 'jane@example.com' });
+  });
+
+  it('reads other digits, amounts without cents and names as a reference or a card holder', () => {
+    for (const text of ['12345', '424242424', '12.5', 'Jane Doe', 'jane@']) expect(classifySearch(text)?.kind, text).toBe('reference');
+  });
+});

@@ -173,6 +173,7 @@ function PaymentFields(props: { readonly payment: PaymentDetail }) {
     [t('payment.brand'), payment.paymentBrand ?? ''],
     [t('payment.amount'), formatAmount(payment.amount, payment.currency)],
     [t('payment.status'), <StatusBadge status={payment.status} />],
+    [t('payment.state'), <StatusBadge status={payment.state} />],
     [
       t('payment.result'),
       <>
@@ -244,7 +245,9 @@ function Actions(props: { readonly answer: PaymentDetailAnswer; readonly reload:
 function ActionForm(props: { readonly action: BackOfficeAction; readonly payment: PaymentDetail; readonly outcome: Signal<ActionOutcome | undefined>; readonly reload: () => void }) {
   const { action, payment } = props;
   const withAmount = action !== 'reverse';
-  const amount = useSignal(payment.amount);
+  // What is left to capture or refund (the API's own rule): the amount offered, and the most the hint names.
+  const left = action === 'capture' ? payment.capturableAmount : payment.refundableAmount;
+  const amount = useSignal(left);
   const error = useSignal<string | undefined>(undefined);
   const input = useRef<HTMLInputElement>(null);
   const parsed = () => parseAmount(amount.value);
@@ -278,7 +281,7 @@ function ActionForm(props: { readonly action: BackOfficeAction; readonly payment
     <div class="action" role="group" aria-labelledby={`action-${action}`}>
       <h3 id={`action-${action}`}>{t(`actions.${action}`)}</h3>
       {withAmount ? (
-        <Field label={t('actions.amount', { currency: payment.currency })} hint={t('actions.amountHint', { amount: formatAmount(payment.amount, payment.currency) })} error={error.value}>
+        <Field label={t('actions.amount', { currency: payment.currency })} hint={t('actions.amountHint', { amount: formatAmount(left, payment.currency) })} error={error.value}>
           {(control) => (
             <input
               {...control}

@@ -20,7 +20,8 @@ import type { PaymentRow } from '../types.ts';
  * next page is the same address with the API's `cursor`. The entity picked applies to every page of the app.
  */
 
-const STATUSES = ['approved', 'pending', 'declined'] as const;
+/** The lifecycle states (server/domain/backOffice.ts LIFECYCLE_STATES), in the order a payment goes through them. */
+const STATES = ['pending', 'declined', 'approved', 'partiallyCaptured', 'captured', 'partiallyRefunded', 'refunded', 'reversed', 'chargedBack'] as const;
 const PAYMENT_TYPES = ['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'CB', 'CR'] as const;
 
 /** The filters the address holds, by the API's names. */
@@ -56,7 +57,14 @@ export function PaymentsPage() {
       <NotLoaded state={state} reload={reload} />
       {state.state === 'done' && (
         <>
-          <p class="count">{t('payments.shown', { count: state.data.payments.length })}</p>
+          <div class="list-head">
+            <p class="count">
+              {state.data.total !== undefined ? t('payments.total', { count: state.data.total }) : t('payments.shown', { count: state.data.payments.length })}
+            </p>
+            <a class="button" href={paymentsApi.exportHref({ ...filters, ...(entityId ? { entityId } : {}) })} download>
+              {t('payments.export')}
+            </a>
+          </div>
           <Table caption={t('payments.caption')} columns={paymentColumns(several)} rows={state.data.payments} rowKey={(row) => row.id} empty={t('payments.empty')} />
           <nav class="pager" aria-label={t('payments.pager')}>
             {cursor && <Link href={href('/payments', filters)}>{t('payments.firstPage')}</Link>}
@@ -85,7 +93,7 @@ export function paymentColumns(withEntity: boolean): Column<PaymentRow>[] {
     { key: 'type', header: t('payments.column.type'), cell: (row) => paymentTypeName(row.paymentType) },
     { key: 'brand', header: t('payments.column.brand'), cell: (row) => row.paymentBrand ?? '' },
     { key: 'amount', header: t('payments.column.amount'), numeric: true, cell: (row) => formatAmount(row.amount, row.currency) },
-    { key: 'status', header: t('payments.column.status'), cell: (row) => <StatusBadge status={row.status} /> },
+    { key: 'state', header: t('payments.column.state'), cell: (row) => <StatusBadge status={row.state ?? row.status} /> },
     {
       key: 'result',
       header: t('payments.column.result'),
@@ -136,7 +144,7 @@ function PaymentFilters(props: { readonly applied: Partial<Record<PaymentFilter,
         const parsed = parseAmount(text, { allowZero: true });
         if (parsed.ok) query[name] = parsed.amount;
         else found[name] = t(`amount.${parsed.problem}`);
-      } else if (name === 'paymentBrand') {
+      } else if (name === 'paymentBrand' || name === 'currency') {
         query[name] = text.toUpperCase();
       } else if (name === 'q') {
         query[name] = classifySearch(text)?.value ?? text;
@@ -168,13 +176,13 @@ function PaymentFilters(props: { readonly applied: Partial<Record<PaymentFilter,
       </div>
       <fieldset class="filter-grid">
         <legend>{t('payments.filters')}</legend>
-        <Field label={t('payments.status')}>
+        <Field label={t('payments.state')}>
           {(control) => (
-            <select {...control} name="status" value={value('status')} onChange={set('status')}>
-              <option value="">{t('payments.anyStatus')}</option>
-              {STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {statusName(status)}
+            <select {...control} name="state" value={value('state')} onChange={set('state')}>
+              <option value="">{t('payments.anyState')}</option>
+              {STATES.map((state) => (
+                <option key={state} value={state}>
+                  {statusName(state)}
                 </option>
               ))}
             </select>
@@ -193,6 +201,7 @@ function PaymentFilters(props: { readonly applied: Partial<Record<PaymentFilter,
           )}
         </Field>
         {text('paymentBrand', t('payments.brand'), { hint: t('payments.brandHint') })}
+        {text('currency', t('payments.currency'), { hint: t('payments.currencyHint') })}
         {text('amountFrom', t('payments.amountFrom'), { inputMode: 'decimal', ...(errors.value.amountFrom ? { error: errors.value.amountFrom } : {}) })}
         {text('amountTo', t('payments.amountTo'), { inputMode: 'decimal', ...(errors.value.amountTo ? { error: errors.value.amountTo } : {}) })}
         {text('dateFrom', t('payments.dateFrom'), { type: 'date' })}
