@@ -12,6 +12,7 @@ import { seedPayments } from '../server/testing/seedPayments.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { positiveIntFromEnv } from './env.ts';
 import { freshLocation, postgresSource, type StoreKind } from './locations.ts';
+import { measureExport, type ExportFigures } from './export.ts';
 import type { BenchSectionContext } from './section.ts';
 import { formatMs, summarize, type Summary } from './stats.ts';
 
@@ -22,7 +23,8 @@ import { formatMs, summarize, type Summary } from './stats.ts';
  *   - from the click on "Sign in" to the 50th row of the payment list rendered, and from the sign-in's answer to that
  *     row (target ≤ 300 ms after sign-in), BENCH_DASHBOARD_ROUNDS (7) fresh browser contexts each, as an operator (every
  *     entity's payments: the index on created_at) and as the merchant (its entity's: the index on entity_id,
- *     created_at). The operator's click includes the password's scrypt check (about 0.2 s by design).
+ *     created_at). The operator's click includes the password's scrypt check (about 0.2 s by design);
+ *   - the list's CSV export (export.ts) of every payment and of a tenth of them: rows per second, heap and RSS growth.
  * BENCH_ONLY=V runs only this section.
  */
 
@@ -161,6 +163,14 @@ export async function benchDashboard(kind: StoreKind, context: BenchSectionConte
       const operator = await signInRounds(browser, gateway.url, { operator: 'bench-operator', password: PASSWORD });
       const merchant = await signInRounds(browser, gateway.url, { email: 'bench-viewer@example.com', password: PASSWORD });
       const bytes = firstPageBytes();
+      // The export of every payment, then of a tenth of them (a date range): rows/s, and memory that does not grow with rows.
+      const operatorId = (await gateway.store.query<{ id: string }>(`SELECT id FROM operators WHERE name = 'bench-operator'`)).rows[0]?.id as string;
+      const tenthFrom = new Date(Date.now() - SPAN_MS / 10).toISOString().slice(0, 10);
+      const exports = [await measureExport(gateway, operatorId), await measureExport(gateway, operatorId, `?dateFrom=${tenthFrom}`)];
+      for (const figures of exports) {
+        if (figures.rows === 0) throw new Error('the export gave no rows');
+      }
+      const [all, tenth] = exports as [ExportFigures, ExportFigures];
       const verdict = (summary: Summary) => (summary.p99 <= AFTER_SIGN_IN_TARGET_MS ? 'meets target' : 'BELOW target');
       context.row(label('operator (every entity)'), operator.afterSignIn, `every sign-in ≤ ${AFTER_SIGN_IN_TARGET_MS} ms: ${verdict(operator.afterSignIn)}`);
       context.row(label('merchant user (its entity)'), merchant.afterSignIn, `every sign-in ≤ ${AFTER_SIGN_IN_TARGET_MS} ms: ${verdict(merchant.afterSignIn)}`);
@@ -172,6 +182,10 @@ export async function benchDashboard(kind: StoreKind, context: BenchSectionConte
           `${(bytes.js / 1024).toFixed(1)} KB JavaScript + ${(bytes.css / 1024).toFixed(1)} KB CSS gzip (target JavaScript ≤ ${JS_TARGET_BYTES / 1024} KB) — ` +
           `${bytes.js <= JS_TARGET_BYTES ? 'meets target' : 'BELOW target'}`,
       );
+      const exported = (figures: ExportFigures) =>
+        `${figures.rows} rows (${(figures.bytes / 1_048_576).toFixed(0)} MB) in ${figures.seconds.toFixed(1)} s, ${Math.round(figures.rows / figures.seconds)} rows/s, ` +
+        `peak heap +${figures.peakHeapGrowthMb.toFixed(1)} MB, RSS +${figures.peakRssGrowthMb.toFixed(1)} MB`;
+      context.ratio(`${kind}: CSV export of the payment list: ${exported(all)}; a tenth of it: ${exported(tenth)} (memory flat: not proportional to rows)`);
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
