@@ -85,7 +85,7 @@ function Enrolment(props: { readonly secret: string; readonly uri: string }) {
     let live = true;
     import('uqr')
       .then(({ encode }) => {
-        if (live) modules.value = encode(props.uri, { ecc: 'M', border: 2 }).data;
+        if (live) modules.value = encode(props.uri, { ecc: 'M', border: 4 }).data;
       })
       .catch(() => undefined);
     return () => {
