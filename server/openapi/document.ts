@@ -87,7 +87,7 @@ const SECURITY_SCHEMES: Schema = {
   merchantToken: { type: 'http', scheme: 'bearer', description: 'A merchant’s access token, allowed for the entityId the request names.' },
   legacyUserId: {
     type: 'apiKey', in: 'query', name: 'authentication.userId',
-    description: 'Legacy credentials (COMPAT §1), with authentication.password, in the query string or the form body, without an Authorization header; the header decides when both are sent.',
+    description: 'Legacy credentials, with authentication.password, in the query string or the form body, without an Authorization header; the header decides when both are sent.',
   },
   legacyPassword: { type: 'apiKey', in: 'query', name: 'authentication.password', description: 'The password of the legacy pair.' },
   adminToken: { type: 'http', scheme: 'bearer', description: 'The operator’s ADMIN_TOKEN.' },

@@ -35,6 +35,13 @@ function constraintsOf(schema: Node): string {
   if (values) parts.push(`one of ${values.map(code).join(', ')}`);
   if (pattern !== undefined) parts.push(code(pattern));
   if (schema.$ref !== undefined) parts.push(`see <a href="#schema-${anchorOf(String(schema.$ref).slice(COMPONENT.length))}">${text(String(schema.$ref).slice(COMPONENT.length))}</a>`);
+  // What an answer's field holds: a list of what, a map of what, one of several, an object of which fields.
+  const shown = (inner: Node) => constraintsOf(inner) || text(inner.type ?? 'any value');
+  if (schema.type === 'array' && schema.items !== undefined) parts.push(`a list of ${shown(schema.items as Node)}`);
+  const mapped = schema.additionalProperties;
+  if (typeof mapped === 'object' && mapped !== null) parts.push(`a map${schema.propertyNames ? ` (keys ${code(objectAt(schema, 'propertyNames').pattern)})` : ''} of ${shown(mapped as Node)}`);
+  if (Array.isArray(schema.anyOf)) parts.push((schema.anyOf as Node[]).map(shown).join(' or '));
+  if (schema.properties !== undefined) parts.push(`an object of ${Object.keys(objectAt(schema, 'properties')).map(code).join(', ')}`);
   return parts.join('; ');
 }
 
@@ -253,6 +260,8 @@ function componentsSection(document: Node): string {
     } else {
       for (const part of [node, ...listAt(node, 'allOf'), ...listAt(node, 'anyOf')]) {
         if (part.$ref !== undefined) body.push(`<p>${constraintsOf(part)}</p>`);
+        // A map (custom parameters, result details) or a list: what it holds.
+        if (part.properties === undefined && (typeof part.additionalProperties === 'object' || part.type === 'array')) body.push(`<p>${constraintsOf(part)}</p>`);
         const required = (part.required as string[] | undefined) ?? [];
         if (required.length > 0) body.push(`<p>Required: ${required.map(code).join(', ')}</p>`);
         const properties = Object.entries(objectAt(part, 'properties'));

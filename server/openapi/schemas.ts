@@ -53,7 +53,7 @@ const SHORT_ID = '^[0-9]{4}\\.[0-9]{4}\\.[0-9]{4}$';
 
 const result: Schema = ref('Result');
 
-/** What every JSON answer of the API carries (COMPAT §1), success or refusal. */
+/** What every JSON answer of the API carries, success or refusal. */
 const ENVELOPE: Readonly<Record<string, Schema>> = {
   result,
   buildNumber: string(BUILD_NUMBER),
@@ -64,11 +64,16 @@ const ENVELOPE_REQUIRED = ['result', 'buildNumber', 'timestamp', 'ndc'];
 
 /** An answer: the envelope's fields and its own, as one closed object. */
 function enveloped(required: readonly string[], properties: Readonly<Record<string, Schema>>, description?: string): Schema {
-  return object([...ENVELOPE_REQUIRED, ...required], { ...ENVELOPE, ...properties }, description);
+  return object([...required, ...ENVELOPE_REQUIRED], { ...properties, ...ENVELOPE }, description);
 }
 
 /** What answers echo of the request, the structures as components (`Customer`, `ThreeDSecure`, `CustomParameters`, ...). */
 const ECHO = echoSchemas(ref);
+
+/** An answer's own fields, then what it echoes of the request (its own win where both name a field). */
+function echoing(own: Readonly<Record<string, Schema>>): Record<string, Schema> {
+  return { ...own, ...Object.fromEntries(Object.entries(ECHO.properties).filter(([name]) => !(name in own))) };
+}
 
 const card = object(['bin', 'last4Digits'], {
   bin: string('^[0-9]{6,8}$'),
@@ -79,8 +84,7 @@ const card = object(['bin', 'last4Digits'], {
 }, 'The card as answers show it: never its number or CVV; a deleted registration keeps only its bin and last four digits.');
 
 /** A payment's own fields (COMPAT §2, §10, §11, §13, §15), with what it echoes of its request. */
-const PAYMENT: Readonly<Record<string, Schema>> = {
-  ...ECHO.properties,
+const PAYMENT: Readonly<Record<string, Schema>> = echoing({
   id: string(ID),
   referencedId: string(ID, 'The payment a back-office operation (CP, RV, RF, CB, CR) or follow-up authorization is made on.'),
   paymentType: oneOf(['PA', 'DB', 'CD', 'CP', 'RV', 'RF', 'CB', 'CR']),
@@ -94,7 +98,7 @@ const PAYMENT: Readonly<Record<string, Schema>> = {
   redirect: ref('Redirect'),
   registrationId: string(ID, 'The registration a payment used or (createRegistration=true) made.'),
   recurringType: string(undefined, 'The standing instruction’s mode, or the legacy parameter as sent.'),
-};
+});
 const PAYMENT_REQUIRED = ['id', 'paymentType', 'amount', 'currency', 'descriptor'];
 
 const PAYMENT_METHODS: Readonly<Record<string, true>> = { CC: true, DD: true, VA: true, IV: true, OT: true, PP: true };
@@ -117,13 +121,12 @@ const PAYMENT_RECORD: Readonly<Record<string, Schema>> = {
 const RECORD_REQUIRED = ['result', 'timestamp', 'shortId', 'authentication'];
 
 /** A registration (COMPAT §10): the stored card or account, and what it echoes of its request. */
-const REGISTRATION: Readonly<Record<string, Schema>> = {
-  ...ECHO.properties,
+const REGISTRATION: Readonly<Record<string, Schema>> = echoing({
   id: string(ID),
   paymentBrand: string(),
   card: ref('Card'),
   bankAccount: ref('BankAccount'),
-};
+});
 
 /** The job of a schedule: its cron fields and expression as kept, what else of job.* it was sent, its times. */
 const scheduleJob = object(['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year', 'expression'], {
@@ -329,12 +332,12 @@ const ECHO_COMPONENTS: Readonly<Record<string, Schema>> = {
     ...ECHO.components.Risk,
     properties: {
       ...(ECHO.components.Risk?.properties as Record<string, Schema>),
-      ...Object.fromEntries(Object.keys(NO_RISK_SCORE).map((name) => [name, string(undefined, 'A registration-only checkout’s registration shows a risk score (COMPAT §10): 0, the gateway scores no payment.')])),
+      ...Object.fromEntries(Object.keys(NO_RISK_SCORE).map((name) => [name, string(undefined, 'A registration-only checkout’s registration shows a risk score: 0, the gateway scores no payment.')])),
     },
   },
   StandingInstruction: {
     ...ECHO.components.StandingInstruction,
-    description: 'The standing instruction as sent (COMPAT §11), with the scheme’s reference (initialTransactionId) an approved INITIAL payment got.',
+    description: 'The standing instruction as sent, with the scheme’s reference (initialTransactionId) an approved INITIAL payment got.',
   },
 };
 
@@ -346,7 +349,7 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
     parameterErrors: list(ref('ParameterError')),
   }),
   ParameterError: object(['name', 'value', 'message'], { name: string(), value: string(undefined, 'As sent, masked: card numbers and secrets never show.'), message: string() }),
-  Envelope: enveloped([], {}, 'What every JSON answer of the API carries (COMPAT §1), success or refusal; a refusal’s is just this.'),
+  Envelope: enveloped([], {}, 'What every JSON answer of the API carries, success or refusal; a refusal’s is just this.'),
   Card: card,
   Redirect: object(['url', 'method', 'parameters'], {
     url: { type: 'string', format: 'uri' },
@@ -354,16 +357,16 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
     parameters: list(object(['name', 'value'], { name: string(), value: string() })),
   }, 'Where a pending payment sends the shopper: a form of these parameters to the url.'),
   ...ECHO_COMPONENTS,
-  Payment: enveloped(PAYMENT_REQUIRED, PAYMENT, 'A payment (COMPAT §2): approved, pending (with redirect, or resultDetails saying where to transfer to), or declined with its code.'),
+  Payment: enveloped(PAYMENT_REQUIRED, PAYMENT, 'A payment: approved, pending (with redirect, or resultDetails saying where to transfer to), or declined with its code.'),
   PaymentOrRefusal: { anyOf: [ref('Payment'), ref('Envelope')], description: 'A declined payment (the payment with its decline code) or a refused request.' },
   ShopperSubmit: enveloped(['id'], { id: string(ID), redirect: ref('Redirect') }, 'The shopper’s submit: the payment’s or registration’s id, and the page to send the shopper to while pending.'),
   Checkout: enveloped(['id'], { id: string(CHECKOUT_ID), integrity: string('^sha384-[A-Za-z0-9+/]+={0,2}$', 'The SRI hash of the checkout’s paymentWidgets.js (integrity=true).') }),
   CheckoutResult: { anyOf: [ref('Payment'), ref('Registration'), ref('Envelope')], description: 'The payment, a registration-only checkout’s registration, or 000.200.000 while there is none yet.' },
-  Registration: enveloped(['id', 'paymentBrand'], REGISTRATION, 'A stored card or account (COMPAT §10).'),
+  Registration: enveloped(['id', 'paymentBrand'], REGISTRATION, 'A stored card or account.'),
   RegistrationOrRefusal: { anyOf: [ref('Registration'), ref('Envelope')], description: 'A card refused (the answer still has the registration’s id and the card), or a refused request.' },
   RegistrationOperation: enveloped(['id', 'referencedId', 'paymentType'], { id: string(ID), referencedId: string(ID), paymentType: oneOf(['DR', 'TE']) }),
   ScheduleJob: scheduleJob,
-  Schedule: enveloped(SCHEDULE_REQUIRED, SCHEDULE, 'A schedule (COMPAT §12).'),
+  Schedule: enveloped(SCHEDULE_REQUIRED, SCHEDULE, 'A schedule: the payment it makes at each fire time of its job.'),
   Cancelled: enveloped(['id'], { id: string(ID) }),
   ...LISTED,
   Transaction: { anyOf: Object.keys(LISTED).map(ref), description: 'A transaction as a query lists it: a payment, a schedule’s SD or DS, a registration’s RG or DR.' },
