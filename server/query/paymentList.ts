@@ -1,6 +1,6 @@
 import type { LifecycleState } from '../domain/backOffice.ts';
 import type { PaymentRecord, PaymentStatus } from '../domain/payment.ts';
-import { findPaymentsById } from '../payments/store/payments.ts';
+import { PAYMENT_COLUMNS, paymentOfRow } from '../payments/store/payments.ts';
 import type { Queryable } from '../store/index.ts';
 
 /**
@@ -94,23 +94,20 @@ export async function findPaymentPage(db: Queryable, criteria: PaymentListCriter
   const { conditions, parameter } = conditionsOf(criteria, values);
   if (after) conditions.push(`(created_at, id) < (${parameter(after.at, 'timestamptz')}, ${parameter(after.id, 'char(32)')})`);
   const rowsWanted = parameter(limit + 1, 'integer');
+  // The rows themselves, in the one statement that finds them (a second to read them by id cost the export half its time).
   const page = (where: readonly string[]) =>
-    `SELECT id, created_at, created_at::text AS at, coalesce(lifecycle, status) AS state FROM payments
+    `SELECT ${PAYMENT_COLUMNS}, created_at::text AS at, coalesce(lifecycle, status) AS state FROM payments
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${rowsWanted}`;
   // Each entity's newest rows read from its own index (entity_id, created_at, id), then merged: `entity_id = ANY(...)`
   // would make the store read every row of the entities and sort them.
   const sql = criteria.entityIds
-    ? `SELECT p.id, p.at, p.state FROM unnest(${parameter(criteria.entityIds, 'char(32)[]')}) AS e (entity_id)
+    ? `SELECT p.* FROM unnest(${parameter(criteria.entityIds, 'char(32)[]')}) AS e (entity_id)
          CROSS JOIN LATERAL (${page(['entity_id = e.entity_id', ...conditions])}) AS p
         ORDER BY p.created_at DESC, p.id DESC LIMIT ${rowsWanted}`
     : page(conditions);
-  const found = await db.query<{ id: string; at: string; state: LifecycleState }>(sql, values);
+  const found = await db.query<Record<string, unknown> & { id: string; at: string; state: LifecycleState }>(sql, values);
   const rows = found.rows.slice(0, limit);
-  const byId = new Map((await findPaymentsById(db, rows.map((row) => row.id))).map((payment) => [payment.id, payment]));
-  const payments = rows.flatMap((row) => {
-    const payment = byId.get(row.id);
-    return payment ? [{ payment, state: row.state }] : [];
-  });
+  const payments = rows.map((row) => ({ payment: paymentOfRow(row), state: row.state }));
   const last = rows[rows.length - 1];
   return found.rows.length > limit && last ? { payments, next: { at: last.at, id: last.id } } : { payments };
 }

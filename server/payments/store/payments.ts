@@ -7,10 +7,12 @@ import type { Queryable } from '../../store/index.ts';
  * each change's event in the same transaction.
  */
 
-const COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
+/** The payments table's columns a PaymentRecord is read from (paymentOfRow), in its order. */
+export const PAYMENT_COLUMNS = `id, entity_id, parent_id, payment_type, payment_brand, amount_minor, currency, result_code,
   result_description, status, final_in_sequence, max_captures, acquirer, acquirer_reference, test_mode,
   merchant_transaction_id, card, request_echo, result_details, three_d_secure, redirect, registration_id, source,
   checkout_id, ndc, created_at`;
+const COLUMNS = PAYMENT_COLUMNS;
 
 interface PaymentRow {
   id: string;
