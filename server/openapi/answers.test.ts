@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type RequestLimits } from '../config.ts';
 import {
@@ -9,6 +10,7 @@ import {
   cardPayment,
   connectorTo,
   createTestClock,
+  liveApp,
   MIT_REPEATED,
   STORE_KINDS,
   startTestGateway,
@@ -18,6 +20,7 @@ import {
   type TestGateway,
 } from '../testing/harness.ts';
 import { startNodeReceiver, type NodeReceiver } from '../testing/webhookReceivers.ts';
+import type { AppEnv } from '../http/context.ts';
 import { notificationRequest } from '../webhooks/crypto.ts';
 import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
 import { openApiPath } from './document.ts';
@@ -84,7 +87,7 @@ function isOpenObject(schema: Json): boolean {
 }
 
 /** The schema with `additionalProperties: false` on every object schema that says nothing of other properties. */
-export function closed(schema: Json): Json {
+function closed(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(closed);
   if (typeof schema !== 'object' || schema === null) return schema;
   const copy: Json = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'properties' || key === '$defs' ? Object.fromEntries(Object.entries(value as object).map(([name, property]) => [name, closed(property)])) : closed(value)]));
@@ -174,7 +177,7 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
   async function call(
     key: string,
     path: string,
-    init: { form?: Record<string, string>; json?: unknown; token?: string | null; query?: Record<string, string>; method?: string; headers?: Record<string, string>; body?: string } = {},
+    init: { form?: Record<string, string>; json?: unknown; token?: string | null; query?: Record<string, string>; method?: string; headers?: Record<string, string>; body?: string; app?: Hono<AppEnv> } = {},
     example?: [name: string, summary: string],
   ): Promise<Recorded> {
     const method = init.method ?? (key.split(' ')[0] as string);
@@ -190,7 +193,7 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
       headers['Content-Type'] = 'application/json';
     }
     const query = init.query ? `?${new URLSearchParams(init.query)}` : '';
-    const response = await t.gateway.app.request(`${path}${query}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await (init.app ?? t.gateway.app).request(`${path}${query}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const contentType = (response.headers.get('content-type') ?? '').split(';')[0] as string;
     const text = await response.text();
     const request: Request = { method, path, ...(init.query ? { query: init.query } : {}), ...(init.form ? { form: init.form } : {}), ...(init.json !== undefined ? { json: init.json } : {}) };
@@ -338,6 +341,15 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
     await call('POST /v1/payments', '/v1/payments', { form: { entityId: entity, amount: '15.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'GOOGLEPAY', 'googlePay.paymentToken': '{"paymentMethod":{"network":"MASTERCARD"}}' } }, ['googlePay', 'Google Pay: the card the token stands for']);
     await call('POST /v1/payments', '/v1/payments', { form: { entityId: entity, amount: '15.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'MBWAY', 'virtualAccount.accountId': '351#911234567' } }, ['mbway', 'MB WAY']);
 
+    // A live gateway's payments go through a connector to a provider speaking this API (here the test gateway itself):
+    // what the provider answers, its 3-D Secure outcome and its page for a challenge, comes back in the same shape.
+    const live = await liveApp(t, clock.now);
+    const throughConnector = await call('POST /v1/payments', '/v1/payments', { app: live, form: cardPayment(entity, { 'card.number': '4200000000000091', shopperResultUrl: 'https://shop.example/return', ...BROWSER_DATA }) });
+    expect(throughConnector.body.threeDSecure?.eci, JSON.stringify(throughConnector.body)).toEqual(expect.any(String));
+    const challengedThroughConnector = await call('POST /v1/payments', '/v1/payments', { app: live, form: cardPayment(entity, { 'card.number': '4200000000000042', shopperResultUrl: 'https://shop.example/return', ...BROWSER_DATA }) });
+    expect(challengedThroughConnector.body.redirect, JSON.stringify(challengedThroughConnector.body)).toBeDefined();
+    await call('GET /v1/payments/:id', `/v1/payments/${throughConnector.body.id}`, { app: live, query: { entityId: entity } });
+
     // Errors every merchant operation may answer.
     expect((await call('POST /v1/payments', '/v1/payments', { form: cardPayment(entity), token: null }, ['noCredentials', 'No Authorization header'])).status).toBe(401);
     expect((await call('POST /v1/payments', '/v1/payments', { form: cardPayment(entity), token: 'not-a-token' }, ['unknownToken', 'A token the gateway does not know'])).status).toBe(403);
@@ -406,12 +418,13 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
 
     // Settlement: the day's run, the settlements, the reports under each spelling of their paths.
     clock.advance(24 * 3_600_000);
-    const run = await call('POST /admin/v1/settlements/runs', '/admin/v1/settlements/runs', { json: { date: DAY } }, ['run', 'The simulated acquirers settle a day']);
-    const aggregationId = run.body.settlementRun.settlements[0].id as string;
+    await call('POST /admin/v1/settlements/runs', '/admin/v1/settlements/runs', { json: { date: DAY } }, ['run', 'The simulated acquirers settle a day']);
     await call('GET /admin/v1/settlements', '/admin/v1/settlements', { query: { date: DAY } }, ['day', 'A day’s settlements']);
+    let aggregationId = '';
     for (const collection of ['reconciliations/aggregations', 'reconiliations/aggregrations', 'reconciliations/aggregrations']) {
       const named = collection === 'reconciliations/aggregations';
-      await call(`GET /reports/v1/${collection}`, `/reports/v1/${collection}`, { query: { entityId: entity, 'date.from': DAY, 'date.to': DAY } }, named ? ['summary', 'A day’s aggregations'] : undefined);
+      const summary = await call(`GET /reports/v1/${collection}`, `/reports/v1/${collection}`, { query: { entityId: entity, 'date.from': DAY, 'date.to': DAY } }, named ? ['summary', 'A day’s aggregations'] : undefined);
+      aggregationId ||= summary.body.aggregations[0].id as string;
       clock.advance(2_000);
       await call(`GET /reports/v1/${collection}/:id`, `/reports/v1/${collection}/${aggregationId}`, { query: { entityId: entity, sortValue: 'SettlementTxDate', sortOrder: 'ASC' } }, named ? ['detail', 'Every record of an aggregation'] : undefined);
       clock.advance(2_000);
