@@ -54,7 +54,10 @@ describe('the vault migration (0007)', () => {
           body: new URLSearchParams({ entityId: entity.id, amount: '3.00', currency: 'EUR', paymentType: 'DB', registrationId }),
         });
         expect(((await paid.json()) as { result: { code: string } }).result.code).toBe('000.100.110');
-        expect(await gateway.jobs.runDueJobs()).toBe(1);
+        // The compaction runs (and the payments' lifecycle backfill migration 0027 scheduled, with nothing to fill).
+        expect(await gateway.jobs.runDueJobs()).toBe(2);
+        const compaction = await gateway.store.query<{ done: boolean }>('SELECT done_at IS NOT NULL AS done FROM jobs WHERE kind = $1', [VAULT_COMPACTION_JOB]);
+        expect(compaction.rows).toEqual([{ done: true }]);
       } finally {
         await gateway.close();
       }
