@@ -1,5 +1,5 @@
 /**
- * What the dashboard's API answers (/work/scratch/dashboard-contract.md → server/dashboard/api.ts), as the app reads
+ * What the dashboard's API answers (server/dashboard/api.ts and the pages' own API files beside it), as the app reads
  * it. Every answer is the gateway's envelope: `result`, `buildNumber`, `timestamp`, `ndc`, and the data fields at the
  * top level. The app reads defensively where the contract leaves a shape open (`{...}`): those are shown as facts.
  */
@@ -155,9 +155,12 @@ export interface PaymentDetailAnswer {
 
 export interface PaymentPage {
   readonly payments: readonly PaymentRow[];
-  /** How many payments the filters select (the first page only). */
-  readonly total?: number;
   readonly nextCursor?: string;
+}
+
+/** How many payments the list's filters select, every page of them. */
+export interface PaymentCount {
+  readonly total: number;
 }
 
 /** The new payment a capture, refund or reversal made, as /v1/payments/{id} answers it. */

@@ -12,6 +12,7 @@ import {
   recordLine,
   type FileContext,
 } from './format.ts';
+import { readCsv } from '../testing/csvReader.ts';
 
 /** The reconciliation file's format (spec doc 3 §2.17), pure: columns, order, every field, quoting, money, chunks. */
 
@@ -65,35 +66,6 @@ function record(overrides: Partial<SettlementRecord> = {}): SettlementRecord {
   };
 }
 
-/** An RFC 4180 reader with `;` (the merchant's importer): fields, quotes doubled, line breaks inside quotes. */
-function parse(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ';') {
-      row.push(field);
-      field = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      index++;
-    } else field += char;
-  }
-  expect(field === '' && row.length === 0, 'the file ends with a CRLF').toBe(true);
-  return rows;
-}
 
 async function* iterate<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
@@ -217,20 +189,20 @@ describe('the reconciliation file format', () => {
     const line = recordLine(tricky, context);
     expect(line).toContain(';"Jane ""J"" Jones; Sr.";');
     expect(line.endsWith('\r\n')).toBe(true);
-    const [parsed] = parse(line);
+    const [parsed] = readCsv(line);
     expect(parsed).toHaveLength(36);
     expect(parsed).toEqual(recordFields(tricky, context));
   });
 
   it('writes a field a spreadsheet would run as a formula with a leading quote, and numbers as numbers (issue 34 §4)', () => {
     const formulas = record({ accountHolder: '=HYPERLINK("http://x","y")', descriptor: "+cmd|' /C calc'!A0", reasonDesc: '@SUM(A1)' });
-    const [parsed] = parse(recordLine(formulas, context));
+    const [parsed] = readCsv(recordLine(formulas, context));
     const field = (name: (typeof RECONCILIATION_COLUMNS)[number]) => parsed?.[RECONCILIATION_COLUMNS.indexOf(name)];
     expect(field('AccountHolder')).toBe(`'=HYPERLINK("http://x","y")`);
     expect(field('Descriptor')).toBe(`'+cmd|' /C calc'!A0`);
     expect(field('ReasonDesc')).toBe(`'@SUM(A1)`);
     const negative = record({ amountMinor: -1250, settlementAmountMinor: -1250, settlementFeeMinor: -5 });
-    const [numbers] = parse(recordLine(negative, context));
+    const [numbers] = readCsv(recordLine(negative, context));
     expect([numbers?.[RECONCILIATION_COLUMNS.indexOf('Amount')], numbers?.[RECONCILIATION_COLUMNS.indexOf('SettlementAmount')], numbers?.[RECONCILIATION_COLUMNS.indexOf('SettlementFee')]]).toEqual(['-12.50', '-12.50', '-0.05']);
   });
 
@@ -243,7 +215,7 @@ describe('the reconciliation file format', () => {
     expect(written.records).toBe(2_000);
     expect(written.chunks.length).toBeGreaterThan(5);
     for (const chunk of written.chunks) expect(chunk.length).toBeLessThan(70 * 1024);
-    const rows = parse(written.text);
+    const rows = readCsv(written.text);
     expect(rows[0]).toEqual([...RECONCILIATION_COLUMNS]);
     expect(rows.slice(1).map((row) => row[RECONCILIATION_COLUMNS.indexOf('Amount')])).toEqual(many.map((entry) => formatMoney(entry.amountMinor)));
     expect(rows.slice(1).every((row) => row.length === 36)).toBe(true);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopperCard } from '../testing/checkouts.ts';
 import { createTestClock, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type TestGateway } from '../testing/harness.ts';
 import { RECONCILIATION_COLUMNS } from './format.ts';
+import { readCsv } from '../testing/csvReader.ts';
 
 warnIfPostgresSkipped('reconciliation/formulas.test.ts');
 
@@ -16,34 +17,6 @@ const DAY = '2026-11-26';
 const HOLDER = '=HYPERLINK("http://x","y")';
 const DESCRIPTOR = "+cmd|' /C calc'!A0";
 
-/** An RFC 4180 reader with `;`: fields, quotes doubled, line breaks inside quotes. */
-function parse(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ';') {
-      row.push(field);
-      field = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      index++;
-    } else field += char;
-  }
-  return rows;
-}
 
 describe.each(STORE_KINDS)('spreadsheet formulas in the reconciliation file on %s', (kind) => {
   const clock = createTestClock(new Date(`${DAY}T10:00:00.000Z`));
@@ -80,7 +53,7 @@ describe.each(STORE_KINDS)('spreadsheet formulas in the reconciliation file on %
     const csv = await admin('GET', `/admin/v1/entities/${entityId}/reconciliation/files/${DAY}/csv`);
     expect(csv.status).toBe(200);
     const text = await csv.text();
-    const [header, ...rows] = parse(text);
+    const [header, ...rows] = readCsv(text);
     expect(header).toEqual([...RECONCILIATION_COLUMNS]);
     const column = (row: string[], name: (typeof RECONCILIATION_COLUMNS)[number]) => row[RECONCILIATION_COLUMNS.indexOf(name)];
     const debit = rows.find((row) => column(row, 'UniqueID') === paid.body.id) as string[];

@@ -23,11 +23,25 @@ export interface DashboardAnswer {
   readonly body: Record<string, any>;
 }
 
+/** Where the calls go: the gateway's address and how a request reaches it (fetch over a socket, or `app.request`). */
+export interface DashboardTarget {
+  readonly url: string;
+  readonly send: (input: string, init: RequestInit) => Response | Promise<Response>;
+}
+
 /** `gatewayUrl` is asked at each call: a test makes the client before its gateway starts. */
 export function dashboardClient(gatewayUrl: () => string) {
+  return dashboardClientOf(() => ({ url: gatewayUrl(), send: fetch }));
+}
+
+/**
+ * The same calls, sent where `target` says at each call (dashboardApp.ts: through `app.request`, for tests that need no
+ * listener). A string body goes as it is (a malformed one, say); any other as JSON.
+ */
+export function dashboardClientOf(target: () => DashboardTarget) {
   async function call(browser: DashboardBrowser, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<DashboardAnswer> {
-    const url = gatewayUrl();
-    const response = await fetch(`${url}/dashboard/api${path}`, {
+    const { url, send } = target();
+    const response = await send(`${url}/dashboard/api${path}`, {
       method,
       headers: {
         ...(browser.cookie ? { cookie: browser.cookie } : {}),
@@ -36,7 +50,7 @@ export function dashboardClient(gatewayUrl: () => string) {
         origin: url,
         ...headers,
       },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await response.text();
     let parsed: DashboardAnswer['body'] = {};
