@@ -13,6 +13,7 @@ import { launchBrowser } from '../e2e/support/browser.ts';
 import { positiveIntFromEnv } from './env.ts';
 import { freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import { measureExport, type ExportFigures } from './export.ts';
+import { formatGrowth, MB, staysFlat } from './memory.ts';
 import type { BenchSectionContext } from './section.ts';
 import { formatMs, summarize, type Summary } from './stats.ts';
 
@@ -183,9 +184,11 @@ export async function benchDashboard(kind: StoreKind, context: BenchSectionConte
           `${bytes.js <= JS_TARGET_BYTES ? 'meets target' : 'BELOW target'}`,
       );
       const exported = (figures: ExportFigures) =>
-        `${figures.rows} rows (${(figures.bytes / 1_048_576).toFixed(0)} MB) in ${figures.seconds.toFixed(1)} s, ${Math.round(figures.rows / figures.seconds)} rows/s, ` +
-        `peak heap +${figures.peakHeapGrowthMb.toFixed(1)} MB, RSS +${figures.peakRssGrowthMb.toFixed(1)} MB`;
-      context.ratio(`${kind}: CSV export of the payment list: ${exported(all)}; a tenth of it: ${exported(tenth)} (memory flat: not proportional to rows)`);
+        `${figures.rows} rows (${(figures.bytes / MB).toFixed(0)} MiB) in ${figures.seconds.toFixed(1)} s, ${Math.round(figures.rows / figures.seconds)} rows/s, ${formatGrowth(figures.growth)}`;
+      context.ratio(
+        `${kind}: CSV export of the payment list: ${exported(all)}; a tenth of it: ${exported(tenth)} — ` +
+          `${staysFlat(all.growth) ? 'memory flat, not proportional to rows' : 'memory GROWS with the rows'}`,
+      );
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

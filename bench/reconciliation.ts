@@ -2,8 +2,6 @@ import { fork } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { startGateway, type RunningGateway } from '../server/gateway.ts';
 import { createEntity } from '../server/merchants/repository.ts';
 import { resendFile } from '../server/reconciliation/files.ts';
@@ -14,30 +12,20 @@ import { FTP_PASSWORD, FTP_USER } from '../server/testing/ftpServer.ts';
 import { freshLocation, postgresSource, type StoreKind } from './locations.ts';
 import type { BenchSectionContext } from './section.ts';
 import { positiveIntFromEnv } from './env.ts';
+import { formatGrowth, MB, sampleMemory, staysFlat, type MemoryGrowth } from './memory.ts';
 
 /**
  * U: the reconciliation file (COMPAT §14) of a day of BENCH_RECONCILIATION_RECORDS (1,000,000) settlement records,
  * seeded with set-based SQL (INSERT ... SELECT FROM generate_series), generated and uploaded by the gateway's own
  * upload job (an operator's re-send, run at once) to an FTP server on loopback in a process of its own (ftp-srv).
- * Target: at most 30 s. Memory, against a baseline taken after a full garbage collection, for a day of a tenth of the
- * records too: the gateway process's live JS heap (what is left after a full collection, forced every 2 s during the
- * upload: a file built in memory would keep ~400 MiB of it), its peak heap (garbage included: what the collector lets
- * pile up between collections) and its peak RSS, sampled every 20 ms. (RSS includes the embedded store's own memory,
- * which its page cache fills as it reads.)
+ * Target: at most 30 s. Memory (memory.ts: live heap, peak heap, peak RSS over a baseline), for a day of a tenth of
+ * the records too: a file built in memory would keep ~400 MiB of live heap.
  */
 
 const RECORDS = positiveIntFromEnv('BENCH_RECONCILIATION_RECORDS', 1_000_000);
 const TARGET_SECONDS = 30;
 const NOW = new Date('2026-11-27T09:00:00.000Z');
 const SERVER = fileURLToPath(new URL('./ftp-server.ts', import.meta.url));
-const MB = 2 ** 20;
-/** Live heap growth a streamed file stays under, whatever the day's size; a million records kept would be ~400 MiB. */
-const FLAT_LIVE_HEAP = 64 * MB;
-
-/** A full garbage collection, for baselines that hold no garbage. */
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
 /** `count` records for the entity's settlement day `date`, a batch of them, written by one statement. */
 async function seedDay(gateway: RunningGateway, entityId: string, date: string, count: number): Promise<void> {
   const batchId = (await gateway.store.query<{ id: string }>("SELECT replace(gen_random_uuid()::text, '-', '') AS id")).rows[0]?.id as string;
@@ -67,34 +55,19 @@ async function seedDay(gateway: RunningGateway, entityId: string, date: string, 
 interface Upload {
   readonly seconds: number;
   readonly bytes: number;
-  readonly liveHeapGrowth: number;
-  readonly heapGrowth: number;
-  readonly rssGrowth: number;
+  readonly growth: MemoryGrowth;
 }
 
 /** Re-sends the entity's file of `date` and runs the upload job, sampling this process's memory meanwhile. */
 async function upload(gateway: RunningGateway, entityId: string, date: string, count: number, root: string): Promise<Upload> {
-  collectGarbage();
-  const baseline = process.memoryUsage();
-  let peakHeap = baseline.heapUsed;
-  let peakRss = baseline.rss;
-  let peakLive = baseline.heapUsed;
-  const sampler = setInterval(() => {
-    const now = process.memoryUsage();
-    peakHeap = Math.max(peakHeap, now.heapUsed);
-    peakRss = Math.max(peakRss, now.rss);
-  }, 20);
-  const collector = setInterval(() => {
-    collectGarbage();
-    peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
-  }, 2000);
+  const stopSampling = sampleMemory();
   const started = performance.now();
+  let growth: MemoryGrowth;
   try {
     await resendFile(gateway.store, entityId, date, NOW);
     await gateway.reconciliation.uploads.runDueJobs();
   } finally {
-    clearInterval(sampler);
-    clearInterval(collector);
+    growth = stopSampling();
   }
   const seconds = (performance.now() - started) / 1000;
   const file = await findFile(gateway.store, entityId, date);
@@ -103,7 +76,7 @@ async function upload(gateway: RunningGateway, entityId: string, date: string, c
   const onServer = statSync(path).size;
   if (file.recordCount !== count || file.sizeBytes !== onServer) throw new Error(`the file of ${date} holds ${file.recordCount} records, ${onServer} bytes on the server of ${file.sizeBytes} sent`);
   rmSync(path);
-  return { seconds, bytes: onServer, liveHeapGrowth: peakLive - baseline.heapUsed, heapGrowth: peakHeap - baseline.heapUsed, rssGrowth: peakRss - baseline.rss };
+  return { seconds, bytes: onServer, growth };
 }
 
 export async function benchReconciliationFile(kind: StoreKind, context: BenchSectionContext): Promise<void> {
@@ -145,17 +118,14 @@ export async function benchReconciliationFile(kind: StoreKind, context: BenchSec
       for (const [count, figures] of [[small, tenth], [RECORDS, full]] as const) {
         console.log(
           `  ${count} records: ${figures.seconds.toFixed(1)} s, ${mb(figures.bytes)} MiB (${Math.round(count / figures.seconds)} records/s, ` +
-            `${mb(figures.bytes / figures.seconds)} MiB/s); growth over the baseline: live heap ${mb(figures.liveHeapGrowth)} MiB, ` +
-            `peak heap ${mb(figures.heapGrowth)} MiB, peak RSS ${mb(figures.rssGrowth)} MiB`,
+            `${mb(figures.bytes / figures.seconds)} MiB/s); growth over the baseline: ${formatGrowth(figures.growth)}`,
         );
       }
       const meets = full.seconds <= TARGET_SECONDS;
-      const flat = full.liveHeapGrowth < FLAT_LIVE_HEAP;
       context.ratio(
         `${kind}: reconciliation file of ${RECORDS} records (${mb(full.bytes)} MiB) generated and uploaded over FTP in ${full.seconds.toFixed(1)} s ` +
-          `(target ≤ ${TARGET_SECONDS} s) — ${meets ? 'meets target' : 'BELOW target'}; growth of the live heap ${mb(full.liveHeapGrowth)} MiB ` +
-          `(${mb(tenth.liveHeapGrowth)} MiB for ${small} records), peak heap ${mb(full.heapGrowth)} MiB (${mb(tenth.heapGrowth)}), peak RSS ` +
-          `${mb(full.rssGrowth)} MiB (${mb(tenth.rssGrowth)}) — ${flat ? 'memory flat, not proportional to rows' : 'memory GROWS with the rows'}`,
+          `(target ≤ ${TARGET_SECONDS} s) — ${meets ? 'meets target' : 'BELOW target'}; growth: ${formatGrowth(full.growth)} ` +
+          `(for ${small} records: ${formatGrowth(tenth.growth)}) — ${staysFlat(full.growth) ? 'memory flat, not proportional to rows' : 'memory GROWS with the rows'}`,
       );
     });
   } catch (error) {
