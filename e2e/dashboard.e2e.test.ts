@@ -296,7 +296,7 @@ describe('the dashboard signed in as a merchant', () => {
     const rows = page.locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(50);
     // The first page counts them all (54 and the template); a later page counts its own.
-    expect(await page.getByText('55 payments', { exact: true }).count()).toBe(1);
+    await page.getByText('55 payments', { exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'First page' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Next page' }).click();
     await page.waitForURL(/\?cursor=/);

@@ -1,5 +1,5 @@
 import { session, sessionEnded } from './state.ts';
-import type { ActionAnswer, BackOfficeAction, ChargebackPage, Overview, PaymentDetailAnswer, PaymentPage, ResultInfo, Role, Session, SignInAnswer } from './types.ts';
+import type { ActionAnswer, BackOfficeAction, ChargebackPage, Overview, PaymentCount, PaymentDetailAnswer, PaymentPage, ResultInfo, Role, Session, SignInAnswer } from './types.ts';
 
 /**
  * The one client of the dashboard's API (/dashboard/api/...). Every call: same-origin credentials (the session is an
@@ -199,6 +199,8 @@ export const paymentsApi = {
     firstPage = undefined;
     return prefetched ?? api.get<PaymentPage>('/payments', query, signal);
   },
+  /** How many the filters select: asked once the first page is drawn (a million rows take longer to count than to page). */
+  count: (query: PaymentQuery, signal?: AbortSignal) => api.get<PaymentCount>('/payments/count', query, signal),
   detail: (id: string, signal?: AbortSignal) => api.get<PaymentDetailAnswer>(`/payments/${segment(id)}`, undefined, signal),
   /** The address of the list's CSV export with these filters (a download the browser makes with the session's cookie). */
   exportHref: (query: PaymentQuery) => {

@@ -58,9 +58,7 @@ export function PaymentsPage() {
       {state.state === 'done' && (
         <>
           <div class="list-head">
-            <p class="count">
-              {state.data.total !== undefined ? t('payments.total', { count: state.data.total }) : t('payments.shown', { count: state.data.payments.length })}
-            </p>
+            {cursor ? <p class="count">{t('payments.shown', { count: state.data.payments.length })}</p> : <PaymentTotal query={{ ...filters, ...(entityId ? { entityId } : {}) }} shown={state.data.payments.length} />}
             <a class="button" href={paymentsApi.exportHref({ ...filters, ...(entityId ? { entityId } : {}) })} download>
               {t('payments.export')}
             </a>
@@ -74,6 +72,16 @@ export function PaymentsPage() {
       )}
     </Page>
   );
+}
+
+/**
+ * How many payments the filters select, asked once the first page is drawn (mounted with it): a page on a million
+ * payments is read in milliseconds, their count takes longer. Until it comes, the page's own count.
+ */
+function PaymentTotal({ query, shown }: { readonly query: PaymentQuery; readonly shown: number }) {
+  const { loaded } = useLoad((signal) => paymentsApi.count(query, signal), [JSON.stringify(query)]);
+  const counted = loaded.value;
+  return <p class="count">{counted.state === 'done' ? t('payments.total', { count: counted.data.total }) : t('payments.shown', { count: shown })}</p>;
 }
 
 /** The columns of a list of payments (this page's, and a payment's linked transactions). */
