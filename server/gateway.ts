@@ -314,9 +314,10 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   });
   await jobs.scheduleRecurring();
   // Deliveries have a worker of their own: a receiver that hangs for its 30 s holds a delivery slot, never a slot of
-  // the jobs that finish payments. A claimed delivery is done within twice the timeout (a wait for the receiver's
-  // slot, then the send: webhooks/delivery.ts), so its lease is that and half a minute more: what an instance that
-  // died had claimed is sent by another within a minute and a half, not the five minutes of the other jobs.
+  // the jobs that finish payments. A claimed delivery is done within twice the send timeout (a wait for the
+  // receiver's slot, then the send: webhooks/delivery.ts), so its lease is that and half a minute more (90 s): what
+  // an instance that died had claimed is sent by another within a minute and a half, not the five minutes of the
+  // other jobs. (A test's shorter timeout keeps the lease.)
   const webhookDeliveries = startJobWorker({
     store,
     logger,
@@ -325,7 +326,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     handlers: createJobRegistry(webhookJobHandlers(webhookServices)),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
     batchSize: WEBHOOK_DELIVERY_BATCH,
-    leaseMs: 2 * webhookServices.timeoutMs + 30_000,
+    leaseMs: 2 * WEBHOOK_TIMEOUT_MS + 30_000,
   });
   const pollMs = options.jobPollMs ?? DEFAULT_JOB_POLL_MS;
   const scheduler = startScheduler({ store, outbox: payments.outbox, logger, now, catchUpMs: config.scheduleCatchUpHours * 3_600_000, pollMs });
