@@ -1,21 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../server/dashboard/operators.ts';
-import { CIT_INITIAL, cardPayment, STORE_KINDS, startTestGateway, testCard, warnIfPostgresSkipped, type TestGateway } from '../server/testing/harness.ts';
+import { CIT_INITIAL, cardPayment, startTestGateway, testCard, type TestGateway } from '../server/testing/harness.ts';
 import { startNodeReceiver, type NodeReceiver } from '../server/testing/webhookReceivers.ts';
 import { launchBrowser } from './support/browser.ts';
 import { focusedText, seriousViolations, signInAsMerchant } from './support/dashboard.ts';
 
 /**
- * Managing in the back office with Chromium (issue 34), against a real gateway on each store: a merchant's admin
+ * Managing in the back office with Chromium (issue 34), against a real gateway: a merchant's admin
  * changes a webhook's address and types (the new address gets its activation message), switches it off after
  * confirming and on again, and deletes it after confirming, against real receivers on loopback; deletes a stored card
  * after confirming; an operator creates an access token, sees it once, finds the API accepting it, and revokes it
  * after confirming, the API then refusing it. Each answer shown, each change found in the store, every page
  * axe-clean.
  */
-
-warnIfPostgresSkipped('the dashboard management e2e test');
 
 const SECRET = '000102030405060708090A0B0C0D0E0F000102030405060708090A0B0C0D0E0F';
 const PASSWORD = 'an operator password of length';
@@ -33,7 +31,9 @@ afterEach(async () => {
   for (const page of opened.splice(0)) await page.context().close();
 });
 
-describe.each(STORE_KINDS)('managing webhooks, stored cards and access tokens in the dashboard on %s', (kind) => {
+// The page is the same on both stores; the API under it is tested on both (server/dashboard/recordsManage.test.ts and tokensApi.test.ts).
+describe('managing webhooks, stored cards and access tokens in the dashboard on PGlite', () => {
+  const kind = 'PGlite';
   let t: TestGateway;
   let first: NodeReceiver;
   let second: NodeReceiver;
