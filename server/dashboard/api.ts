@@ -196,7 +196,7 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
     });
   });
 
-  // How many payments the list's filters select, every page of them: asked beside the first page.
+  // How many payments the list's filters select, every page of them: the page asks once its first page is drawn.
   routes.get('/payments/count', signedIn, async (c) => {
     const { criteria } = listCriteriaOf(withoutCursor(c.req.query()), sessionOf(c));
     return ok(c, { total: await countPayments(store, criteria) });

@@ -40,13 +40,9 @@ export function PaymentsPage() {
   const filters = filtersOf(search);
   const cursor = new URLSearchParams(search).get('cursor') ?? undefined;
   const entityId = selectedEntity.value;
-  const { loaded, reload } = useLoad(
-    (signal) => {
-      const query: PaymentQuery = { ...filters, ...(entityId ? { entityId } : {}), ...(cursor ? { cursor } : {}) };
-      return paymentsApi.list(query, signal);
-    },
-    [search, entityId],
-  );
+  // What the list selects, every page of it: what the total counts and the export writes.
+  const selected: PaymentQuery = { ...filters, ...(entityId ? { entityId } : {}) };
+  const { loaded, reload } = useLoad((signal) => paymentsApi.list({ ...selected, ...(cursor ? { cursor } : {}) }, signal), [search, entityId]);
   const state = loaded.value;
   const several = (session.value?.entities.length ?? 0) > 1;
 
@@ -58,8 +54,8 @@ export function PaymentsPage() {
       {state.state === 'done' && (
         <>
           <div class="list-head">
-            {cursor ? <p class="count">{t('payments.shown', { count: state.data.payments.length })}</p> : <PaymentTotal query={{ ...filters, ...(entityId ? { entityId } : {}) }} shown={state.data.payments.length} />}
-            <a class="button" href={paymentsApi.exportHref({ ...filters, ...(entityId ? { entityId } : {}) })} download>
+            {cursor ? <p class="count">{t('payments.shown', { count: state.data.payments.length })}</p> : <PaymentTotal query={selected} shown={state.data.payments.length} />}
+            <a class="button" href={paymentsApi.exportHref(selected)} download>
               {t('payments.export')}
             </a>
           </div>
