@@ -52,7 +52,7 @@ import type { Readiness } from './http/health.ts';
 import { cancelSchedulesOfDeletedRegistrations } from './schedules/cancellation.ts';
 import { scheduleJobHandlers } from './schedules/execution.ts';
 import { startScheduler, type Scheduler } from './schedules/firing.ts';
-import { webhookJobHandlers } from './webhooks/delivery.ts';
+import { WEBHOOK_DELIVERY_LEASE_MS, webhookJobHandlers } from './webhooks/delivery.ts';
 import { RECONCILIATION_LEASE_MS, reconciliationJobHandlers } from './reconciliation/jobs.ts';
 import { WEBHOOK_TIMEOUT_MS, type WebhookServices } from './webhooks/service.ts';
 import { loadWidgetBuild } from './widget/build.ts';
@@ -314,10 +314,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   });
   await jobs.scheduleRecurring();
   // Deliveries have a worker of their own: a receiver that hangs for its 30 s holds a delivery slot, never a slot of
-  // the jobs that finish payments. A claimed delivery is done within twice the send timeout (a wait for the
-  // receiver's slot, then the send: webhooks/delivery.ts), so its lease is that and half a minute more (90 s): what
-  // an instance that died had claimed is sent by another within a minute and a half, not the five minutes of the
-  // other jobs. (A test's shorter timeout keeps the lease.)
+  // the jobs that finish payments, under a lease of its own (90 s: a claimed delivery's longest turn and half a minute).
   const webhookDeliveries = startJobWorker({
     store,
     logger,
@@ -326,7 +323,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     handlers: createJobRegistry(webhookJobHandlers(webhookServices)),
     pollMs: options.jobPollMs ?? DEFAULT_JOB_POLL_MS,
     batchSize: WEBHOOK_DELIVERY_BATCH,
-    leaseMs: 2 * WEBHOOK_TIMEOUT_MS + 30_000,
+    leaseMs: WEBHOOK_DELIVERY_LEASE_MS,
   });
   const pollMs = options.jobPollMs ?? DEFAULT_JOB_POLL_MS;
   const scheduler = startScheduler({ store, outbox: payments.outbox, logger, now, catchUpMs: config.scheduleCatchUpHours * 3_600_000, pollMs });

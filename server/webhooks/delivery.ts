@@ -12,7 +12,7 @@ import {
   type WebhookRecord,
 } from './repository.ts';
 import { notificationPlaintext } from './notification.ts';
-import { secretOf, sendToWebhook, type WebhookServices } from './service.ts';
+import { secretOf, sendToWebhook, WEBHOOK_TIMEOUT_MS, type WebhookServices } from './service.ts';
 
 /**
  * Sending a delivery (COMPAT §13): the event's notification, encrypted afresh for every attempt (a new IV), POSTed to
@@ -54,7 +54,8 @@ interface ReceiverSlots {
  * A semaphore per receiver origin, per process: a receiver that hangs holds at most RECEIVER_CONCURRENCY sends
  * (and their 30 s timeouts) at a time, whatever else the delivery worker claimed for it. A delivery that finds its
  * receiver busy waits for a slot, at most as long as one send may take (the outbound timeout): the job's claim is
- * thus held at most twice that (60 s), well within its lease, and a slot freed is handed to the oldest waiter.
+ * thus held at most twice that (60 s), within its lease (WEBHOOK_DELIVERY_LEASE_MS), and a slot freed is handed to
+ * the oldest waiter.
  * A delivery that got no slot in time is logged as an attempt that was not sent, and retried on the schedule.
  * Entries exist only while a receiver has sends open or waiting. (Several instances each have their own limit.)
  */
@@ -228,6 +229,14 @@ function batchRecord(services: WebhookServices, store: Queryable, jobCount: numb
     skip: turnTaken,
   };
 }
+
+/**
+ * How long a delivery worker's claim lasts: the most a claimed delivery takes (a wait for its receiver's slot, then
+ * the send, each at most WEBHOOK_TIMEOUT_MS) and half a minute more. What an instance that died had claimed is sent
+ * by another within a minute and a half, not the five minutes of the other jobs. (A test's shorter send timeout keeps
+ * this lease.)
+ */
+export const WEBHOOK_DELIVERY_LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + 30_000;
 
 export function webhookJobHandlers(services: WebhookServices): JobHandler[] {
   // The opening itself is kept, so a batch's deliveries to one new webhook read its secret once.
