@@ -12,7 +12,7 @@ import { useLoad } from '../load.ts';
 import { href, navigate, place } from '../router.ts';
 import { classifySearch } from '../search.ts';
 import { selectedEntity, session } from '../state.ts';
-import type { PaymentRow } from '../types.ts';
+import type { PaymentPage, PaymentRow } from '../types.ts';
 
 /**
  * The payments: the list the API pages (50 a page, newest first), with filters and a search box. The filters live in
@@ -54,7 +54,7 @@ export function PaymentsPage() {
       {state.state === 'done' && (
         <>
           <div class="list-head">
-            {cursor ? <p class="count">{t('payments.shown', { count: state.data.payments.length })}</p> : <PaymentTotal query={selected} shown={state.data.payments.length} />}
+            {cursor ? <p class="count">{t('payments.shown', { count: state.data.payments.length })}</p> : <PaymentTotal query={selected} page={state.data} />}
             <a class="button" href={paymentsApi.exportHref(selected)} download>
               {t('payments.export')}
             </a>
@@ -71,13 +71,18 @@ export function PaymentsPage() {
 }
 
 /**
- * How many payments the filters select, asked once the first page is drawn (mounted with it): a page on a million
- * payments is read in milliseconds, their count takes longer. Until it comes, the page's own count.
+ * How many payments the filters select, asked once their first page is drawn (each new page asks again): a page on a
+ * million payments is read in milliseconds, their count takes longer. Until the count of this page's filters comes,
+ * the page's own count (never the total of the filters before).
  */
-function PaymentTotal({ query, shown }: { readonly query: PaymentQuery; readonly shown: number }) {
-  const { loaded } = useLoad((signal) => paymentsApi.count(query, signal), [JSON.stringify(query)]);
+function PaymentTotal({ query, page }: { readonly query: PaymentQuery; readonly page: PaymentPage }) {
+  const { loaded } = useLoad((signal) => paymentsApi.count(query, signal).then(({ total }) => ({ page, total })), [page]);
   const counted = loaded.value;
-  return <p class="count">{counted.state === 'done' ? t('payments.total', { count: counted.data.total }) : t('payments.shown', { count: shown })}</p>;
+  return (
+    <p class="count">
+      {counted.state === 'done' && counted.data.page === page ? t('payments.total', { count: counted.data.total }) : t('payments.shown', { count: page.payments.length })}
+    </p>
+  );
 }
 
 /** The columns of a list of payments (this page's, and a payment's linked transactions). */
