@@ -66,7 +66,6 @@ function record(overrides: Partial<SettlementRecord> = {}): SettlementRecord {
   };
 }
 
-
 async function* iterate<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }

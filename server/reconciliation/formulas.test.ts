@@ -17,7 +17,6 @@ const DAY = '2026-11-26';
 const HOLDER = '=HYPERLINK("http://x","y")';
 const DESCRIPTOR = "+cmd|' /C calc'!A0";
 
-
 describe.each(STORE_KINDS)('spreadsheet formulas in the reconciliation file on %s', (kind) => {
   const clock = createTestClock(new Date(`${DAY}T10:00:00.000Z`));
   let t: TestGateway;
