@@ -42,6 +42,7 @@ const SAMPLE_VALUES: Readonly<Record<string, string>> = {
   'customer.surname': 'Jones',
   'customer.email': 'jane@example.com',
   'customer.companyName': 'Jones Ltd',
+  'customer.mobile': '+966500000001',
   'customer.identificationDocId': '11111111111',
   'billing.street1': 'Main Street 1',
   'billing.city': 'Berlin',
@@ -231,6 +232,54 @@ describe.each(STORE_KINDS)('asynchronous brands on %s', (kind) => {
       await t.gateway.jobs.runDueJobs();
       expect(await codeOf(transfer.body.id)).toBe('100.395.501');
       expect(await codeOf(wallet.body.id)).toBe('100.396.103');
+    });
+  });
+
+  describe("the local brands of HyperPay's OpenCart extension (issue 35)", () => {
+    /** Each brand in its market's currency, with the shopper's data as the extension sends it on the checkout. */
+    const LOCAL = [
+      { brand: 'STC_PAY', family: 'eWallet', currency: 'SAR', shopper: {} },
+      { brand: 'TABBY', family: 'invoice', currency: 'SAR', shopper: { 'customer.givenName': 'Noura', 'customer.surname': 'Alharbi', 'customer.email': 'noura@example.sa', 'customer.mobile': '+966500000001' } },
+      { brand: 'VALU', family: 'invoice', currency: 'EGP', shopper: { 'customer.givenName': 'Omar', 'customer.surname': 'Hassan', 'customer.email': 'omar@example.eg' } },
+      { brand: 'ZOODPAY', family: 'invoice', currency: 'SAR', shopper: { 'customer.givenName': 'Noura', 'customer.surname': 'Alharbi', 'customer.email': 'noura@example.sa', 'customer.mobile': '966500000001', 'billing.country': 'SA' } },
+    ] as const;
+    const payLocal = (brand: string, currency: string, shopper: Record<string, string>) =>
+      t.post('/v1/payments', { entityId: t.entityId, amount: '230.00', currency, paymentType: 'DB', paymentBrand: brand, shopperResultUrl: SHOP, ...shopper });
+
+    it.each(LOCAL)('$brand ($family): pending with a redirect to the provider page, approved or declined there, the final state read', async ({ brand, family, currency, shopper }) => {
+      expect(ASYNC_BRANDS[brand]).toMatchObject({ family, form: 'virtualAccount' });
+      const approved = await payLocal(brand, currency, shopper);
+      expect([approved.status, approved.body.result.code]).toEqual([200, '000.200.000']);
+      expect(approved.body).toMatchObject({ paymentBrand: brand, amount: '230.00', currency, redirect: { url: expect.stringContaining('/v1/redirects/'), method: 'POST' } });
+      const shown = await page(approved.body.redirect.url);
+      expect(shown.html).toContain(ASYNC_BRANDS[brand]?.label);
+      expect(shown.html).toContain(`230.00 ${currency}`);
+      expect(shown.html).toContain(family === 'invoice' ? 'by invoice or in instalments' : 'value="submit"');
+      expect((await answer(approved, { action: 'submit' })).status).toBe(200);
+      const final = await read(approved.body.id);
+      expect(final.body).toMatchObject({ id: approved.body.id, paymentBrand: brand, result: { code: '000.100.110' } });
+      expect(final.body.redirect).toBeUndefined();
+
+      const declined = await payLocal(brand, currency, shopper);
+      expect((await answer(declined, { action: 'decline' })).html).toContain('The provider declined the payment');
+      expect(await codeOf(declined.body.id)).toBe('800.100.100');
+    });
+
+    it('refuses a payment without what the brand needs (200.300.404), naming each missing parameter', async () => {
+      const [, tabby, valu, zoodpay] = LOCAL;
+      const without = (shopper: Record<string, string>, ...names: string[]) => Object.fromEntries(Object.entries(shopper).filter(([name]) => !names.includes(name)));
+      const cases = [
+        { ...tabby, missing: ['customer.mobile'] },
+        { ...tabby, missing: ['customer.email', 'customer.mobile'] },
+        { ...valu, missing: ['customer.email'] },
+        { ...zoodpay, missing: ['billing.country'] },
+      ];
+      for (const { brand, currency, shopper, missing } of cases) {
+        const refused = await payLocal(brand, currency, without(shopper, ...missing));
+        expect([brand, refused.status, refused.body.result.code]).toEqual([brand, 400, '200.300.404']);
+        expect(refused.body.result.parameterErrors).toEqual(missing.map((name) => ({ name, value: '', message: `is required for ${brand}` })));
+        expect(refused.body.id, brand).toBeUndefined();
+      }
     });
   });
 

@@ -43,6 +43,17 @@ const SHIPPING_ADDRESS = ['shipping.street1', 'shipping.city', 'shipping.postcod
 const LENDER = [...NAMES, 'billing.country'];
 /** payolution's invoice, instalments and direct-debit-backed products: name, e-mail and address. */
 const PAYOLUTION = [...NAMES, 'customer.email', ...BILLING_ADDRESS];
+/**
+ * The Middle East's buy now, pay later brands, as HyperPay's OpenCart extension (a method each) sends them to the
+ * platform. Tabby pre-scores the shopper by e-mail and phone (its checkout API's minimum: buyer.email, buyer.phone)
+ * and greets them by name: the extension sends customer.givenName, surname, email and mobile. ZoodPay sends the same
+ * and the shopper's market (the extension: billing.country, with addresses and cart the provider may also use).
+ * valU signs the shopper in on its own page with the mobile number registered with it: the extension sends the
+ * e-mail always and the names (a street and city only where known); the name and e-mail are what is required here.
+ */
+const TABBY = [...NAMES, 'customer.email', 'customer.mobile'];
+const ZOODPAY = [...TABBY, 'billing.country'];
+const VALU = [...NAMES, 'customer.email'];
 
 const SOFORT_COUNTRIES = ['AT', 'BE', 'CH', 'DE', 'ES', 'IT', 'NL', 'PL'];
 
@@ -112,6 +123,9 @@ export const ASYNC_BRANDS: Readonly<Record<string, AsyncBrand>> = {
   RATENKAUF: invoice('easyCredit Ratenkauf', [...NAMES, ...BILLING_ADDRESS]),
   AFTERPAY: invoice('AfterPay', LENDER),
   IKANOOI_SE: invoice('Ikano', LENDER),
+  TABBY: invoice('Tabby', TABBY),
+  VALU: invoice('valU', VALU),
+  ZOODPAY: invoice('ZoodPay', ZOODPAY),
 
   // Prepaid vouchers paid with their PIN.
   PAYSAFECARD: voucher('paysafecard'),

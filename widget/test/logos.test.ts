@@ -30,6 +30,12 @@ describe('brand logos', () => {
     expect(logo('GIROPAY')).toBe(logo('PREPAYMENT'));
     expect(new Set([logo('DANKORT'), logo('GIROPAY'), logo('TENPAY'), logo('PAYSAFECARD')]).size).toBe(4);
     for (const brand of ['DANKORT', 'GIROPAY', 'TENPAY', 'PAYSAFECARD']) expect(logo(brand), brand).toContain('stroke="#4b5563"');
+    // The local brands of HyperPay's OpenCart extension have none in the icon set: mada is drawn as a card, STC Pay as
+    // a wallet, the buy now, pay later lenders (Tabby, valU, ZoodPay) with the invoice icon, as RATENKAUF.
+    expect(logo('MADA')).toBe(logo('DANKORT'));
+    expect(logo('STC_PAY')).toBe(logo('TENPAY'));
+    for (const brand of ['TABBY', 'VALU', 'ZOODPAY']) expect(logo(brand), brand).toBe(logo('RATENKAUF'));
+    expect(new Set([logo('RATENKAUF'), logo('DANKORT'), logo('TENPAY'), logo('GIROPAY'), logo('PAYSAFECARD')]).size).toBe(5);
     // Images only: nothing in them runs.
     for (const [brand] of catalogueBrands()) expect(logo(brand), brand).not.toMatch(/<script|on\w+=|href=/i);
   });
