@@ -44,12 +44,12 @@ const LENDER = [...NAMES, 'billing.country'];
 /** payolution's invoice, instalments and direct-debit-backed products: name, e-mail and address. */
 const PAYOLUTION = [...NAMES, 'customer.email', ...BILLING_ADDRESS];
 /**
- * The Middle East's buy now, pay later brands, as HyperPay's OpenCart extension (a method each) sends them to the
- * platform. Tabby pre-scores the shopper by e-mail and phone (its checkout API's minimum: buyer.email, buyer.phone)
- * and greets them by name: the extension sends customer.givenName, surname, email and mobile. ZoodPay sends the same
- * and the shopper's market (the extension: billing.country, with addresses and cart the provider may also use).
- * valU signs the shopper in on its own page with the mobile number registered with it: the extension sends the
- * e-mail always and the names (a street and city only where known); the name and e-mail are what is required here.
+ * The buy now, pay later brands of the Middle East and Central Asia, as HyperPay's OpenCart extension (a method each)
+ * sends them to the platform. Tabby pre-scores the shopper by e-mail and phone (the minimum of its own checkout API:
+ * buyer.email, buyer.phone) and greets them by name: the extension sends customer.givenName, surname, email and
+ * mobile. ZoodPay is sent the same and the shopper's market, billing.country (the extension adds the addresses and
+ * the cart, which the lender may use but does not need to start). valU signs the shopper in on its own page with the
+ * mobile number registered with it: the extension always sends the e-mail, and the names; those are required here.
  */
 const TABBY = [...NAMES, 'customer.email', 'customer.mobile'];
 const ZOODPAY = [...TABBY, 'billing.country'];
