@@ -71,10 +71,9 @@ describe('what a card-only page downloads from the gateway, measured in Chromium
     const gateway = () => [...downloads.values()].filter((download) => download.url.startsWith(`${env.site.gatewayUrl}/`));
 
     await page.goto(env.site.pageUrl('size'));
-    await page.waitForFunction(() => {
-      const w = window as unknown as { widgetReady: boolean; iframesReady: number };
-      return w.widgetReady && w.iframesReady === 2;
-    });
+    await page.waitForFunction(() => (window as unknown as { widgetReady: boolean }).widgetReady);
+    // Both hosted fields talked to the page: each got its configuration (its placeholder).
+    for (const field of ['cardNumber', 'cvv']) await page.frameLocator(`iframe.wpwl-control-${field}`).locator('input.wpwl-field[placeholder]').waitFor();
     // The submit path's chunk is requested right after the forms render, before any submit: it is part of the
     // window (so the figure is the same on every run), and the test waits for it.
     await expect.poll(() => gateway().some((download) => /\/js\/flow-[\w-]+\.min\.js$/.test(download.url))).toBe(true);

@@ -55,11 +55,17 @@ function bundle(entry: string, fileName: string, cssFileName?: string, format: '
           // Few, whole chunks (each file is gzipped on its own): the entry with what every page needs, then one chunk
           // per family. The card group holds the hosted-field code and the card-brand table (shared/cards.ts), which the
           // stored cards' chunk imports from it.
+          // The `entry` group pins the entry's whole static import closure (`$initial`: Preact, its hooks, the signals, the
+          // form shell...) into static.min.js: the group's chunk holds the entry module, so rolldown folds it into the
+          // entry chunk. Without it, those modules reach the entry only through the chunk optimizer's merges, whose cycle
+          // checks are order-dependent: a further chunk that loads Preact (every module imports it, through jsxInject) but
+          // not the rest of the shell left Preact in a shared js/preact-*.min.js chunk, +~500 bytes on every page.
           ...(format === 'es'
             ? {
                 codeSplitting: {
                   includeDependenciesRecursively: false,
                   groups: [
+                    { name: 'entry', tags: ['$initial'], priority: 2 },
                     { name: 'card', test: /widget[\\/](app[\\/](card[\\/]|hostedField|brands)|shared[\\/](cards|luhn)\.ts)/, priority: 1 },
                   ],
                 },

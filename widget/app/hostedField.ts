@@ -44,7 +44,7 @@ export interface HostedField {
 const VALIDATE_TIMEOUT_MS = 2_000;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
-/** The merchant callbacks a hosted field's messages call, whatever the form (`this`: `{ $iframe }`). */
+/** The merchant callbacks a hosted field's messages call, whatever the form (`this`: the iframe, with `this.$iframe`). */
 const IFRAME_CALLBACKS: Partial<Record<FieldMessage['type'], string>> = {
   ready: 'onReadyIframeCommunication',
   focus: 'onFocusIframeCommunication',
@@ -97,7 +97,7 @@ export function attachHostedField(
       return;
     }
     const callback = IFRAME_CALLBACKS[message.type];
-    if (callback) invoke(setup.options, callback, { $iframe: { 0: iframe, length: 1 } });
+    if (callback) invoke(setup.options, callback, iframe);
     if (message.type === 'enter' && !setup.options.disableSubmitOnEnter) setup.submit();
     setup.onMessage(message);
     if (message.type === 'state' && message.showErrors) for (const done of [...validations]) done();

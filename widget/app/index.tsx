@@ -90,8 +90,14 @@ function showInvalidCheckout(options: WidgetOptions, texts: Texts, forms: HTMLFo
   reportError(options, { name: 'InvalidCheckoutIdError', message: 'The checkout id is unknown or has expired' });
 }
 
+/**
+ * Options that ask for the extras chunk (extras/index.ts): callbacks other than onReady and onError (their
+ * `this.$form` on a page without jQuery).
+ */
+const EXTRA_OPTIONS = /^on(?!Ready$|Error$)/;
+
 /** A family's chunk that could not be loaded: its forms are left out, and the merchant hears of it. */
-function failedChunk(options: WidgetOptions, family: BrandFamily | 'registration', error: unknown): undefined {
+function failedChunk(options: WidgetOptions, family: BrandFamily | 'registration' | 'extras', error: unknown): undefined {
   reportError(options, { name: 'WidgetError', message: `the ${family} form could not be loaded: ${String(error)}` });
   return undefined;
 }
@@ -120,6 +126,10 @@ async function renderForms(): Promise<void> {
   const loading = Promise.all([
     Promise.all(families.map((family) => METHOD_FAMILIES[family].load().catch((error: unknown) => failedChunk(options, family, error)))),
     offersStoredCards ? loadRegistrationForm().catch((error: unknown) => failedChunk(options, 'registration', error)) : undefined,
+    // What the options ask for beyond the forms (extras/index.ts), set up before they render.
+    Object.keys(options.raw).some((name) => EXTRA_OPTIONS.test(name))
+      ? import('./extras/index.ts').catch((error: unknown) => failedChunk(options, 'extras', error))
+      : undefined,
   ]);
   const texts = textsFor(options, await loadLanguage(language, staticBaseUrl, nonce));
   // The page may have unloaded the widget while the language was loading.
@@ -130,16 +140,8 @@ async function renderForms(): Promise<void> {
   }
   const rendered: { container: string; brands: string[] }[] = [];
   let storedCardsRendered = false;
-  /** The other forms' hosts, hidden while registrations.hideInitialPaymentForms holds them back. */
+  /** The other forms' hosts, hidden while registrations.hideInitialPaymentForms holds them back (the stored cards show them). */
   const initialHosts: HTMLElement[] = [];
-  const showInitialForms = () => {
-    for (const host of initialHosts) {
-      host.hidden = false;
-      host.classList.remove('wpwl-hidden');
-    }
-    // The button that was clicked is gone: focus goes to the first control of the forms it revealed.
-    initialHosts[0]?.querySelector<HTMLElement>(':is(select, iframe, input:not([type="hidden"]), button):not([hidden])')?.focus();
-  };
   const [chunks, registration] = await loading;
   // Several methods in one form, in the card style: one chooser for them, from the chunk of a family that makes them
   // several (methods.ts); in `plain` and `none` the forms follow one another.
@@ -189,11 +191,11 @@ async function renderForms(): Promise<void> {
           {...common}
           cards={storedCards}
           merchantChildren={children.map((child) => child.cloneNode(true))}
-          showInitialForms={hideInitial ? showInitialForms : undefined}
+          hiddenForms={hideInitial ? initialHosts : undefined}
         />,
         registrations,
       );
-      rendered.push({ container: 'wpwl-container-registration', brands: [...new Set(storedCards.map((card) => card.brand).filter(Boolean))] });
+      rendered.push(registration!.readyForm(storedCards));
       storedCardsRendered = true;
     }
     // The merchant's children (a CSRF input...) move into the first form; the others post copies of them.

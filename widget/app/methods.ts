@@ -66,6 +66,7 @@ export const METHOD_FAMILIES: Readonly<Record<BrandFamily, MethodFamily>> = {
 export const loadRegistrationForm = (): Promise<{
   RegistrationForm: ComponentType<RegistrationFormProps>;
   storedCardsOf: (registrations: unknown) => StoredCard[];
+  readyForm: (cards: readonly StoredCard[]) => { container: string; brands: string[] };
 }> => import('./registration/RegistrationForm.tsx');
 
 /** The family of a brand of data-brands: a card, a direct-debit brand, or else one of the asynchronous brands or none. */

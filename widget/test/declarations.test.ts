@@ -143,6 +143,11 @@ var wpwlOptions: WpwlOptions = {
   },
   onBlurCardNumber: function (valid) {
     this.classList.toggle('shop-number-invalid', !valid);
+    // HyperPay's OpenCart extension: the brand through this.$form, the error added with jQuery's methods.
+    if (this.$form.find('.wpwl-control-brand').val() === 'MADA') {
+      this.$form.find('.wpwl-control-cardNumber').addClass('wpwl-has-error');
+      this.$form.find('.wpwl-button-pay').prop('disabled', true);
+    }
   },
   onBlurSecurityCode: function (valid: boolean) {
     console.log(valid);
@@ -152,6 +157,7 @@ var wpwlOptions: WpwlOptions = {
   },
   onLoadThreeDIframe: function () {
     this.style.minHeight = '400px';
+    this.$iframe.attr('data-shop', 'challenge');
   },
   onError: function (error) {
     if (error.name === 'InvalidCheckoutIdError') location.reload();

@@ -2,7 +2,8 @@ import type { WidgetErrorInfo } from '../app/callbacks.ts';
 import type { ErrorKey, LabelKey } from '../app/messages.ts';
 import type { Style, WidgetOptions } from '../app/options.ts';
 import type { beforeSubmitEvent } from '../app/payment/flow.ts';
-import type { WpwlError, WpwlErrorMessages, WpwlLabels, WpwlOptions, WpwlStyle, WpwlSubmitEvent } from './wpwl.d.ts';
+import type { JqueryLike } from '../app/extras/jqueryLike.ts';
+import type { WpwlError, WpwlErrorMessages, WpwlJquery, WpwlLabels, WpwlOptions, WpwlStyle, WpwlSubmitEvent } from './wpwl.d.ts';
 
 /**
  * The merchants' declarations (wpwl.d.ts) and the widget's code, held together at compile time: this file compiles
@@ -39,3 +40,6 @@ export type ErrorsFit = Fits<WpwlError, WidgetErrorInfo>;
 /** What the onBeforeSubmit* callbacks get (payment/flow.ts) is a WpwlSubmitEvent, and it is all of one. */
 export type SubmitEventFits = Fits<WpwlSubmitEvent, ReturnType<typeof beforeSubmitEvent>['event']>;
 export type SubmitEventComplete = None<Exclude<keyof WpwlSubmitEvent, keyof ReturnType<typeof beforeSubmitEvent>['event']>>;
+
+/** The widget's jQuery-like `this.$form` (extras/jqueryLike.ts) has every method the declarations promise, as declared. */
+export type JqueryLikeFits = Fits<WpwlJquery, JqueryLike>;

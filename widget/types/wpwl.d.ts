@@ -179,7 +179,7 @@ declare global {
   interface WpwlSubmitEvent {
     /** `submit`. */
     readonly type: string;
-    /** The form being submitted (also the callback's `this`). */
+    /** The form being submitted (also the callback's `this`, which carries `this.$form`). */
     readonly target: HTMLFormElement;
     readonly currentTarget: HTMLFormElement;
     /** The browser's event (a submit or a click), or undefined for `wpwl.executePayment` and Enter in a hosted field. */
@@ -209,11 +209,52 @@ declare global {
     readonly event?: unknown;
   }
 
-  /** The `this` of the hosted-field callbacks: `this.$iframe[0]` is the field's iframe. */
-  interface WpwlIframeCallbackContext {
-    /** An array-like of one element, the hosted field's iframe (`iframe.wpwl-control-cardNumber` or `-cvv`). */
-    readonly $iframe: { readonly 0: HTMLIFrameElement; readonly length: 1 };
+  /**
+   * `this.$form` and `this.$iframe` (COMPAT §5): a jQuery object of the element — the page's own `jQuery` when it has
+   * one (then every jQuery method is there), else the widget's wrapper with the methods merchant code calls on it, as
+   * declared here, with jQuery's semantics: a getter reads the first element, a setter writes every element and returns
+   * the set; `[0]` is the element.
+   */
+  interface WpwlJquery {
+    readonly [index: number]: Element;
+    readonly length: number;
+    find(selector: string): WpwlJquery;
+    closest(selector: string): WpwlJquery;
+    parent(): WpwlJquery;
+    each(callback: (this: Element, index: number, element: Element) => unknown): WpwlJquery;
+    val(): string | undefined;
+    val(value: string): WpwlJquery;
+    text(): string;
+    text(value: string): WpwlJquery;
+    attr(name: string): string | undefined;
+    attr(name: string, value: string): WpwlJquery;
+    prop(name: string): unknown;
+    prop(name: string, value: unknown): WpwlJquery;
+    hasClass(name: string): boolean;
+    addClass(names: string): WpwlJquery;
+    removeClass(names: string): WpwlJquery;
+    /** A handler for the events (`'click'`, `'change input'`), or for those of the descendants matching `selector`. */
+    on(events: string, handler: (this: Element, event: Event) => unknown): WpwlJquery;
+    on(events: string, selector: string, handler: (this: Element, event: Event) => unknown): WpwlJquery;
+    /** Appends HTML (a string, parsed as jQuery does), a node, or the elements of another set. */
+    append(content: string | Node | WpwlJquery): WpwlJquery;
+    remove(): WpwlJquery;
+    hide(): WpwlJquery;
+    show(): WpwlJquery;
+    is(selector: string): boolean;
   }
+
+  /** The `this` of the callbacks about a form: the form element, carrying `this.$form`. */
+  type WpwlFormContext = HTMLFormElement & {
+    /** The form as a jQuery object (see {@link WpwlJquery}): `this.$form[0]` is the form. */
+    readonly $form: WpwlJquery & { readonly 0: HTMLFormElement };
+  };
+
+  /** The `this` of the hosted-field callbacks and of onLoadThreeDIframe: the iframe element, carrying `this.$iframe`. */
+  type WpwlIframeCallbackContext = HTMLIFrameElement & {
+    /** The iframe as a jQuery object (see {@link WpwlJquery}): `this.$iframe[0]` is the iframe. */
+    readonly $iframe: WpwlJquery & { readonly 0: HTMLIFrameElement };
+  };
 
   /**
    * The options a page sets in the global `wpwlOptions`. The widget reads them when it renders (a turn after
@@ -447,88 +488,88 @@ declare global {
      * cancel; anything else lets it go.
      * @default undefined
      */
-    onBeforeSubmitCard?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+    onBeforeSubmitCard?(this: WpwlFormContext, event: WpwlSubmitEvent): boolean | void;
 
     /**
      * The one-click form (a stored card) is about to be sent; as {@link WpwlOptions.onBeforeSubmitCard}.
      * @default undefined
      */
-    onBeforeSubmitOneClickCard?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+    onBeforeSubmitOneClickCard?(this: WpwlFormContext, event: WpwlSubmitEvent): boolean | void;
 
     /**
      * The direct-debit form is about to be sent; as {@link WpwlOptions.onBeforeSubmitCard}.
      * @default undefined
      */
-    onBeforeSubmitDirectDebit?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+    onBeforeSubmitDirectDebit?(this: WpwlFormContext, event: WpwlSubmitEvent): boolean | void;
 
     /**
      * An online-transfer brand's form (`SOFORTUEBERWEISUNG`, `GIROPAY`, ...) is about to be sent; as
      * {@link WpwlOptions.onBeforeSubmitCard}.
      * @default undefined
      */
-    onBeforeSubmitOnlineTransfer?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+    onBeforeSubmitOnlineTransfer?(this: WpwlFormContext, event: WpwlSubmitEvent): boolean | void;
 
     /**
      * A virtual-account brand's form (`PAYPAL`, `KLARNA_INVOICE`, `BOLETO`, ...) is about to be sent; as
      * {@link WpwlOptions.onBeforeSubmitCard}.
      * @default undefined
      */
-    onBeforeSubmitVirtualAccount?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+    onBeforeSubmitVirtualAccount?(this: WpwlFormContext, event: WpwlSubmitEvent): boolean | void;
 
     /**
      * The prepayment form (`PREPAYMENT`) is about to be sent; as {@link WpwlOptions.onBeforeSubmitCard}.
      * @default undefined
      */
-    onBeforeSubmitPrepayment?(this: HTMLFormElement, event: WpwlSubmitEvent): boolean | void;
+    onBeforeSubmitPrepayment?(this: WpwlFormContext, event: WpwlSubmitEvent): boolean | void;
 
     /**
      * A payment was sent and the gateway answered (`this` is the form), before the widget goes to the result page,
      * follows a redirect or shows why the payment was refused.
      * @default undefined
      */
-    onAfterSubmit?(this: HTMLFormElement): void;
+    onAfterSubmit?(this: WpwlFormContext): void;
 
     /**
      * The card number field was left (`this` is the card form).
      * @param valid Whether the number is valid for the selected brand.
      * @default undefined
      */
-    onBlurCardNumber?(this: HTMLFormElement, valid: boolean): void;
+    onBlurCardNumber?(this: WpwlFormContext, valid: boolean): void;
 
     /**
      * The CVV field was left (`this` is the card form, or the one-click form).
      * @param valid Whether the CVV is valid for the brand.
      * @default undefined
      */
-    onBlurSecurityCode?(this: HTMLFormElement, valid: boolean): void;
+    onBlurSecurityCode?(this: WpwlFormContext, valid: boolean): void;
 
     /**
      * The expiry field was left (`this` is the card form).
      * @param valid Whether the expiry date is valid.
      * @default undefined
      */
-    onBlurExpiryDate?(this: HTMLFormElement, valid: boolean): void;
+    onBlurExpiryDate?(this: WpwlFormContext, valid: boolean): void;
 
     /**
      * The card holder field was left (`this` is the card form).
      * @param valid Whether the holder is valid.
      * @default undefined
      */
-    onBlurCardHolder?(this: HTMLFormElement, valid: boolean): void;
+    onBlurCardHolder?(this: WpwlFormContext, valid: boolean): void;
 
     /**
      * The account holder field of the direct-debit form was left (`this` is the form).
      * @param valid Whether the holder is valid.
      * @default undefined
      */
-    onBlurAccountHolder?(this: HTMLFormElement, valid: boolean): void;
+    onBlurAccountHolder?(this: WpwlFormContext, valid: boolean): void;
 
     /**
      * The IBAN field of the direct-debit form was left (`this` is the form).
      * @param valid Whether the IBAN is valid.
      * @default undefined
      */
-    onBlurIban?(this: HTMLFormElement, valid: boolean): void;
+    onBlurIban?(this: WpwlFormContext, valid: boolean): void;
 
     /**
      * Brand detection ran on the number's first six digits (`this` is the card form).
@@ -536,20 +577,20 @@ declare global {
      * @param activeBrand The brand selected now.
      * @default undefined
      */
-    onDetectBrand?(this: HTMLFormElement, brands: readonly string[], activeBrand: string): void;
+    onDetectBrand?(this: WpwlFormContext, brands: readonly string[], activeBrand: string): void;
 
     /**
      * The selected brand changed, detected or picked by the shopper (`this` is the card form).
      * @param brand The brand code.
      * @default undefined
      */
-    onChangeBrand?(this: HTMLFormElement, brand: string): void;
+    onChangeBrand?(this: WpwlFormContext, brand: string): void;
 
     /**
      * The 3-D Secure challenge (or provider page) loaded in the widget's own frame (`this` is that iframe).
      * @default undefined
      */
-    onLoadThreeDIframe?(this: HTMLIFrameElement): void;
+    onLoadThreeDIframe?(this: WpwlIframeCallbackContext): void;
 
     /**
      * A hosted field (card number, CVV) can talk to the page (`this.$iframe[0]` is its iframe).
@@ -663,6 +704,8 @@ export type WpwlReadyForm = globalThis.WpwlReadyForm;
 export type WpwlSubmitEvent = globalThis.WpwlSubmitEvent;
 export type WpwlError = globalThis.WpwlError;
 export type WpwlIframeCallbackContext = globalThis.WpwlIframeCallbackContext;
+export type WpwlJquery = globalThis.WpwlJquery;
+export type WpwlFormContext = globalThis.WpwlFormContext;
 export type WpwlOptions = globalThis.WpwlOptions;
 export type WpwlStoredCard = globalThis.WpwlStoredCard;
 export type WpwlCheckout = globalThis.WpwlCheckout;

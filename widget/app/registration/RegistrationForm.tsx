@@ -11,6 +11,12 @@ import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
 
 // Read here, not in the entry: only a checkout with stored cards loads this chunk.
 export { storedCardsOf } from './stored.ts';
+
+/** The stored cards' form as onReady lists it: its container and the cards' brands. */
+export const readyForm = (cards: readonly StoredCard[]) => ({
+  container: 'wpwl-container-registration',
+  brands: [...new Set(cards.map((card) => card.brand).filter(Boolean))],
+});
 import { submitOneClick } from './submit.ts';
 
 /**
@@ -37,8 +43,20 @@ import { submitOneClick } from './submit.ts';
 
 export interface RegistrationFormProps extends PaymentFormProps {
   readonly cards: readonly StoredCard[];
-  /** Shows the forms hidden by registrations.hideInitialPaymentForms; undefined when none are hidden. */
-  readonly showInitialForms: (() => void) | undefined;
+  /**
+   * The hosts of the other forms, hidden by registrations.hideInitialPaymentForms until the shopper asks for them;
+   * undefined when none are hidden.
+   */
+  readonly hiddenForms: readonly HTMLElement[] | undefined;
+}
+
+/** Shows the hidden forms; the button that was clicked is gone: focus goes to the first control of the forms shown. */
+function showForms(hosts: readonly HTMLElement[]): void {
+  for (const host of hosts) {
+    host.hidden = false;
+    host.classList.remove('wpwl-hidden');
+  }
+  hosts[0]?.querySelector<HTMLElement>(':is(select, iframe, input:not([type="hidden"]), button):not([hidden])')?.focus();
 }
 
 export function RegistrationForm(props: RegistrationFormProps) {
@@ -50,7 +68,7 @@ export function RegistrationForm(props: RegistrationFormProps) {
         selected: cards[0]?.id ?? '',
         cvvStates: {} as Readonly<Record<string, FieldState>>,
         cvvErrorShown: false,
-        initialFormsHidden: props.showInitialForms !== undefined,
+        initialFormsHidden: props.hiddenForms !== undefined,
       }),
     [],
   );
@@ -228,7 +246,7 @@ export function RegistrationForm(props: RegistrationFormProps) {
               data-action="show-initial-forms"
               onClick={() => {
                 model.set({ initialFormsHidden: false });
-                props.showInitialForms?.();
+                showForms(props.hiddenForms ?? []);
               }}
             >
               {texts.label('showOtherPaymentMethods')}
