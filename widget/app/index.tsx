@@ -91,10 +91,11 @@ function showInvalidCheckout(options: WidgetOptions, texts: Texts, forms: HTMLFo
 }
 
 /**
- * Options that ask for the extras chunk (extras/index.ts): callbacks other than onReady and onError (their
- * `this.$form` on a page without jQuery).
+ * Options that ask for the extras chunk (extras/index.ts): the billing address, the summary page, fast checkout, the
+ * BIN list, and callbacks other than onReady and onError (their `this.$form` on a page without jQuery). A false
+ * positive costs a small request.
  */
-const EXTRA_OPTIONS = /^on(?!Ready$|Error$)/;
+const EXTRA_OPTIONS = /^(billingAddress|mandatoryBillingFields|useSummaryPage|createCheckout|brandDetectionType|on(?!Ready$|Error$))/;
 
 /** A family's chunk that could not be loaded: its forms are left out, and the merchant hears of it. */
 function failedChunk(options: WidgetOptions, family: BrandFamily | 'registration' | 'extras', error: unknown): undefined {
@@ -111,7 +112,12 @@ async function renderForms(): Promise<void> {
   const staticBaseUrl = wpwl.staticBaseUrl ?? '';
   loadStylesheet(options, staticBaseUrl);
   const language = languageOf(options.locale);
-  const info: CheckoutInfo | undefined = checkout ? { id: checkout.id, resourcePath: checkout.resourcePath, gatewayUrl, staticBaseUrl } : undefined;
+  // Fast checkout: a page loaded without a checkout id, whose createCheckout gives one when the shopper pays
+  // (features.ensureCheckout fills it in).
+  const info: CheckoutInfo | undefined =
+    checkout || typeof options.raw.createCheckout == 'function'
+      ? { id: checkout?.id ?? '', resourcePath: checkout?.resourcePath ?? '', gatewayUrl, staticBaseUrl }
+      : undefined;
   // A registration-only checkout registers a card the shopper types: no other family, no stored cards.
   const registrationOnly = info !== undefined && isRegistrationOnly(info);
   // Stored cards are read (registration/stored.ts) by the stored-card form's chunk, loaded only when the checkout lists some.
@@ -123,12 +129,13 @@ async function renderForms(): Promise<void> {
   }));
   // Every family's chunk the page needs, loaded together and while the language loads.
   const families = [...new Set(pageForms.flatMap(({ methods }) => methods.map((method) => method.family)))];
+  const pageBrands = pageForms.flatMap(({ methods }) => methods.flatMap((method) => method.brands));
   const loading = Promise.all([
-    Promise.all(families.map((family) => METHOD_FAMILIES[family].load().catch((error: unknown) => failedChunk(options, family, error)))),
+    Promise.all(families.map((family) => METHOD_FAMILIES[family].load(pageBrands).catch((error: unknown) => failedChunk(options, family, error)))),
     offersStoredCards ? loadRegistrationForm().catch((error: unknown) => failedChunk(options, 'registration', error)) : undefined,
     // What the options ask for beyond the forms (extras/index.ts), set up before they render.
     Object.keys(options.raw).some((name) => EXTRA_OPTIONS.test(name))
-      ? import('./extras/index.ts').catch((error: unknown) => failedChunk(options, 'extras', error))
+      ? import('./extras/index.ts').then((extras) => extras.ready).catch((error: unknown) => failedChunk(options, 'extras', error))
       : undefined,
   ]);
   const texts = textsFor(options, await loadLanguage(language, staticBaseUrl, nonce));

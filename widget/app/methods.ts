@@ -43,8 +43,8 @@ export interface FamilyChunk {
 export interface MethodFamily {
   /** One form for all the family's brands (cards), or one form per brand. */
   readonly grouped: boolean;
-  /** The family's chunk. */
-  load(): Promise<FamilyChunk>;
+  /** The family's chunk, for a page showing these brands (of every family). */
+  load(brands: readonly string[]): Promise<FamilyChunk>;
 }
 
 export const METHOD_FAMILIES: Readonly<Record<BrandFamily, MethodFamily>> = {
@@ -54,7 +54,7 @@ export const METHOD_FAMILIES: Readonly<Record<BrandFamily, MethodFamily>> = {
   },
   asynchronous: {
     grouped: false,
-    load: () => import('./otherMethods.ts').then((module) => ({ Form: module.RedirectForm, container: module.asyncContainer, Chooser: module.Chooser })),
+    load: (brands) => import('./otherMethods.ts').then((module) => module.asynchronousFamily(brands)),
   },
   directDebit: {
     grouped: false,
