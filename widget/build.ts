@@ -106,6 +106,9 @@ async function buildForProduction(config: InlineConfig): Promise<void> {
   }
 }
 
+/** The locale groups of the widget's features loaded on demand, each served as its own file per language. */
+export const WIDGET_FEATURE_GROUPS = ['billing', 'wallet', 'clickToPay', 'summary'] as const;
+
 export async function buildWidget(): Promise<{ version: string; files: string[] }> {
   rmSync(WIDGET_DIST, { recursive: true, force: true });
   mkdirSync(WIDGET_DIST, { recursive: true });
@@ -115,11 +118,18 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
   writeFileSync(join(WIDGET_DIST, 'fields.html'), FIELDS_PAGE);
   writeBrandLogos(WIDGET_DIST);
   // English is bundled; the other languages are fetched on demand from <version>/locales/<code>.json, with the groups
-  // the widget reads (the gateway's own pages read the others from locales/ on the server).
+  // the forms read (the gateway's own pages read the others from locales/ on the server). A feature loaded on demand
+  // (extras/texts.ts) fetches its own group, <version>/locales/<group>/<code>.json (its chunk bundles the English, also
+  // the fallback of a missing text): a language file does not grow with features a page does not use.
   mkdirSync(join(WIDGET_DIST, 'locales'), { recursive: true });
-  for (const file of readdirSync(join(ROOT, 'locales')).filter((name) => name.endsWith('.json') && name !== 'en.json')) {
-    const { labels, errorMessages } = JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(WIDGET_DIST, 'locales', file), JSON.stringify({ labels, errorMessages }));
+  for (const file of readdirSync(join(ROOT, 'locales')).filter((name) => name.endsWith('.json'))) {
+    const groups = JSON.parse(readFileSync(join(ROOT, 'locales', file), 'utf8')) as Record<string, unknown>;
+    if (file !== 'en.json') writeFileSync(join(WIDGET_DIST, 'locales', file), JSON.stringify({ labels: groups.labels, errorMessages: groups.errorMessages }));
+    for (const group of WIDGET_FEATURE_GROUPS) {
+      if (file === 'en.json' || groups[group] === undefined) continue;
+      mkdirSync(join(WIDGET_DIST, 'locales', group), { recursive: true });
+      writeFileSync(join(WIDGET_DIST, 'locales', group, file), JSON.stringify(groups[group]));
+    }
   }
   // The merchants' TypeScript declarations (types/wpwl.d.ts: wpwlOptions, its callbacks, wpwl), served beside the
   // widget they describe; no runtime code imports them.

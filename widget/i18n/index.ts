@@ -54,7 +54,8 @@ export function isRightToLeft(language: Language): boolean {
   return language === 'ar';
 }
 
-function interpolate(text: string, values: Readonly<Record<string, string>> | undefined): string {
+/** `{{name}}` placeholders filled from `values` (one left as it is when `values` lacks it). */
+export function interpolate(text: string, values: Readonly<Record<string, string>> | undefined): string {
   return values ? text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole) : text;
 }
 
