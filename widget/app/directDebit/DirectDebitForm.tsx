@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { isValidIban, normalizeIban } from '../../shared/iban.ts';
 import { invoke } from '../callbacks.ts';
 import { BrandLogo, cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { calmErrors, createPaymentState, loadPaymentFlow, signalFields } from '../payment/state.ts';
+import { calmErrors, createPaymentState, signalFields } from '../payment/state.ts';
+import { postPageForm } from '../payment/pagePost.ts';
 import { randomChannel } from '../random.ts';
 import type { FamilyFormProps, PaymentState } from '../types.ts';
 
@@ -62,10 +63,9 @@ async function submitDirectDebit(props: FamilyFormProps, model: ReturnType<typeo
     model.show('accountHolder', 'iban');
     if (!model.validity.value.accountHolder || !model.validity.value.iban) return;
   }
-  const flow = await loadPaymentFlow(state, options, props.texts);
   // The IBAN as the gateway takes it: uppercase, no spaces.
-  await flow?.postPageForm(props, state, form, trigger, 'onBeforeSubmitDirectDebit', (submitted) =>
-    flow.formFields(submitted).map(([name, value]): [string, string] => [name, name === 'bankAccount.iban' ? normalizeIban(value) : value]),
+  await postPageForm(props, state, form, trigger, 'onBeforeSubmitDirectDebit', (submitted, formFields) =>
+    formFields(submitted).map(([name, value]): [string, string] => [name, name === 'bankAccount.iban' ? normalizeIban(value) : value]),
   );
 }
 

@@ -1,7 +1,7 @@
 import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
-import type { CheckoutInfo, PaymentFormProps, PaymentState } from '../types.ts';
+import type { CheckoutInfo, PaymentState } from '../types.ts';
 import { navigate, outcomeOf, refusalMessage, resultUrl, type PaymentAnswer } from './answer.ts';
 import { withBrowserData } from './browser.ts';
 
@@ -53,44 +53,6 @@ export function cancelledByMerchant(options: WidgetOptions, callback: string, fo
 /** Every named control of the form with a text value (merchant-injected ones too). */
 export function formFields(form: HTMLFormElement): [string, string][] {
   return [...new FormData(form).entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-}
-
-/**
- * A plain POST to the gateway's checkout payment endpoint (CORS, no credentials), for payments that carry
- * no card data: redirect brands, and one-click payments with a stored card when no CVV is asked for.
- */
-export async function postToGateway(action: string, fields: [string, string][]): Promise<PaymentAnswer> {
-  try {
-    const response = await fetch(action, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-      body: new URLSearchParams(fields).toString(),
-      credentials: 'omit',
-    });
-    return { status: response.status, body: await response.json().catch(() => ({})) };
-  } catch {
-    return { status: 0, body: {} };
-  }
-}
-
-/**
- * A form whose fields the page posts itself (redirect brands, direct debit: no hosted field holds any of them): the
- * merchant's `beforeSubmit` callback, then the payment with the fields as `fieldsOf` reads them from the form.
- */
-export async function postPageForm(
-  props: Pick<PaymentFormProps, 'options' | 'texts' | 'checkout' | 'shopperResultUrl'>,
-  state: PaymentState,
-  form: HTMLFormElement,
-  trigger: Event | undefined,
-  beforeSubmit: string,
-  fieldsOf: (form: HTMLFormElement) => [string, string][] = formFields,
-): Promise<void> {
-  if (cancelledByMerchant(props.options, beforeSubmit, form, trigger)) return;
-  await sendPayment(
-    { form, options: props.options, texts: props.texts, checkout: props.checkout, shopperResultUrl: props.shopperResultUrl, state, errors: { unsent: 'WidgetError', failed: 'WidgetError' } },
-    fieldsOf(form),
-    (fields) => postToGateway(form.action, fields),
-  );
 }
 
 export async function sendPayment(

@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { asyncBrand, paysOnProviderPage, type AsyncBrand, type AsyncForm } from '../../shared/asyncBrands.ts';
 import type { LabelKey } from '../messages.ts';
 import { BrandLogo, cx, fieldGroup, MerchantFields, PayButton, PaymentContainer, Spinner } from '../payment/parts.tsx';
-import { createPaymentState, loadPaymentFlow } from '../payment/state.ts';
+import { createPaymentState } from '../payment/state.ts';
+import { postPageForm } from '../payment/pagePost.ts';
 import { randomChannel } from '../random.ts';
 import type { FamilyFormProps, PaymentState } from '../types.ts';
 import { countryChoice } from './country.ts';
@@ -50,8 +51,7 @@ export function asyncContainer(brand: string): string | undefined {
 
 async function submitAsyncBrand(props: FamilyFormProps, form: AsyncForm, state: PaymentState, element: HTMLFormElement, trigger: Event | undefined): Promise<void> {
   if (state.busy) return;
-  const flow = await loadPaymentFlow(state, props.options, props.texts);
-  await flow?.postPageForm(props, state, element, trigger, BEFORE_SUBMIT[form]);
+  await postPageForm(props, state, element, trigger, BEFORE_SUBMIT[form]);
 }
 
 export function RedirectForm(props: FamilyFormProps) {

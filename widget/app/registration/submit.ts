@@ -1,6 +1,7 @@
 import type { HostedField } from '../hostedField.ts';
 import type { PaymentContext } from '../payment/flow.ts';
 import { loadPaymentFlow } from '../payment/state.ts';
+import { postToGateway } from '../payment/pagePost.ts';
 
 interface OneClickSubmitContext extends Omit<PaymentContext, 'errors'> {
   readonly trigger: Event | undefined;
@@ -34,6 +35,6 @@ export async function submitOneClick(context: OneClickSubmitContext): Promise<vo
       errors: cvv ? { unsent: 'PciIframeSubmitError', failed: 'PciIframeCommunicationError' } : { unsent: 'WidgetError', failed: 'WidgetError' },
     },
     flow.formFields(form),
-    (fields) => (cvv ? cvv.submit(form.action, fields) : flow.postToGateway(form.action, fields)),
+    (fields) => (cvv ? cvv.submit(form.action, fields) : postToGateway(form.action, fields)),
   );
 }
