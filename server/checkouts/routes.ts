@@ -17,7 +17,7 @@ import { isTrue } from '../params/values.ts';
 import type { PaymentRecord } from '../domain/payment.ts';
 import { paymentBody, paymentHttpStatus, redirectView, resultOf } from '../payments/view.ts';
 import { noSession, notRegistrationOnly, CHECKOUT_RESULTS } from './results.ts';
-import { createCheckout, deleteCheckout, integrityOf, readCheckoutResult, updateCheckout, type CheckoutContext } from './service.ts';
+import { createCheckout, deleteCheckout, integrityOf, readCheckoutResult, updateCheckout, type CheckoutContext, type ClickToPayRedemption } from './service.ts';
 import { findCheckout, type CheckoutRecord } from './repository.ts';
 import { isCheckoutId } from '../domain/ids.ts';
 import { newCheckoutId, type CheckoutKind } from './state.ts';
@@ -66,7 +66,13 @@ function shopperAnswer(c: Context<AppEnv>, payment: PaymentRecord, checkoutId: s
 
 /** /v1/checkouts: hosted checkouts, for the merchant's server and (the submit) for the shopper's browser. */
 /** The edge's ports, the payment core, request limits and where the widget is served. */
-type RouteDependencies = HttpDependencies & { readonly payments: PaymentServices; readonly throttling?: Throttling; readonly staticBaseUrl: string };
+type RouteDependencies = HttpDependencies & {
+  readonly payments: PaymentServices;
+  readonly throttling?: Throttling;
+  readonly staticBaseUrl: string;
+  /** Click to Pay's redemption of the shopper's chosen card (clickToPay/service.ts); none: CLICK_TO_PAY is refused. */
+  readonly clickToPay?: ClickToPayRedemption;
+};
 
 
 export function checkoutRoutes(deps: RouteDependencies): Hono<AppEnv> {
@@ -80,6 +86,7 @@ export function checkoutRoutes(deps: RouteDependencies): Hono<AppEnv> {
     logger: deps.logger,
     limits: deps.config.limits,
     throttling: deps.throttling,
+    clickToPay: deps.clickToPay,
   };
   const entityOfCheckout = checkoutEntityLookup(deps.store);
   const router = new Hono<AppEnv>();

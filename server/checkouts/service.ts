@@ -54,7 +54,25 @@ export interface CheckoutContext {
   readonly limits: Pick<RequestLimits, 'checkoutMaxDeclines'>;
   /** Status reads per checkout (COMPAT §8, the entity's checkoutReadsPerMinute); none: not limited. */
   readonly throttling: Throttling | undefined;
+  /** Spends a Click to Pay correlation id for the submit (clickToPay/service.ts); none: Click to Pay is refused. */
+  readonly clickToPay?: ClickToPayRedemption;
 }
+
+/** A Click to Pay card the shopper chose in the SRC system, as the payment gets it: a network token (COMPAT §16). */
+export interface ClickToPayCard {
+  readonly brand: string;
+  readonly number: string;
+  readonly expiryMonth: string;
+  readonly expiryYear: string;
+  readonly cryptogram: string;
+}
+
+/**
+ * The port through which a checkout's submit redeems `clickToPay.correlationId` (implemented by clickToPay/, which
+ * stands on the checkouts: told, not called): in the submit's transaction, under the checkout's lock; throws the
+ * refusal for an id that is unknown, spent, expired or another checkout's.
+ */
+export type ClickToPayRedemption = (tx: Queryable, checkoutId: string, correlationId: string, now: Date) => Promise<ClickToPayCard>;
 
 /** The SRI value of the exact bytes paymentWidgets.js serves for the snapshot (UTF-8). */
 export function integrityOf(snapshot: BootstrapSnapshot): string {

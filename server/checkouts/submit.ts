@@ -7,6 +7,7 @@ import { orphansAmong, paymentsInFlight, recoverInFlight, type PaymentInFlight }
 import { createPaymentCommand } from '../payments/request.ts';
 import { findEntity } from '../merchants/repository.ts';
 import { scheduleShopperResultCall, shopperResultCallTarget } from './callbacks.ts';
+import { clickToPaySubmit } from './clickToPaySubmit.ts';
 import { mergeShopperSubmit } from './parameters.ts';
 import { deleteAttempt, findCheckout, insertAttempt } from './repository.ts';
 import { noSession, notRegistrationOnly, registrationOnly, tooManyDeclines } from './results.ts';
@@ -110,9 +111,12 @@ async function claimCheckout(context: CheckoutContext, submit: Submit, recover: 
     const maxDeclines = context.limits.checkoutMaxDeclines;
     if (state.kind === 'open' && maxDeclines > 0 && state.declinedPayments >= maxDeclines) throw tooManyDeclines(state.declinedPayments, kind);
 
-    const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, submitted);
+    // Click to Pay: the chosen card's correlation id spent now (rolled back with the rest if the submit is refused).
+    const clickToPay = await clickToPaySubmit(context, tx, id, submitted, now);
+    const { merged, errors } = mergeShopperSubmit(checkout.parameters, checkout.entityId, clickToPay?.submitted ?? submitted);
     // Refused before anything is written: a forged or malformed post leaves no trace on the checkout.
     if (errors.length > 0) throw invalidParameters(errors);
+    for (const [name, value] of clickToPay?.token ?? []) merged.set(name, value);
     const command = createPaymentCommand(merged, {
       entityId: checkout.entityId,
       environment: context.environment,

@@ -140,6 +140,21 @@ const checkoutSubmit = (kind: 'payment' | 'registration'): OperationEntry => ({
   classes: DECLINE_CLASSES,
 });
 
+/**
+ * Click to Pay's steps with the test environment's simulated SRC system (server/clickToPay/), from the widget like the
+ * submit: no Authorization, the checkout id is the capability. A live gateway refuses them (600.200.200).
+ */
+const clickToPayStep = (summary: string, form: OperationEntry['form']): OperationEntry => ({
+  summary,
+  description:
+    'From the widget’s Click to Pay form. The test profiles are listed in docs/widget.md; any other e-mail is NOT_ENROLLED. The chosen card is paid by the checkout’s submit with paymentBrand=CLICK_TO_PAY and clickToPay.correlationId.',
+  tag: 'Checkouts',
+  security: 'none',
+  form,
+  answers: { 200: { description: 'The step’s outcome.', schema: 'ClickToPayStep' }, 400: { description: 'Refused: a parameter named, or the checkout closed.', schema: 'Envelope' } },
+  codes: [RESULTS.successfulRequest, RESULTS.invalidParameter, RESULTS.unsupportedPaymentMethod],
+});
+
 const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
   'POST /v1/payments': {
     summary: 'Make a payment',
@@ -182,6 +197,18 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
   'GET /v1/checkouts/:id/payment': checkoutRead('payment'),
   'POST /v1/checkouts/:id/registration': checkoutSubmit('registration'),
   'GET /v1/checkouts/:id/registration': checkoutRead('registration'),
+  'POST /v1/checkouts/:id/clickToPay/lookup': clickToPayStep(
+    'Click to Pay: the shopper’s e-mail looked up in the SRC system (test)',
+    [own('email', 'The shopper’s e-mail address (never echoed).', { type: 'string' }, true)],
+  ),
+  'POST /v1/checkouts/:id/clickToPay/validation': clickToPayStep('Click to Pay: the one-time code (123456 in the simulator), which opens the card list', [
+    own('sessionId', 'The session the lookup answered.', { type: 'string', pattern: '^[0-9a-f]{32}$' }, true),
+    own('otp', 'The six digits of the code (never echoed); the third wrong one locks the session.', { type: 'string', pattern: '^[0-9]{6}$' }, true),
+  ]),
+  'POST /v1/checkouts/:id/clickToPay/checkout': clickToPayStep('Click to Pay: the card chosen from the card list, held for the checkout’s submit', [
+    own('sessionId', 'The validated session.', { type: 'string', pattern: '^[0-9a-f]{32}$' }, true),
+    own('cardId', 'A card of the card list.', { type: 'string' }, true),
+  ]),
   'POST /v1/registrations': {
     summary: 'Store a card or a SEPA account', tag: 'Registrations', security: 'merchant', form: 'registration', idempotent: true,
     answers: { 200: { description: 'The registration.', schema: 'Registration' }, 400: { description: 'Refused: an invalid card still answers its id and card.', schema: 'RegistrationOrRefusal' } },

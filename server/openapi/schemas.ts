@@ -360,6 +360,33 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   Payment: enveloped(PAYMENT_REQUIRED, PAYMENT, 'A payment: approved, pending (with redirect, or resultDetails saying where to transfer to), or declined with its code.'),
   PaymentOrRefusal: { anyOf: [ref('Payment'), ref('Envelope')], description: 'A declined payment (the payment with its decline code) or a refused request.' },
   ShopperSubmit: enveloped(['id'], { id: string(ID), redirect: ref('Redirect') }, 'The shopper’s submit: the payment’s or registration’s id, and the page to send the shopper to while pending.'),
+  ClickToPayStep: enveloped(
+    ['clickToPay'],
+    {
+      clickToPay: object(
+        ['status'],
+        {
+          status: oneOf(['OTP_SENT', 'NOT_ENROLLED', 'OTP_CHANNEL_INVALID', 'VALIDATED', 'OTP_INVALID', 'LOCKED'], 'The step’s outcome; a chosen card answers its correlationId alone.'),
+          sessionId: string(ID, 'The session the code validates (OTP_SENT).'),
+          channel: object(['type', 'masked'], { type: oneOf(['EMAIL', 'SMS']), masked: string(undefined, 'Where the code went, masked.') }),
+          attemptsLeft: integer(1),
+          cards: list(
+            object(['id', 'brand', 'descriptor', 'last4', 'expiryMonth', 'expiryYear'], {
+              id: string('^[A-Za-z0-9-]{1,64}$', 'The SRC system’s id of the card.'),
+              brand: oneOf(['VISA', 'MASTER', 'AMEX']),
+              descriptor: string(),
+              last4: string('^[0-9]{4}$', 'The last four digits of the card’s own number.'),
+              expiryMonth: string('^[0-9]{2}$'),
+              expiryYear: string('^[0-9]{4}$'),
+            }),
+          ),
+          correlationId: string(ID, 'The chosen card, for the checkout’s submit (clickToPay.correlationId): once, within 5 minutes.'),
+        },
+        'Click to Pay’s step with the simulated SRC system.',
+      ),
+    },
+    'A step of Click to Pay (test environment).',
+  ),
   Checkout: enveloped(['id'], { id: string(CHECKOUT_ID), integrity: string('^sha384-[A-Za-z0-9+/]+={0,2}$', 'The SRI hash of the checkout’s paymentWidgets.js (integrity=true).') }),
   CheckoutResult: { anyOf: [ref('Payment'), ref('Registration'), ref('Envelope')], description: 'The payment, a registration-only checkout’s registration, or 000.200.000 while there is none yet.' },
   Registration: enveloped(['id', 'paymentBrand'], REGISTRATION, 'A stored card or account.'),
