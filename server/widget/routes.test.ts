@@ -36,6 +36,22 @@ describe('widget files as merchant pages load them', () => {
     return created.body as { id: string; integrity?: string };
   };
 
+  it("answers the BIN list (brandDetectionType 'binlist'): a co-badged mada BIN as MADA then VISA, a plain Visa BIN as VISA, bad BINs refused", async () => {
+    const ask = async (bin: string) => {
+      const response = await fetch(`${t.url}/v1/bins/${bin}`);
+      return { status: response.status, cors: response.headers.get('access-control-allow-origin'), cache: response.headers.get('cache-control'), body: (await response.json()) as Record<string, unknown> };
+    };
+    expect(await ask('446404')).toEqual({ status: 200, cors: '*', cache: 'public, max-age=86400', body: { bin: '446404', brands: ['MADA', 'VISA'] } });
+    expect((await ask('42000000')).body).toEqual({ bin: '42000000', brands: ['VISA'] });
+    expect((await ask('54545454')).body.brands).toEqual(['MASTER']);
+    expect((await ask('99999999')).body.brands).toEqual([]);
+    for (const bad of ['4200', '420000000', '42000a', '%3Cscript%3E']) {
+      const answer = await ask(bad);
+      expect(answer.status, bad).toBe(400);
+      expect(answer.body, bad).toMatchObject({ result: { code: '200.300.404', parameterErrors: [{ name: 'bin', message: 'must be the first 6 to 8 digits of a card number' }] } });
+    }
+  });
+
   it('serves paymentWidgets.js per checkout as cross-origin JavaScript whose bytes match the integrity hash', async () => {
     const checkout = await createCheckout({ integrity: 'true' });
     const first = await fetch(`${t.url}/v1/paymentWidgets.js?checkoutId=${checkout.id}`);

@@ -1,7 +1,9 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { pathId } from '../http/pathIds.ts';
-import { CORS_HEADERS } from '../http/respond.ts';
+import { CORS_HEADERS, jsonResponse } from '../http/respond.ts';
+import { invalidParameters } from '../domain/errors.ts';
+import { brandsMatching } from '../../widget/shared/cards.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../checkouts/bootstrap.ts';
 import { acceptsGzip, gzipIfSmaller, type WidgetBuild } from './build.ts';
 
@@ -55,6 +57,15 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
         ...(gzipped ? { 'content-encoding': 'gzip' } : {}),
       },
     });
+  });
+
+  // `brandDetectionType: 'binlist'`: the card brands whose ranges a card's first 6 to 8 digits fit, most specific first
+  // (mada before the Visa it is co-badged on), from the gateway's table — the one it checks payments against. Public
+  // (a BIN is not card data), asked by the widget from the merchant's page, cached by the browser for a day.
+  router.get('/bins/:bin', (c) => {
+    const bin = c.req.param('bin');
+    if (!/^[0-9]{6,8}$/.test(bin)) throw invalidParameters([{ name: 'bin', value: bin.slice(0, 32), message: 'must be the first 6 to 8 digits of a card number' }]);
+    return jsonResponse(c, { bin, brands: brandsMatching(bin).map((brand) => brand.code) }, 200, { 'cache-control': 'public, max-age=86400' });
   });
 
   const notFound = (c: Context<AppEnv>) =>

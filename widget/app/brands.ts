@@ -7,10 +7,12 @@ export const CARD_BRANDS: Readonly<Record<string, CardBrand>> = Object.fromEntri
  * The offered brands whose own ranges the card number's first digits fit, most specific first (a local brand before
  * the network it is co-badged on), ordered by the merchant's brandDetectionPriority where it names them. Brands that
  * live on their networks' cards only (FACILYPAY_*, VPAY...) are never detected: the shopper selects them.
+ * `matching`, when given, is what the digits fit (the gateway's BIN list: `brandDetectionType: 'binlist'`), most
+ * specific first, in place of the brand table's ranges.
  */
-export function detectBrands(bin: string, offered: readonly string[], priority: readonly string[]): string[] {
+export function detectBrands(bin: string, offered: readonly string[], priority: readonly string[], matching?: readonly string[]): string[] {
   if (bin === '') return [];
-  const detected: string[] = brandsMatching(bin).map((brand) => brand.code);
+  const detected: readonly string[] = matching ?? brandsMatching(bin).map((brand) => brand.code);
   const rank = (brand: string) => {
     const position = priority.indexOf(brand);
     return position === -1 ? priority.length + detected.indexOf(brand) : position;

@@ -24,6 +24,8 @@ export interface WidgetOptions {
   readonly disableCardExpiryDateValidation: boolean;
   readonly validation: boolean;
   readonly disableSubmitOnEnter: boolean;
+  /** The card number shown in groups as it is typed. */
+  readonly numberFormatting: boolean;
   readonly iframeStyles: Readonly<Record<string, unknown>>;
   readonly shopperResultTarget: string | undefined;
   /**
@@ -89,6 +91,7 @@ export function readOptions(): WidgetOptions {
     disableCardExpiryDateValidation: flag(raw.disableCardExpiryDateValidation, false),
     validation: flag(raw.validation, true),
     disableSubmitOnEnter: flag(raw.disableSubmitOnEnter, false),
+    numberFormatting: flag(raw.numberFormatting, true),
     iframeStyles: isObject(raw.iframeStyles) ? raw.iframeStyles : {},
     shopperResultTarget: text(raw.shopperResultTarget),
     paymentTarget: text(raw.paymentTarget)?.trim(),

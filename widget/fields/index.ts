@@ -26,8 +26,9 @@ import { passesLuhn } from '../shared/luhn.ts';
  * Message schema: ../shared/protocol.ts.
  */
 
-/** Groups of four, or 4-6-5 for 15-digit American Express numbers. */
-function formatNumber(digits: string, brand: string): string {
+/** Groups of four, or 4-6-5 for 15-digit American Express numbers; the digits alone with `numberFormatting: false`. */
+function formatNumber(digits: string, brand: string, config: FieldConfig | undefined): string {
+  if (config?.format === false) return digits;
   if (brand === 'AMEX') return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10, 15)].filter(Boolean).join(' ');
   return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
@@ -84,7 +85,7 @@ function start(launch: Required<FieldLaunch>): void {
 
   input.addEventListener('input', () => {
     const value = digits().slice(0, isNumber ? 19 : cvvLength);
-    input.value = isNumber ? formatNumber(value, brand) : value;
+    input.value = isNumber ? formatNumber(value, brand, config) : value;
     state(false);
   });
   input.addEventListener('focus', () => send({ type: 'focus', field }));
@@ -185,7 +186,7 @@ function start(launch: Required<FieldLaunch>): void {
       case 'brand':
         brand = message.brand;
         cvvLength = message.cvvLength;
-        if (isNumber) input.value = formatNumber(digits(), brand);
+        if (isNumber) input.value = formatNumber(digits(), brand, config);
         else input.value = digits().slice(0, cvvLength);
         state(touched);
         break;

@@ -85,6 +85,8 @@ export interface FieldConfig {
   readonly placeholderStyles: StyleMap;
   readonly autofocus: boolean;
   readonly mask: boolean;
+  /** The card number in groups as it is typed (`wpwlOptions.numberFormatting`); unset is true. */
+  readonly format?: boolean;
   readonly cvvLength: number;
   readonly required: boolean;
 }

@@ -16,6 +16,8 @@ export interface CardFields {
   readonly holder: string;
   readonly selectedBrand: string;
   readonly detectedBrands: readonly string[];
+  /** The validity of the billing address's fields, by field, when the form shows them (features.BillingFields). */
+  readonly billing: Readonly<Record<string, boolean>>;
 }
 
 /**
@@ -32,6 +34,7 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     holder: '',
     selectedBrand: brands[0] ?? '',
     detectedBrands: [],
+    billing: {},
   });
   const errors = calmErrors<CardFieldName>();
   /** The first digits the brands were last detected from: the shopper's choice among them stands until they change. */
@@ -47,6 +50,7 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     const cvv = fields.cvvState;
     const holderText = fields.holder.trim();
     return {
+      ...fields.billing,
       // The selected brand issues numbers of these first digits and this length; the hosted field checked Luhn, which
       // counts where the brand has a check digit (the gateway's check, shared/cards.ts).
       cardNumber: number !== undefined && numberRules !== undefined && numberRules.lengths.includes(number.length) && (number.valid || !numberRules.luhn),
@@ -67,12 +71,13 @@ export function createCardModel(brands: readonly string[], options: WidgetOption
     /**
      * Brand detection from the first digits; returns the brand to select, if it changes. Every offered brand the
      * digits fit is reported (a co-badged card is several), the first of brandDetectionPriority's order active; once
-     * the shopper picks another of them, it stays picked until the first digits change.
+     * the shopper picks another of them, it stays picked until the first digits change. `matching`: the brands of
+     * these digits from the gateway's BIN list, in place of the brand table's.
      */
-    detect(bin: string): string | undefined {
+    detect(bin: string, matching?: readonly string[]): string | undefined {
       if (!options.brandDetection || bin === detectedFrom) return undefined;
       detectedFrom = bin;
-      const found = detectBrands(bin, brands, options.brandDetectionPriority);
+      const found = detectBrands(bin, brands, options.brandDetectionPriority, matching);
       fields.set({ detectedBrands: found });
       const best = found[0];
       return best !== undefined && best !== fields.selectedBrand ? best : undefined;

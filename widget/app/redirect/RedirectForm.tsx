@@ -49,9 +49,19 @@ export function asyncContainer(brand: string): string | undefined {
   return form && `wpwl-container-${form}-${brand}`;
 }
 
+/**
+ * `inlineFlow`: the brands whose provider page stays in the form — in the widget's own frame, in place of the brand's
+ * form — whatever `paymentTarget` says for the others (a page that sends redirects to `_top` keeps an inline brand's
+ * shopper on the page).
+ */
+function inline(props: FamilyFormProps, brand: string): FamilyFormProps {
+  const inlineFlow = props.options.raw.inlineFlow;
+  return Array.isArray(inlineFlow) && inlineFlow.includes(brand) ? { ...props, options: { ...props.options, paymentTarget: undefined } } : props;
+}
+
 async function submitAsyncBrand(props: FamilyFormProps, form: AsyncForm, state: PaymentState, element: HTMLFormElement, trigger: Event | undefined): Promise<void> {
   if (state.busy) return;
-  await postPageForm(props, state, element, trigger, BEFORE_SUBMIT[form]);
+  await postPageForm(inline(props, props.brands[0] ?? ''), state, element, trigger, BEFORE_SUBMIT[form]);
 }
 
 export function RedirectForm(props: FamilyFormProps) {
