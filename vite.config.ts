@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { localeGroups } from './widget/localeGroups.ts';
 
 // One config for the widget build (later) and the Vitest suite.
 export default defineConfig({
+  // The English of a widget feature's locale group, as its chunk imports it (widget/localeGroups.ts).
+  plugins: [localeGroups()],
   test: {
     include: ['server/**/*.test.ts', 'widget/**/*.test.ts', 'dashboard/**/*.test.ts', 'locales/**/*.test.ts', 'e2e/**/*.test.ts', 'docs/**/*.test.ts', 'ci/**/*.test.ts'],
     environment: 'node',

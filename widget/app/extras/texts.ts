@@ -6,7 +6,7 @@ export type FeatureText = (key: string, values?: Readonly<Record<string, string>
 /**
  * The texts of a feature loaded on demand (the locale groups of widget/build.ts WIDGET_FEATURE_GROUPS: `billing`,
  * `wallet`, `clickToPay`, `summary`): its group in the shopper's language, fetched from the widget's versioned path
- * (`locales/<group>/<code>.json`), over the English its chunk bundles (a named import of locales/en.json's group), which
+ * (`locales/<group>/<code>.json`), over the English its chunk bundles (`import english from 'wpwl:locale/<group>'`), which
  * also stands in for a text the language lacks or a file that cannot be loaded. The merchant's `labels` win, by key,
  * in every language, as for the forms' texts.
  */
