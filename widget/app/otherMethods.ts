@@ -1,4 +1,6 @@
 import { createElement, type ComponentType } from 'preact';
+import english from 'wpwl:english/otherMethods';
+import { addEnglish } from '../i18n/index.ts';
 import { Chooser } from './chooser/Chooser.tsx';
 import { asyncContainer, RedirectForm } from './redirect/RedirectForm.tsx';
 import type { FamilyChunk } from './methods.ts';
@@ -11,19 +13,29 @@ import type { FamilyFormProps } from './types.ts';
  * every page that shows the chooser has one of them.
  */
 export { DirectDebitForm } from './directDebit/DirectDebitForm.tsx';
+
+// The English of these forms' texts (the entry bundles the card form's).
+addEnglish(english);
 export { Chooser };
 
-/** A brand with a form of its own instead of the redirect form: its chunk's form and container. */
+/**
+ * A brand with a form of its own instead of the redirect form: its chunk's form and container (undefined: no form for
+ * the brand on this page, such as a wallet this browser cannot pay with).
+ */
 export interface OwnFormChunk {
   readonly Form: ComponentType<FamilyFormProps>;
-  container(brand: string): string;
+  container(brand: string): string | undefined;
 }
 
 /**
  * The brands of the asynchronous family with a form of their own (wallet buttons, Click to Pay), each form a chunk of
  * its own, loaded with this one, before the forms render, only when the page shows the brand.
  */
-const OWN_FORMS: Readonly<Record<string, () => Promise<OwnFormChunk>>> = {};
+const OWN_FORMS: Readonly<Record<string, () => Promise<OwnFormChunk>>> = {
+  // The wallet buttons (wallet/WalletForm.tsx): one chunk for both.
+  APPLEPAY: () => import('./wallet/WalletForm.tsx').then((module) => module.walletForm('APPLEPAY')),
+  GOOGLEPAY: () => import('./wallet/WalletForm.tsx').then((module) => module.walletForm('GOOGLEPAY')),
+};
 
 /** The asynchronous family for a page's brands: the redirect form, or a brand's own form (OWN_FORMS), loaded now. */
 export async function asynchronousFamily(brands: readonly string[]): Promise<FamilyChunk> {
@@ -34,7 +46,7 @@ export async function asynchronousFamily(brands: readonly string[]): Promise<Fam
   );
   return {
     Form: (props: FamilyFormProps) => createElement(own.get(props.brands[0] ?? '')?.Form ?? RedirectForm, props),
-    container: (brand) => own.get(brand)?.container(brand) ?? asyncContainer(brand),
+    container: (brand) => (own.has(brand) ? own.get(brand)!.container(brand) : asyncContainer(brand)),
     Chooser,
   };
 }

@@ -1,4 +1,5 @@
-import { errorMessages, labels } from '../../locales/en.json';
+import type english from '../../locales/en.json';
+import entryEnglish from 'wpwl:english/entry';
 
 /**
  * The widget's languages. English is bundled and resolved directly from locales/en.json. Every other
@@ -19,10 +20,21 @@ export type Language = (typeof LANGUAGES)[number];
 export type Translate = (key: string, values?: Readonly<Record<string, string>>) => string;
 
 /**
- * The English texts the widget shows, bundled: labels and errorMessages. Named imports, so the texts of the
- * gateway's own pages (threeDSecure, redirect: server/redirects/texts.ts) stay out of the bundle.
+ * The English texts the widget shows: labels and errorMessages — the gateway's own pages' groups (threeDSecure, redirect:
+ * server/redirects/texts.ts) never in the bundle. The entry bundles the card form's; the chunk of the other forms and
+ * the stored cards' each add their own when they load (`addEnglish`, widget/localeGroups.ts CHUNK_TEXTS), before those
+ * forms render. Typed as the whole file's, which they are once every chunk that shows a text is loaded.
  */
-export const en = { labels, errorMessages };
+export const en = {
+  labels: { ...entryEnglish.labels },
+  errorMessages: { ...entryEnglish.errorMessages },
+} as { labels: typeof english.labels; errorMessages: typeof english.errorMessages };
+
+/** A chunk's share of the forms' English (`import english from 'wpwl:english/<chunk>'`), added when it loads. */
+export function addEnglish(part: { readonly labels: Readonly<Record<string, string>>; readonly errorMessages: Readonly<Record<string, string>> }): void {
+  Object.assign(en.labels, part.labels);
+  Object.assign(en.errorMessages, part.errorMessages);
+}
 
 /** What js/i18n.min.js puts on window for the widget bundle. */
 export interface I18nEngine {

@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
+import english from 'wpwl:english/registration';
+import { addEnglish } from '../../i18n/index.ts';
 import type { FieldMessage, FieldState } from '../../shared/protocol.ts';
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
@@ -8,6 +10,9 @@ import { BrandLogo, cx, MerchantFields, PayButton, PaymentContainer, Spinner } f
 import { createPaymentState, signalFields } from '../payment/state.ts';
 import type { PaymentFormProps } from '../types.ts';
 import { cvvLengthOf, expiryOf, type StoredCard } from './stored.ts';
+
+// The English of the stored cards' texts (the entry bundles the card form's).
+addEnglish(english);
 
 // Read here, not in the entry: only a checkout with stored cards loads this chunk.
 export { storedCardsOf } from './stored.ts';
