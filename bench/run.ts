@@ -58,6 +58,8 @@
  *   V  per store, the dashboard (dashboard.ts) on BENCH_DASHBOARD_PAYMENTS (1,000,000) payments seeded with SQL, in headless
  *      Chromium: its first page's JavaScript gzipped (target ≤ 60 KB) and the first list of 50 payments rendered after
  *      sign-in, as an operator and as a merchant (target ≤ 300 ms); BENCH_ONLY=V runs only this section.
+ *   X  the widget (widget.ts): gzip sizes against their budgets, every chunk loaded on demand, and the time to onReady of
+ *      a card-only page and of a page with the wallet buttons and the card form; BENCH_ONLY=X runs only this section.
  *
  * HTTP load comes from autocannon in a separate process; the store loops run in this process, which is
  * where the gateway's store runs too. Every measurement: same concurrency, a warm-up, then a measured
@@ -69,7 +71,7 @@
  * BENCH_WEBHOOK_DELIVERIES (E's backlog, 3000), BENCH_WEBHOOK_BACKLOG (F's backlog, 100000),
  * BENCH_WEBHOOK_DRAIN_SECONDS (45: a drain that takes longer is stopped there, and its full time projected from its
  * rate, which keeps `npm run bench` within about five minutes; H adds about a minute and a half),
- * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, M, O, P, Q, R, S, T, U, V or W: only that section),
+ * BENCH_SCHEDULES (100000), BENCH_SCHEDULE_BURST (10000), BENCH_ONLY (C, G, H, L, M, O, P, Q, R, S, T, U, V, W or X: only that section),
  * BENCH_REDIS_URL (T's Redis, default redis://127.0.0.1:6379), BENCH_THROTTLE_ROUNDS (T's alternated rounds, 3).
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -135,8 +137,8 @@ const SCHEDULE_BURST_LIMIT_MS = 120_000;
 /** Seconds of merchant payments measured beside the schedules' burst, from about a second before its fire time. */
 const SCHEDULE_NOISE_SECONDS = 5;
 /** BENCH_ONLY=<letter> runs that section alone (C with B and D, which it runs beside; H on PostgreSQL only). */
-const ONLY = (['C', 'G', 'H', 'L', 'M', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W'] as const).find((section) => section === process.env.BENCH_ONLY);
-if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, O, P, Q, R, S, T, U, V or W');
+const ONLY = (['C', 'G', 'H', 'L', 'M', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X'] as const).find((section) => section === process.env.BENCH_ONLY);
+if (process.env.BENCH_ONLY !== undefined && process.env.BENCH_ONLY !== '' && ONLY === undefined) throw new Error('BENCH_ONLY must be C, G, H, L, M, O, P, Q, R, S, T, U, V, W or X');
 /** The stores the per-store sections measure: both unless BENCH_STORES names one (PGlite or PostgreSQL). */
 const STORES: readonly StoreKind[] = (() => {
   const raw = process.env.BENCH_STORES;
@@ -846,7 +848,7 @@ async function main(): Promise<void> {
   if (interrupted) return; // the signal handler cleans up and exits
 
   try {
-    if (!ONLY) await measureWidget();
+    if (!ONLY || ONLY === 'X') await measureWidget();
   } catch (error) {
     failures.push(`widget figures: ${error instanceof Error ? error.message : String(error)}`);
   }
