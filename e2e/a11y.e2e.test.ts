@@ -131,6 +131,19 @@ describe('accessibility of the card form', () => {
   });
 });
 
+describe('accessibility of the billing address in the card form', () => {
+  it.each([['card'], ['plain']])('has no serious or critical axe violation in the %s style, also with its errors showing', async (style) => {
+    const page = await openStyled(style, { billingAddress: { city: 'Berlin' } });
+    await page.locator('.wpwl-group-billing select.wpwl-control-country').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.locator('button.wpwl-button-pay').click();
+    await page.locator('.wpwl-hint-countryError').waitFor();
+    expect(await page.locator('.wpwl-group-billing .wpwl-has-error').count()).toBe(4);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe('accessibility of the stored cards (one-click)', () => {
   let offered: Record<string, string> = {};
   beforeAll(async () => {

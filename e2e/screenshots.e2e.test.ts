@@ -53,3 +53,27 @@ describe('screenshots of the card form as a shopper types, desktop and phone', (
     await page.close();
   });
 });
+
+describe('screenshots of the card form with a billing address (docs/screenshots/billing-address-*.png)', () => {
+  it.each(['en', 'ar'])('%s, desktop, its errors showing after a submit', async (locale) => {
+    const page = await env.browser.newPage({ viewport: { width: 640, height: 1100 } });
+    await page.addInitScript((options) => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = options;
+    }, { locale, billingAddress: { country: 'DE', city: 'Berlin', postcode: '10115', street1: 'Invalidenstraße 117' } });
+    await page.goto(env.site.pageUrl('plain'));
+    const container = page.locator('.wpwl-container-card');
+    await container.locator('.wpwl-group-billing').waitFor();
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').waitFor();
+    await page.frameLocator('iframe.wpwl-control-cardNumber').locator('input.wpwl-field').fill('4200 0000 0000 0000');
+    await page.locator('input.wpwl-control-expiry').fill('05/34');
+    await page.locator('input.wpwl-control-cardHolder').fill('Jane Jones');
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').fill('123');
+    // The state, left empty, shows its error.
+    await page.locator('button.wpwl-button-pay').click();
+    await container.locator('.wpwl-hint-stateError').waitFor();
+    const path = `${OUTPUT}billing-address-${locale}.png`;
+    await container.screenshot({ path });
+    expect(statSync(path).size).toBeGreaterThan(5_000);
+    await page.close();
+  });
+});

@@ -37,6 +37,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   'labels.mmyy': ['ja', 'cn', 'ko', 'ar'],
   // Romanian says "card" (cardul) for a payment card.
   'labels.card': ['ro'],
+  // Dutch writes the postal code as English does.
+  'billing.postcode': ['nl'],
 };
 
 const PLACEHOLDER = /\{\{[^{}]*\}\}/g;

@@ -10,6 +10,7 @@
  *   and says so in a comment (merchantTransactionId, date.from, date.to).
  */
 import { ENTITY_ID } from '../domain/ids.ts';
+import { POSTCODE_PATTERN, STATE_PATTERN } from '../../widget/shared/billingAddress.ts';
 import type { Operation, ParamSpec } from './types.ts';
 
 type Options = Omit<ParamSpec, 'name'>;
@@ -35,8 +36,6 @@ const COUNTRY = /^[A-Z]{2}$/;
 const MONTH = /^(0[1-9]|1[0-2])$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
-/** Letters (any script), digits, dot: the spec's "letters, digits, dot" for states. */
-const STATE = /^[\p{L}\p{M}\p{N}.]+$/u;
 /** "Letters" for shipping cities: letters of any script plus the separators city names contain. */
 const CITY_LETTERS = /^[\p{L}\p{M}][\p{L}\p{M} .'-]*$/u;
 /** Letters, digits and whitespace (sender and recipient names and places). */
@@ -203,9 +202,9 @@ function addressLines(prefix: string): ParamSpec[] {
     text(p('street2'), 1, 100),
     text(p('houseNumber1'), 1, 100),
     text(p('houseNumber2'), 1, 100),
-    matching(p('state'), STATE, 'must contain only letters, digits and dots', { min: 1, max: 50 }),
-    // The spec says alphanumeric; spaces and hyphens are allowed inside so real postcodes ("SW1A 1AA", "1234-567") pass.
-    matching(p('postcode'), /^[A-Za-z0-9](?:[A-Za-z0-9 -]{0,14}[A-Za-z0-9])?$/, 'must be 1 to 16 letters or digits, with spaces or hyphens inside'),
+    // The widget's billing address checks the same formats (widget/shared/billingAddress.ts).
+    matching(p('state'), STATE_PATTERN, 'must contain only letters, digits and dots', { min: 1, max: 50 }),
+    matching(p('postcode'), POSTCODE_PATTERN, 'must be 1 to 16 letters or digits, with spaces or hyphens inside'),
     country(p('country')),
     text(p('normalized'), 1, 255),
     text(p('validationStatus'), 1, 255),

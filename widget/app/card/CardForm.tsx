@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { FieldMessage } from '../../shared/protocol.ts';
 import { CARD_BRANDS } from '../brands.ts';
 import { invoke } from '../callbacks.ts';
+import { features } from '../features.ts';
 import { attachHostedField, postableStyles, type HostedField } from '../hostedField.ts';
 import { randomChannel } from '../random.ts';
 import type { Texts } from '../messages.ts';
@@ -274,6 +275,7 @@ export function CardForm(props: CardFormProps) {
         </>,
         errorOf('cvv', 'cvvError'),
       )}
+      {features.BillingFields && <features.BillingFields id={id} form={model} />}
       <input type="hidden" name="card.expiryMonth" value={parsedExpiry?.month ?? ''} />
       <input type="hidden" name="card.expiryYear" value={parsedExpiry?.year ?? ''} />
       <input type="hidden" name="shopperResultUrl" value={props.shopperResultUrl} />

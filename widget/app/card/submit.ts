@@ -1,7 +1,7 @@
 import type { HostedField } from '../hostedField.ts';
 import type { PaymentContext } from '../payment/flow.ts';
 import { loadPaymentFlow } from '../payment/state.ts';
-import type { CardModel } from './model.ts';
+import type { CardFieldName, CardModel } from './model.ts';
 
 interface CardSubmitContext extends Omit<PaymentContext, 'errors'> {
   readonly trigger: Event | undefined;
@@ -20,7 +20,8 @@ export async function submitCard(context: CardSubmitContext): Promise<void> {
   state.update({ message: undefined });
   if (options.validation) {
     await Promise.all([context.number.validate(), context.cvv?.validate()]);
-    model.show('cardNumber', 'expiry', 'cardHolder', 'cvv');
+    // Every field the form validates: the card's, and the billing address's when it shows one.
+    model.show(...(Object.keys(model.validity.value) as CardFieldName[]));
     if (!model.formValid.value) return;
   }
   const flow = await loadPaymentFlow(state, options, context.texts);

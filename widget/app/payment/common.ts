@@ -9,5 +9,7 @@ export { useEffect, useMemo, useRef } from 'preact/hooks';
 export * from './parts.tsx';
 export * from './state.ts';
 export { randomChannel } from '../random.ts';
+// What the page's options ask for beyond the forms (the extras chunk sets it, the forms read it): one object for all.
+export { features } from '../features.ts';
 // The hosted fields' message schema (card, stored cards) and the redirect's completion message (3-D Secure frame).
 export { isEnvelope, isRedirectComplete, PROTOCOL_VERSION } from '../../shared/protocol.ts';
