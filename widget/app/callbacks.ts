@@ -1,7 +1,7 @@
 import type { WidgetOptions } from './options.ts';
 
 export interface WidgetErrorInfo {
-  readonly name: 'InvalidCheckoutIdError' | 'WidgetError' | 'PciIframeSubmitError' | 'PciIframeCommunicationError';
+  readonly name: 'InvalidCheckoutIdError' | 'WidgetError' | 'PciIframeSubmitError' | 'PciIframeCommunicationError' | 'ClickToPayError';
   readonly message: string;
   readonly brand?: string;
   readonly event?: unknown;
