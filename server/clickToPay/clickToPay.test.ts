@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../testing/envelope.ts';
-import { createTestClock, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type ApiResponse, type TestClock, type TestGateway } from '../testing/harness.ts';
+import { createTestClock, liveApp, STORE_KINDS, startTestGateway, warnIfPostgresSkipped, type ApiResponse, type TestClock, type TestGateway } from '../testing/harness.ts';
 import { CORRELATION_LIFETIME_MS, SESSION_LIFETIME_MS } from './service.ts';
 
 warnIfPostgresSkipped('clickToPay.test.ts');
@@ -166,6 +166,26 @@ describe.each(STORE_KINDS)('Click to Pay on %s', (kind) => {
     expect((await submit(other, { 'clickToPay.correlationId': again })).body.result.code).toBe('000.100.110');
     const read = await t.get(`/v1/checkouts/${other}/payment`, { entityId: t.entityId });
     expect(read.body).toMatchObject({ paymentBrand: 'VISA', tokenAccount: { number: '420000******0000' } });
+  });
+
+  it('is refused by a live gateway, which has no SRC system of its own and cannot open a network\'s payload yet', async () => {
+    const live = await liveApp(t, clock.now);
+    const checkoutId = await newCheckout();
+    const post = async (step: string, params: Record<string, string>) => {
+      const response = await live.request(`/v1/checkouts/${checkoutId}/clickToPay/${step}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params).toString(),
+      });
+      return { status: response.status, body: (await response.json()) as { result: { code: string; description: string } } };
+    };
+    const lookup = await post('lookup', { email: ENROLLED });
+    expect(lookup.status).toBe(400);
+    expect(lookup.body.result.code).toBe('600.200.200');
+    expect(lookup.body.result.description).toContain("live pages use the networks' SDKs");
+    const payload = await post('checkout', { network: 'visa', checkoutResponse: 'eyJhbGciOi.encrypted.payload' });
+    expect(payload.body.result.code).toBe('600.200.200');
+    expect(payload.body.result.description).toContain('cannot be decrypted');
   });
 
   it('refuses a closed checkout, and logs no e-mail, code, token or cryptogram', async () => {

@@ -59,13 +59,17 @@ function required(params: ReadonlyMap<string, string>, name: string, form: RegEx
   return value ?? '';
 }
 
-function refuseInLive(context: ClickToPayContext): void {
-  if (context.environment === 'live') {
-    throw new GatewayError(
-      withReason(RESULTS.unsupportedPaymentMethod, "the simulated SRC system of Click to Pay is the test environment's; live pages use the networks' SDKs"),
-      400,
-    );
-  }
+/**
+ * A live gateway has no SRC system of its own: the shopper's steps run in the networks' SDKs, and the chosen card comes
+ * as the network's encrypted checkout payload, which this gateway cannot open yet (no SRC keys per entity: docs/widget.md,
+ * "Click to Pay in live"). Refused, saying which.
+ */
+function refuseInLive(context: ClickToPayContext, params: ReadonlyMap<string, string>): void {
+  if (context.environment !== 'live') return;
+  const reason = params.has('checkoutResponse')
+    ? "a network's Click to Pay checkout payload cannot be decrypted: no SRC keys are configured for this gateway's entities"
+    : "the simulated SRC system of Click to Pay is the test environment's; live pages use the networks' SDKs";
+  throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, reason), 400);
 }
 
 /** The checkout must still take a payment: a closed one gets the checkout's own refusal. */
@@ -81,7 +85,7 @@ const sessionGone = () =>
   invalidParameters([{ name: 'sessionId', value: '', message: 'is no Click to Pay session of this checkout, or it expired: look the e-mail address up again' }]);
 
 export async function lookUp(context: ClickToPayContext, checkoutId: string, params: ReadonlyMap<string, string>): Promise<LookupOutcome> {
-  refuseInLive(context);
+  refuseInLive(context, params);
   const errors: ParameterError[] = [];
   const email = required(params, 'email', EMAIL, 'must be an e-mail address', errors);
   if (errors.length > 0) throw invalidParameters(errors);
@@ -96,7 +100,7 @@ export async function lookUp(context: ClickToPayContext, checkoutId: string, par
 }
 
 export async function validate(context: ClickToPayContext, checkoutId: string, params: ReadonlyMap<string, string>): Promise<ValidationOutcome> {
-  refuseInLive(context);
+  refuseInLive(context, params);
   const errors: ParameterError[] = [];
   const sessionId = required(params, 'sessionId', SESSION_ID, 'must be the session id the lookup answered', errors);
   const otp = required(params, 'otp', OTP, 'must be the six digits of the code', errors);
@@ -118,7 +122,7 @@ export async function validate(context: ClickToPayContext, checkoutId: string, p
 }
 
 export async function choose(context: ClickToPayContext, checkoutId: string, params: ReadonlyMap<string, string>): Promise<{ correlationId: string }> {
-  refuseInLive(context);
+  refuseInLive(context, params);
   const errors: ParameterError[] = [];
   const sessionId = required(params, 'sessionId', SESSION_ID, 'must be the session id the lookup answered', errors);
   const cardId = required(params, 'cardId', CARD_ID, 'must be the id of a card of the card list', errors);
