@@ -135,7 +135,8 @@ export function measureWidgetSizes(build: WidgetBuild): WidgetSizes {
     { gatewayUrl, staticBaseUrl: `${gatewayUrl}/v1/static/${build.version}` },
   );
   const languages = new Map(
-    [...build.files.keys()].filter((name) => name.startsWith('locales/')).map((name) => [name.slice('locales/'.length, -'.json'.length), size(name)] as const),
+    // The forms' texts per language (locales/<code>.json); a feature's own group (locales/<group>/<code>.json) apart.
+    [...build.files.keys()].filter((name) => /^locales\/[a-z]+\.json$/.test(name)).map((name) => [name.slice('locales/'.length, -'.json'.length), size(name)] as const),
   );
   const scripts = new Set([...staticClosure(build, 'js/static.min.js'), ...staticClosure(build, cardChunk(build))]);
   const cardOnlyPage = new Map<string, number>([['paymentWidgets.js', gzipped(bootstrap)]]);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isRightToLeft, languageOf, type Language } from '../../widget/i18n/index.ts';
+import { isRightToLeft, languageOf, type Language } from '../../widget/i18n/languages.ts';
 
 /**
  * The gateway's own pages speak the shopper's language, from the same locales/<code>.json files as the

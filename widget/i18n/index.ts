@@ -1,5 +1,8 @@
 import type english from '../../locales/en.json';
 import entryEnglish from 'wpwl:english/entry';
+import { interpolate, type Language } from './languages.ts';
+
+export { interpolate, isRightToLeft, languageOf, LANGUAGES, type Language } from './languages.ts';
 
 /**
  * The widget's languages. English is bundled and resolved directly from locales/en.json. Every other
@@ -7,14 +10,6 @@ import entryEnglish from 'wpwl:english/entry';
  * engine.ts) and the language's JSON file both come from the widget's own versioned static path, so a
  * shopper paying in English downloads neither.
  */
-
-/** The 25 languages of the widget, by the product's own codes (spec document 1). */
-export const LANGUAGES = [
-  'en', 'de', 'fr', 'es', 'it', 'nl', 'dk', 'fi', 'se', 'tr', 'ja', 'sl', 'pt',
-  'pl', 'cz', 'hu', 'bg', 'ro', 'ru', 'cn', 'gr', 'no', 'sk', 'ar', 'ko',
-] as const;
-
-export type Language = (typeof LANGUAGES)[number];
 
 /** Looks a text up by its dotted key (`labels.cardNumber`), filling `{{name}}` placeholders. */
 export type Translate = (key: string, values?: Readonly<Record<string, string>>) => string;
@@ -39,36 +34,6 @@ export function addEnglish(part: { readonly labels: Readonly<Record<string, stri
 /** What js/i18n.min.js puts on window for the widget bundle. */
 export interface I18nEngine {
   createTranslate(language: Language, staticBaseUrl: string, english: typeof en): Promise<Translate>;
-}
-
-/** ISO codes merchants pass for languages whose product code differs. */
-const ISO_ALIASES: Readonly<Record<string, Language>> = {
-  da: 'dk',
-  sv: 'se',
-  cs: 'cz',
-  el: 'gr',
-  zh: 'cn',
-  nb: 'no',
-  nn: 'no',
-};
-
-/**
- * The widget language for a locale as merchants pass it (`de`, `de-AT`, `en_US`, `zh-CN`, `sv`): by language,
- * then English. Only known languages are ever fetched, so an unknown locale costs no failed request.
- */
-export function languageOf(locale: string): Language {
-  const language = locale.trim().toLowerCase().split(/[-_]/)[0] ?? '';
-  if ((LANGUAGES as readonly string[]).includes(language)) return language as Language;
-  return ISO_ALIASES[language] ?? 'en';
-}
-
-export function isRightToLeft(language: Language): boolean {
-  return language === 'ar';
-}
-
-/** `{{name}}` placeholders filled from `values` (one left as it is when `values` lacks it). */
-export function interpolate(text: string, values: Readonly<Record<string, string>> | undefined): string {
-  return values ? text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole) : text;
 }
 
 export const translateEnglish: Translate = (key, values) => {
