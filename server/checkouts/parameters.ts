@@ -81,6 +81,18 @@ const SHOPPER_BANK_ACCOUNT: ReadonlySet<string> = new Set(DIRECT_DEBIT_FIELDS);
  * the merchant's server set on the checkout stays.
  */
 const SHOPPER_ASYNC_FIELDS: ReadonlySet<string> = new Set(['bankAccount.country', 'bankAccount.bankName']);
+/**
+ * A mobile wallet's token as the shopper's wallet made it (COMPAT §16; the widget's wallet buttons, issue 35), by the
+ * wallet brand it belongs to: accepted with that paymentBrand only, so no card, redirect or other wallet's payment
+ * carries it.
+ */
+const SHOPPER_WALLET_FIELDS: Readonly<Record<string, string>> = {
+  'applePay.paymentToken': 'APPLEPAY',
+  'applePay.source': 'APPLEPAY',
+  'applePay.cardNetwork': 'APPLEPAY',
+  'googlePay.paymentToken': 'GOOGLEPAY',
+  'googlePay.source': 'GOOGLEPAY',
+};
 /** Checkout values a legacy page repeats: accepted when equal to the checkout's, refused otherwise. */
 const REPEATED = new Set(['entityId', 'authentication.entityId', 'amount', 'currency', 'paymentType']);
 /** Credentials a legacy page may repeat, which never reach the payment. */
@@ -144,6 +156,12 @@ export function mergeShopperSubmit(stored: Params, entityId: string, submitted: 
     }
     if (SHOPPER_ASYNC_FIELDS.has(name) && isAsyncBrand(submitted.get('paymentBrand'))) {
       if (!merged.has(name)) merged.set(name, value);
+      continue;
+    }
+    const wallet = Object.hasOwn(SHOPPER_WALLET_FIELDS, name) ? SHOPPER_WALLET_FIELDS[name] : undefined;
+    if (wallet !== undefined) {
+      if (submitted.get('paymentBrand') === wallet) merged.set(name, value);
+      else errors.push({ name, value, message: `can be sent from the payment page only with paymentBrand ${wallet}` });
       continue;
     }
     if (SHOPPER_BANK_ACCOUNT.has(name)) {

@@ -10,13 +10,15 @@ import type { Acquirer } from '../../acquirers/types.ts';
 import { acquirerFor } from '../acquirerChoice.ts';
 import { authorizeAndRecord, type AuthorizeOptions, type SentInstrument } from '../authorize.ts';
 import type { PaymentServices } from '../services.ts';
+import { authenticateThenAuthorize } from './card.ts';
 import { cardOnFileRequest, resolveCardOnFile } from './cardOnFile.ts';
 
 /**
  * Payments with the instruments other than cards (COMPAT §16): a SEPA direct debit, a network or external token, a
  * mobile wallet, a virtual account paid without a redirect. Each is checked by the gateway first, then authorized
  * like a card (attempt committed, acquirer asked, answer recorded by the ledger); none runs 3-D Secure (a wallet's
- * and a network token's cryptogram authenticate the shopper, a direct debit has a mandate). Responses show the
+ * and a network token's cryptogram authenticate the shopper, a direct debit has a mandate) but a Google Pay card saved
+ * in the shopper's account (PAN_ONLY), authenticated as a typed card. Responses show the
  * instrument masked as card numbers are (its echo), never a whole IBAN or token.
  */
 
@@ -131,24 +133,45 @@ function networkOf(named: unknown): string | undefined {
   return typeof named === 'string' ? WALLET_NETWORKS[named.toUpperCase().replace(/[^A-Z]/g, '')] : undefined;
 }
 
+/** A test token's card number in clear (the simulated wallet sheet's, shared/walletSheet.ts), when it is one. */
+function clearNumber(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[0-9]{12,19}$/.test(value) ? value : undefined;
+}
+
 /**
  * What a test wallet token stands for (COMPAT §16): test entities do not decrypt, so any JSON token is the DPAN
  * 4200 0000 0000 0000 of the network the request or the token names (VISA else), expiring at the end of the month
  * its applicationExpirationDate (YYMMDD) gives or in three years; `"testResult":"<code>"` anywhere in it is the answer.
+ * A token may carry in clear what the real one encrypts (the gateway's simulated wallet sheet makes such tokens):
+ * Apple's `applicationPrimaryAccountNumber`, Google's `paymentMethodDetails` {`pan`, `expirationMonth`,
+ * `expirationYear`, `authMethod`}; Google Pay's PAN_ONLY is a card saved in the shopper's account, not a device token.
  */
 function testWalletCard(token: string, parsed: Readonly<Record<string, unknown>>, cardNetwork: string | undefined, now: Date) {
   const method = parsed.paymentMethod as Record<string, unknown> | undefined;
-  const network = networkOf(cardNetwork) ?? networkOf(method?.network) ?? 'VISA';
+  const google = (parsed.paymentMethodDetails ?? {}) as Record<string, unknown>;
+  const number = clearNumber(parsed.applicationPrimaryAccountNumber) ?? clearNumber(google.pan);
+  const network = networkOf(cardNetwork) ?? networkOf(typeof method === 'object' ? method?.network : undefined) ?? (number && checkNumber(number, undefined).brand) ?? 'VISA';
   const expiry = typeof parsed.applicationExpirationDate === 'string' ? /^([0-9]{2})([0-9]{2})[0-9]{2}$/.exec(parsed.applicationExpirationDate) : null;
-  const expiryYear = expiry ? 2000 + Number(expiry[1]) : now.getUTCFullYear() + 3;
-  const expiryMonth = expiry && Number(expiry[2]) >= 1 && Number(expiry[2]) <= 12 ? Number(expiry[2]) : 12;
+  const googleYear = typeof google.expirationYear === 'number' ? google.expirationYear : undefined;
+  const googleMonth = typeof google.expirationMonth === 'number' && google.expirationMonth >= 1 && google.expirationMonth <= 12 ? google.expirationMonth : undefined;
+  const expiryYear = expiry ? 2000 + Number(expiry[1]) : (googleYear ?? now.getUTCFullYear() + 3);
+  const expiryMonth = expiry && Number(expiry[2]) >= 1 && Number(expiry[2]) <= 12 ? Number(expiry[2]) : (googleMonth ?? 12);
   const testResult = /"testResult"\s*:\s*"([^"]*)"/.exec(token)?.[1];
-  return { number: TEST_WALLET_DPAN, expiryMonth, expiryYear, network, testResult: testResult !== undefined && RESULT_CODE_FORMAT.test(testResult) ? testResult : undefined };
+  return {
+    number: number ?? TEST_WALLET_DPAN,
+    expiryMonth,
+    expiryYear,
+    network,
+    panOnly: google.authMethod === 'PAN_ONLY',
+    testResult: testResult !== undefined && RESULT_CODE_FORMAT.test(testResult) ? testResult : undefined,
+  };
 }
 
 /**
  * A mobile wallet: its encrypted token (decrypted by the gateway; in test, read as COMPAT §16 says), or the card the
  * merchant decrypted itself with the wallet's 3-D Secure data. Shown as the wallet's brand with the DPAN's card.
+ * 3-D Secure as the platform applies it to wallets: a token's cryptogram authenticates the shopper (Apple Pay, Google
+ * Pay's CRYPTOGRAM_3DS), a Google Pay card saved in the account (PAN_ONLY) is authenticated as a typed card.
  */
 export async function payByWallet(services: PaymentServices, command: CreatePaymentCommand, draft: PaymentRecord, instrument: WalletInstrument): Promise<PaymentRecord> {
   refuseRegistration(command, `a ${instrument.brand} card`);
@@ -165,6 +188,13 @@ export async function payByWallet(services: PaymentServices, command: CreatePaym
     const card = testWalletCard(instrument.token, instrument.tokenData ?? {}, instrument.cardNetwork, services.now());
     const payment: PaymentRecord = { ...draft, paymentBrand: instrument.brand, card: summaryOf({ ...card, holder: undefined }), requestEcho: echo };
     const details = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvv: undefined, holder: undefined, brand: card.network };
+    if (instrument.brand === 'GOOGLEPAY' && card.panOnly && card.testResult === undefined) {
+      const overRule = await services.risk?.check(command, { ...payment, acquirer: acquirer.name }, accountKeyOf(instrument));
+      if (overRule) return services.ledger.refuse(payment, overRule);
+      const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
+        authorizeAndRecord(services, command, acquirer, { ...payment, threeDSecure: shown }, { card: details }, { cardOnFile, threeDSecure });
+      return authenticateThenAuthorize(services, command, acquirer, payment, { card: details, held: details, register: false }, authorize);
+    }
     return authorizeWithinRules(services, command, instrument, payment, { card: details, testResult: card.testResult }, { cardOnFile }, acquirer);
   }
   const decrypted = instrument.decrypted as NonNullable<WalletInstrument['decrypted']>;

@@ -1,5 +1,5 @@
 import { authenticationResult, newAuthenticationIds, notEnrolledResult } from '../../acquirers/threeDSecure.ts';
-import type { CardDetails } from '../../acquirers/types.ts';
+import type { Acquirer, CardDetails } from '../../acquirers/types.ts';
 import { checkCard, summaryOf } from '../../domain/cards.ts';
 import type { CardInstrument, CreatePaymentCommand, StoredCardInstrument } from '../../domain/commands.ts';
 import { invalidParameters } from '../../domain/errors.ts';
@@ -80,13 +80,30 @@ export async function payByCard(
   const authorize = (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) =>
     authorizeAndRecord(services, command, acquirer, { ...base, threeDSecure: shown }, { card: details }, { cardOnFile, threeDSecure, cardToStore: register ? held : undefined, smartRetry: true });
 
+  return authenticateThenAuthorize(services, command, acquirer, base, { card: details, held, register }, authorize);
+}
+
+/**
+ * 3-D Secure where the issuer asks for it, then the authorization (`authorize`, with the authentication to send and to
+ * show): a typed or stored card, and a Google Pay card saved in the shopper's account (PAN_ONLY, accounts.ts), which the
+ * platform authenticates as a typed card.
+ */
+export async function authenticateThenAuthorize(
+  services: PaymentServices,
+  command: CreatePaymentCommand,
+  acquirer: Acquirer,
+  base: PaymentRecord,
+  { card: details, held, register }: { readonly card: CardDetails; readonly held: HeldCard; readonly register: boolean },
+  authorize: (threeDSecure: Readonly<Record<string, string>> | undefined, shown: Record<string, string> | null) => Promise<PaymentRecord>,
+): Promise<PaymentRecord> {
+  const refuse = (result: Result, threeDSecure: Record<string, string> | null = null) => services.ledger.refuse({ ...base, threeDSecure }, result);
   // Doc 3 §2.6: the merchant's own authentication goes to the acquirer as sent (and is echoed as sent).
   if (command.threeDSecure.external) return authorize(command.threeDSecure.external, null);
   // COMPAT §11: the shopper is not there to authenticate a merchant-initiated payment.
   if (command.cardOnFile?.source === 'MIT') return authorize(undefined, null);
   // A provider behind a connector authenticates the shopper itself (its redirect is followed): the simulated directory
   // stands in only for a simulated acquirer.
-  const flow = acquirer.simulated ? services.directory?.flowFor(card.number, command.threeDSecure) : undefined;
+  const flow = acquirer.simulated ? services.directory?.flowFor(held.number, command.threeDSecure) : undefined;
   if (flow === undefined) return authorize(undefined, null);
   if (flow === 'notEnrolled') return refuse(RESULTS.notEnrolled, notEnrolledResult());
 
@@ -105,7 +122,7 @@ export async function payByCard(
         kind: 'threeDSecure',
         // Doc 3 §2.6: the name the directory server knows the merchant by, when the merchant sends it.
         merchantName: command.threeDSecure.merchantName,
-        returnUrl: returnUrlOf(command, draft.id, shopperResultUrl),
+        returnUrl: returnUrlOf(command, base.id, shopperResultUrl),
         authentication: ids,
         heldCard: held,
         createRegistration: register,

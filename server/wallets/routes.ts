@@ -1,0 +1,86 @@
+import { Hono } from 'hono';
+import type { GatewayEnvironment } from '../config.ts';
+import type { AppEnv } from '../http/context.ts';
+import { jsonResponse } from '../http/respond.ts';
+import { languageOf } from '../../widget/i18n/languages.ts';
+import { isWallet } from '../../widget/shared/walletSheet.ts';
+import { pageTexts } from '../redirects/texts.ts';
+import { sheetPage, type SheetRequest } from './sheet.ts';
+
+/**
+ * /v1/wallets: what the widget's wallet buttons (APPLEPAY, GOOGLEPAY; widget/app/wallet/) ask of the gateway.
+ *
+ * - `GET /v1/wallets/config`: the environment (test: the simulated sheet below; live: Google's pay.js and Apple's
+ *   ApplePaySession) and the gateway's name in Google Pay's tokenization. The wallet chunk asks it once per page, so a
+ *   card-only page's bootstrap carries nothing for wallets.
+ * - `GET /v1/wallets/sheet` (test environment only): the simulated wallet sheet (sheet.ts).
+ */
+
+/**
+ * The name this gateway goes by in Google Pay's tokenization (`tokenizationSpecification.parameters.gateway`), with the
+ * entity id as `gatewayMerchantId`. Google's TEST environment takes any name; paying in PRODUCTION needs the name Google
+ * registered for the gateway's operator (not configurable yet: docs/widget.md).
+ */
+export const GOOGLE_PAY_GATEWAY = 'wpwlgateway';
+
+export interface WalletRouteOptions {
+  readonly environment: GatewayEnvironment;
+  readonly staticBaseUrl: string;
+  /** The gateway's name in Google Pay's tokenizationSpecification (`gateway`). */
+  readonly googlePayGateway: string;
+}
+
+/** Google Pay's and Apple Pay's network names the sheet can show, as the brand codes of shared/cards.ts. */
+const NETWORKS: Readonly<Record<string, string>> = {
+  VISA: 'VISA',
+  MASTER: 'MASTER',
+  MASTERCARD: 'MASTER',
+  AMEX: 'AMEX',
+};
+
+const listOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim().toUpperCase())
+    .filter((item) => item !== '');
+
+/** The sheet's query, or what is wrong with it. */
+function sheetRequestOf(query: (name: string) => string | undefined): SheetRequest | string {
+  const brand = query('brand') ?? '';
+  if (!isWallet(brand)) return 'brand must be APPLEPAY or GOOGLEPAY';
+  const amount = query('amount') ?? '';
+  if (!/^[0-9]{1,10}(\.[0-9]{1,3})?$/.test(amount)) return 'amount must be a decimal amount such as 92.00';
+  const currency = query('currency') ?? '';
+  if (!/^[A-Z]{3}$/.test(currency)) return 'currency must be a three-letter ISO 4217 code';
+  const merchant = (query('merchant') ?? '').trim();
+  if (merchant.length > 64) return 'merchant must be at most 64 characters';
+  return {
+    brand,
+    amount,
+    currency,
+    merchant,
+    networks: listOf(query('networks')).flatMap((name) => (NETWORKS[name] ? [NETWORKS[name]] : [])),
+    authMethods: listOf(query('authMethods')).filter((method) => method === 'PAN_ONLY' || method === 'CRYPTOGRAM_3DS'),
+  };
+}
+
+export function walletRoutes(options: WalletRouteOptions): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+
+  router.get('/config', (c) =>
+    jsonResponse(c, { environment: options.environment, googlePay: { gateway: options.googlePayGateway } }, 200, { 'cache-control': 'public, max-age=300' }),
+  );
+
+  router.get('/sheet', (c) => {
+    const plain = (status: 400 | 404, text: string) =>
+      new Response(`${text}\n`, { status, headers: { ...c.get('baseHeaders'), 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+    // A live gateway has no simulated wallet: its buttons open Apple's and Google's own sheets.
+    if (options.environment !== 'test') return plain(404, 'not found');
+    const request = sheetRequestOf((name) => c.req.query(name));
+    if (typeof request === 'string') return plain(400, request);
+    const page = sheetPage(pageTexts(languageOf(c.req.query('lang') ?? 'en')), request, options.staticBaseUrl);
+    return new Response(page.html, { status: 200, headers: { ...c.get('baseHeaders'), ...page.headers } });
+  });
+
+  return router;
+}

@@ -1,0 +1,225 @@
+import type { WalletBrand } from '../../shared/walletSheet.ts';
+import { reportError } from '../callbacks.ts';
+import { readOptions } from '../options.ts';
+import { APPLE_NETWORKS, GOOGLE_NETWORKS, type WalletSettings } from './walletOptions.ts';
+
+/**
+ * The wallets' own browser APIs, in the live environment: Apple's ApplePaySession (Safari) with the merchant validated
+ * through the gateway (POST /v1/wallets/applepay/session), and Google's pay.js (PaymentsClient: isReadyToPay,
+ * createButton, loadPaymentData with this gateway's name and the merchant's gatewayMerchantId). Each makes the wallet's
+ * token in the merchant's page, which the widget posts with the payment (COMPAT §16). A page paying with them allows
+ * their origins in its Content-Security-Policy (docs/widget.md).
+ */
+
+export interface LiveApproval {
+  /** The token's parameters for the checkout's submit. */
+  readonly fields: [string, string][];
+  /** What the wallet tells of the shopper (contact, shipping), for a fast checkout's createCheckout(json). */
+  readonly json: Record<string, unknown>;
+  /** Closes the wallet's sheet: Apple's shows success or failure. */
+  finish(success: boolean): void;
+}
+
+export interface LivePayment {
+  readonly approved: Promise<LiveApproval | undefined>;
+  abort(): void;
+}
+
+export interface LiveWallet {
+  /** Opens the wallet's sheet: call it in the shopper's click, before anything is awaited. */
+  start(settings: WalletSettings): LivePayment;
+  /** The wallet's own button (Google's createButton), for wallets that draw it themselves. */
+  button(settings: WalletSettings, onClick: () => void): HTMLElement;
+}
+
+export const GOOGLE_PAY_JS = 'https://pay.google.com/gp/p/js/pay.js';
+
+type Json = Record<string, unknown>;
+
+interface ApplePaySessionClass {
+  new (version: number, request: Json): ApplePaySessionInstance;
+  canMakePayments(): boolean;
+  readonly STATUS_SUCCESS: number;
+  readonly STATUS_FAILURE: number;
+}
+
+interface ApplePaySessionInstance {
+  onvalidatemerchant: ((event: { validationURL: string }) => void) | null;
+  onpaymentauthorized: ((event: { payment: { token: unknown; shippingContact?: unknown; billingContact?: unknown } }) => void) | null;
+  oncancel: (() => void) | null;
+  begin(): void;
+  abort(): void;
+  completeMerchantValidation(session: unknown): void;
+  completePayment(status: number): void;
+}
+
+interface GooglePaymentsClient {
+  isReadyToPay(request: Json): Promise<{ result: boolean }>;
+  createButton(options: Json): HTMLElement;
+  loadPaymentData(request: Json): Promise<{ paymentMethodData: { tokenizationData: { token: string } }; email?: string; shippingAddress?: unknown }>;
+}
+
+type GooglePayments = { payments: { api: { PaymentsClient: new (options: Json) => GooglePaymentsClient } } };
+
+const bootstrap = () => (window as { wpwl?: { url?: string; checkout?: { id?: string } | null } }).wpwl ?? {};
+
+/** The nonce the widget's scripts run with (strict CSP pages), for the wallet's SDK. */
+const widgetNonce = () => Array.from(document.scripts).find((script) => /\/js\/static\.min\.js$/.test(script.src))?.nonce || undefined;
+
+let googleLoad: Promise<GooglePayments> | undefined;
+
+/** pay.js, loaded once per page (a failed load is tried again next time). */
+function loadGooglePay(): Promise<GooglePayments> {
+  const loaded = (window as { google?: GooglePayments }).google;
+  if (loaded?.payments?.api) return Promise.resolve(loaded);
+  googleLoad ??= new Promise<GooglePayments>((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = GOOGLE_PAY_JS;
+    script.async = true;
+    const nonce = widgetNonce();
+    if (nonce) script.nonce = nonce;
+    script.onload = () => {
+      const google = (window as { google?: GooglePayments }).google;
+      if (google?.payments?.api) resolve(google);
+      else reject(new Error('pay.js defined no google.payments.api'));
+    };
+    script.onerror = () => {
+      googleLoad = undefined;
+      script.remove();
+      reject(new Error(`${GOOGLE_PAY_JS} could not be loaded`));
+    };
+    document.head.appendChild(script);
+  });
+  return googleLoad;
+}
+
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0 ? (value as string[]) : undefined;
+
+function appleRequest(settings: WalletSettings): Json {
+  const raw = settings.raw;
+  const total = typeof raw.total === 'object' && raw.total !== null ? (raw.total as Json) : {};
+  const passed = ['requiredShippingContactFields', 'requiredBillingContactFields', 'shippingMethods', 'shippingType', 'supportedTypes', 'lineItems'];
+  return {
+    ...Object.fromEntries(passed.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]])),
+    countryCode: settings.countryCode ?? 'US',
+    currencyCode: settings.currency,
+    supportedNetworks: strings(raw.supportedNetworks) ?? Object.values(APPLE_NETWORKS),
+    merchantCapabilities: strings(raw.merchantCapabilities) ?? ['supports3DS'],
+    total: { label: typeof total.label === 'string' ? total.label : settings.merchantName, amount: settings.amount },
+  };
+}
+
+function appleWallet(): LiveWallet | undefined {
+  const Session = (window as { ApplePaySession?: ApplePaySessionClass }).ApplePaySession;
+  try {
+    if (!Session || !Session.canMakePayments()) return undefined;
+  } catch {
+    // canMakePayments throws outside a secure context or in a frame Apple Pay may not run in.
+    return undefined;
+  }
+  return {
+    button: () => document.createElement('span'),
+    start(settings) {
+      const version = typeof settings.raw.version === 'number' ? settings.raw.version : 3;
+      const session = new Session(version, appleRequest(settings));
+      let settle: (approval: LiveApproval | undefined) => void = () => undefined;
+      const approved = new Promise<LiveApproval | undefined>((resolve) => (settle = resolve));
+      session.onvalidatemerchant = (event) => {
+        const { url = '', checkout } = bootstrap();
+        fetch(`${url}/v1/wallets/applepay/session`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          credentials: 'omit',
+          body: JSON.stringify({
+            validationUrl: event.validationURL,
+            domain: location.hostname,
+            displayName: settings.merchantName,
+            merchantIdentifier: typeof settings.raw.merchantIdentifier === 'string' ? settings.raw.merchantIdentifier : undefined,
+            checkoutId: checkout?.id,
+          }),
+        })
+          .then(async (response) => {
+            if (!response.ok) throw new Error(`the gateway answered HTTP ${response.status}`);
+            session.completeMerchantValidation(await response.json());
+          })
+          .catch((error: unknown) => {
+            reportError(readOptions(), { name: 'WidgetError', message: `Apple Pay merchant validation failed: ${String(error)}`, brand: 'APPLEPAY' });
+            session.abort();
+            settle(undefined);
+          });
+      };
+      session.onpaymentauthorized = (event) =>
+        settle({
+          fields: [
+            ['applePay.paymentToken', JSON.stringify(event.payment.token)],
+            ['applePay.source', 'web'],
+          ],
+          json: { shippingContact: event.payment.shippingContact, billingContact: event.payment.billingContact },
+          finish: (success) => session.completePayment(success ? Session.STATUS_SUCCESS : Session.STATUS_FAILURE),
+        });
+      session.oncancel = () => settle(undefined);
+      session.begin();
+      return {
+        approved,
+        abort() {
+          session.abort();
+          settle(undefined);
+        },
+      };
+    },
+  };
+}
+
+async function googleWallet(settings: WalletSettings, gateway: string): Promise<LiveWallet | undefined> {
+  const raw = settings.raw;
+  const google = await loadGooglePay();
+  const client = new google.payments.api.PaymentsClient({ environment: raw.environment === 'TEST' ? 'TEST' : 'PRODUCTION' });
+  const parameters = {
+    allowedAuthMethods: settings.authMethods.length > 0 ? settings.authMethods : ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+    allowedCardNetworks: settings.networks.length > 0 ? settings.networks.map((network) => GOOGLE_NETWORKS[network]) : Object.values(GOOGLE_NETWORKS),
+  };
+  const ready = await client.isReadyToPay({ apiVersion: 2, apiVersionMinor: 0, allowedPaymentMethods: [{ type: 'CARD', parameters }] });
+  if (!ready.result) return undefined;
+  return {
+    button: (current, onClick) =>
+      client.createButton({ onClick, buttonColor: current.buttonStyle, buttonType: current.buttonType, buttonSizeMode: 'fill', buttonLocale: readOptions().locale.slice(0, 2) }),
+    start(current) {
+      const request = {
+        apiVersion: 2,
+        apiVersionMinor: 0,
+        merchantInfo: { merchantName: current.merchantName, ...(typeof raw.merchantId === 'string' ? { merchantId: raw.merchantId } : {}) },
+        allowedPaymentMethods: [
+          {
+            type: 'CARD',
+            parameters,
+            tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway, gatewayMerchantId: typeof raw.gatewayMerchantId === 'string' ? raw.gatewayMerchantId : '' } },
+          },
+        ],
+        transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: current.amount, currencyCode: current.currency, ...(current.countryCode ? { countryCode: current.countryCode } : {}) },
+        emailRequired: raw.emailRequired === true,
+        shippingAddressRequired: raw.shippingAddressRequired === true,
+      };
+      const approved = client.loadPaymentData(request).then(
+        (data): LiveApproval => ({
+          fields: [
+            ['googlePay.paymentToken', data.paymentMethodData.tokenizationData.token],
+            ['googlePay.source', 'web'],
+          ],
+          json: { email: data.email, shippingAddress: data.shippingAddress },
+          finish: () => undefined,
+        }),
+        (error: { statusCode?: string }) => {
+          if (error?.statusCode !== 'CANCELED') reportError(readOptions(), { name: 'WidgetError', message: `Google Pay: ${String(error?.statusCode ?? error)}`, brand: 'GOOGLEPAY' });
+          return undefined;
+        },
+      );
+      return { approved, abort: () => undefined };
+    },
+  };
+}
+
+/** The wallet's live API where this browser can pay with it, else undefined (no button, as on the platform). */
+export async function liveWallet(brand: WalletBrand, settings: WalletSettings, gateway: string): Promise<LiveWallet | undefined> {
+  return brand === 'APPLEPAY' ? appleWallet() : googleWallet(settings, gateway);
+}
