@@ -115,6 +115,13 @@ export async function startMerchantSite(options: MerchantSiteOptions = {}): Prom
       response.end(`<!doctype html><html lang="en"><head><title>Result</title></head><body><h1>Result</h1><pre id="result">${escapeHtml(text)}</pre></body></html>`);
       return;
     }
+    if (url.pathname === '/checkout' && request.method === 'POST') {
+      // The merchant's own endpoint a fast checkout's createCheckout calls (issue 35): a checkout of the query's values.
+      const checkoutId = await createCheckout(Object.fromEntries(url.searchParams));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ checkoutId }));
+      return;
+    }
     const page = /^\/pages\/([a-z0-9-]+)$/.exec(url.pathname)?.[1];
     if (!page) {
       response.writeHead(404).end();

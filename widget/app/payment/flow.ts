@@ -1,4 +1,5 @@
 import { invoke, reportError, type WidgetErrorInfo } from '../callbacks.ts';
+import { features } from '../features.ts';
 import type { Texts } from '../messages.ts';
 import type { WidgetOptions } from '../options.ts';
 import type { CheckoutInfo, PaymentState } from '../types.ts';
@@ -65,6 +66,8 @@ export async function sendPayment(
   state.update({ busy: true, message: undefined });
   let redirecting = false;
   try {
+    // Fast checkout: a page loaded without a checkout creates it now (features.ensureCheckout; false: nothing is paid).
+    if (!context.checkout.id && !(await features.ensureCheckout?.(context.checkout, context.form, {}))) return;
     const answer = await send(withBrowserData(fields));
     invoke(options, 'onAfterSubmit', context.form);
     const outcome = outcomeOf(answer);
