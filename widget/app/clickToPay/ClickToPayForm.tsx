@@ -325,7 +325,7 @@ export function ClickToPayForm(props: FamilyFormProps) {
                     <BrandLogo checkout={checkout} brand={card.brand} label={NETWORK_NAMES[card.brand] ?? card.brand} />
                     <span class="wpwl-clickToPay-cardText">
                       <span class="wpwl-clickToPay-cardName">
-                        {card.descriptor} •••• {card.last4}
+                        {card.descriptor} ••••{"\u00a0"}{card.last4}
                       </span>
                       <span class="wpwl-clickToPay-cardExpiry">
                         {accepted ? t('cardExpiry', { expiry: `${card.expiryMonth}/${card.expiryYear.slice(-2)}` }) : settings.cardList.unacceptedCard || t('unaccepted')}
