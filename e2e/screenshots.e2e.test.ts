@@ -77,3 +77,35 @@ describe('screenshots of the card form with a billing address (docs/screenshots/
     await page.close();
   });
 });
+
+describe('screenshots of Click to Pay (docs/screenshots/click-to-pay-*.png)', () => {
+  it.each(['en', 'ar'])('%s: the e-mail, the one-time code and the card list', async (locale) => {
+    const page = await env.browser.newPage({ viewport: { width: 640, height: 900 } });
+    const checkoutId = await env.site.createCheckout();
+    await page.goto(env.site.pageUrl('csp-click-to-pay', { checkoutId, lang: locale, email: 'jane.jones@example.com' }));
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    const option = page.locator('.wpwl-chooser-options input[value="wpwl-container-virtualAccount-CLICK_TO_PAY"]');
+    if ((await option.count()) > 0) await option.check();
+    const container = page.locator('.wpwl-container-virtualAccount-CLICK_TO_PAY');
+    const form = container.locator('form');
+    if (locale !== 'en') await expect.poll(() => form.locator('.wpwl-text-clickToPay').innerText()).not.toContain('Pay with the cards');
+    await expect.poll(() => form.locator('.wpwl-clickToPay-mark img').last().evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    const shots: string[] = [];
+    const shoot = async (screen: string) => {
+      const path = `${OUTPUT}click-to-pay-${screen}-${locale}.png`;
+      await container.screenshot({ path });
+      expect(statSync(path).size).toBeGreaterThan(5_000);
+      shots.push(path);
+    };
+    await shoot('email');
+    await form.locator('button.wpwl-button-clickToPay').click();
+    await form.locator('input.wpwl-control-clickToPayOtp').fill('123456');
+    await shoot('otp');
+    await form.locator('button.wpwl-button-clickToPay').click();
+    await form.locator('.wpwl-clickToPay-card img').last().waitFor();
+    await expect.poll(() => form.locator('.wpwl-clickToPay-card img').last().evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await shoot('cards');
+    expect(shots).toHaveLength(3);
+    await page.close();
+  });
+});
