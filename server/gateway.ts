@@ -11,6 +11,7 @@ import type { Acquirer } from './acquirers/types.ts';
 import { createApp } from './app.ts';
 import type { AppEnv } from './http/context.ts';
 import { checkoutJobHandlers, checkoutNotifications } from './checkouts/callbacks.ts';
+import { summaryJobHandlers } from './checkouts/summary.ts';
 import { createOutbox } from './events/outbox.ts';
 import { captureAtOnceJobHandlers } from './payments/flows/captureAtOnce.ts';
 import { lifecycleJobHandlers } from './payments/lifecycle.ts';
@@ -301,6 +302,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...lifecycleJobHandlers(),
       ...captureAtOnceJobHandlers(payments),
       ...vaultJobHandlers(vault),
+      ...summaryJobHandlers(),
       ...throttlingJobHandlers(),
       ...idempotencyJobHandlers(),
       ...dashboardJobHandlers(),

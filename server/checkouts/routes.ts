@@ -22,6 +22,7 @@ import { findCheckout, type CheckoutRecord } from './repository.ts';
 import { isCheckoutId } from '../domain/ids.ts';
 import { newCheckoutId, type CheckoutKind } from './state.ts';
 import { submitCheckout } from './submit.ts';
+import { executeSavedTransaction, saveTransactionData, SUMMARY_FLAG } from './summary.ts';
 import { registrationCheckoutAnswer } from './verification.ts';
 
 const BROWSER_HEADERS = [
@@ -127,8 +128,20 @@ export function checkoutRoutes(deps: RouteDependencies): Hono<AppEnv> {
       const value = c.req.header(header);
       if (value) browserHeaders.set(name, value.slice(0, 2048));
     }
+    // The summary page (summary.ts): the card form's data saved for the merchant's server to pay, not paid.
+    if (path === 'payment' && isTrue(c.get('params').get(SUMMARY_FLAG))) {
+      const { result, ...body } = await saveTransactionData(context, id, c.get('params'), browserHeaders);
+      return jsonResponse(c, envelope(result as Result, id, body), 200);
+    }
     return shopperAnswer(c, await submitCheckout(context, id, path, c.get('params'), browserHeaders), id);
   };
+  /** The merchant's server pays what the shopper saved on the summary page: the same route, with its credentials. */
+  const merchantAuth = requireMerchant(deps);
+  const executeSaved = async (c: Context<AppEnv>): Promise<Response> => {
+    const id = c.req.param('id') as string;
+    return paymentAnswer(c, await executeSavedTransaction(context, c.get('entityId'), id), id);
+  };
+  const authenticated = (c: Context<AppEnv>) => c.req.header('authorization') !== undefined || c.get('params').has('authentication.userId');
   // The merchant's server reads the result: the payment, or (a registration-only checkout, on either path) the registration.
   const resultRead = (path: CheckoutKind) => async (c: Context<AppEnv>) => {
     const id = c.req.param('id') as string;
@@ -151,7 +164,14 @@ export function checkoutRoutes(deps: RouteDependencies): Hono<AppEnv> {
     }
   };
   for (const path of ['payment', 'registration'] as const) {
-    router.post(`/:id/${path}`, checkoutNdc, requestParams, checkoutId, shopperSubmit(path));
+    router.post(`/:id/${path}`, checkoutNdc, requestParams, checkoutId, async (c, next) => {
+      if (path !== 'payment' || !authenticated(c)) return next();
+      let answer: Response | undefined;
+      await merchantAuth(c, async () => {
+        answer = await executeSaved(c);
+      });
+      return answer ?? c.res;
+    }, shopperSubmit(path));
     router.get(`/:id/${path}`, checkoutNdc, ...merchantRequest, checkoutId, resultRead(path));
     router.all(`/:id/${path}`, () => {
       throw methodNotAllowed(['GET', 'POST']);

@@ -55,9 +55,10 @@ export async function submitCheckout(
   path: CheckoutKind,
   submitted: ReadonlyMap<string, string>,
   browserHeaders: ReadonlyMap<string, string> = new Map(),
+  options: { readonly withoutCvv?: boolean } = {},
 ): Promise<PaymentRecord> {
   const paymentId = newResourceId();
-  const submit = { id, path, submitted, browserHeaders, paymentId };
+  const submit = { id, path, submitted, browserHeaders, paymentId, withoutCvv: options.withoutCvv };
   const first = await claimCheckout(context, submit, true);
   let command: CreatePaymentCommand;
   if ('orphaned' in first) {
@@ -83,6 +84,8 @@ interface Submit {
   readonly submitted: ReadonlyMap<string, string>;
   readonly browserHeaders: ReadonlyMap<string, string>;
   readonly paymentId: string;
+  /** The summary page's saved card (summary.ts), paid without its CVV. */
+  readonly withoutCvv?: boolean;
 }
 
 /**
@@ -125,6 +128,7 @@ async function claimCheckout(context: CheckoutContext, submit: Submit, recover: 
       paymentId,
       checkout: { checkoutId: id, returnUrl: returnUrlOf(merged, id, kind) },
       verification: kind === 'registration' ? verificationOf(merged, id) : undefined,
+      withoutCvv: submit.withoutCvv,
     });
     if (kind === 'registration') requireTypedCard(command, merged);
 

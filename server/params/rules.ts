@@ -196,10 +196,11 @@ function cardDetails(params: Params, operation: Operation, supplied: ReadonlySet
 
 /**
  * Doc 2 §2.4 and doc 3 §2.14: card.cvv is required with card.number, except on card-on-file payments (COMPAT §11: an
- * INITIAL payment without a CVV is accepted too; REPEATED and MIT payments have none to send).
+ * INITIAL payment without a CVV is accepted too; REPEATED and MIT payments have none to send), and on the payment of a
+ * card the shopper saved on a summary page (its CVV was never kept: `supplied` names it).
  */
-function cardCvv(params: Params, operation: Operation): ParameterError[] {
-  if (operation !== 'payment' || !params.has('card.number') || params.has('card.cvv')) return [];
+function cardCvv(params: Params, operation: Operation, supplied: ReadonlySet<string>): ParameterError[] {
+  if (operation !== 'payment' || !params.has('card.number') || params.has('card.cvv') || supplied.has('card.cvv')) return [];
   // Doc 2 §2.5: a wallet's decrypted card comes with the wallet's cryptogram (threeDSecure.*), never a CVV.
   if (isWalletBrand(params.get('paymentBrand'))) return [];
   if (['standingInstruction.mode', 'standingInstruction.source', 'recurringType'].some((name) => params.has(name))) return [];

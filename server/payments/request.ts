@@ -117,6 +117,8 @@ export interface PaymentRequestContext {
   readonly registrationId?: string;
   /** A registration-only checkout's submit: the card verification the payment is (its type, amount, currency). */
   readonly verification?: CardVerification;
+  /** A card the shopper saved on a checkout's summary page (checkouts/summary.ts): paid without the CVV, never kept. */
+  readonly withoutCvv?: boolean;
 }
 
 /** What a card verification fixes whatever the parameters say: a zero-amount PA that stores the card. */
@@ -127,6 +129,7 @@ function suppliedBy(context: PaymentRequestContext): Set<string> {
   const supplied = new Set<string>(context.verification ? VERIFICATION_FIXES : []);
   if (context.referenceUuid !== undefined) supplied.add('referenceUuid');
   if (context.registrationId !== undefined) supplied.add('registrationId');
+  if (context.withoutCvv) supplied.add('card.cvv');
   return supplied;
 }
 

@@ -1,3 +1,4 @@
+import { features } from '../features.ts';
 import type { HostedField } from '../hostedField.ts';
 import type { PaymentContext } from '../payment/flow.ts';
 import { loadPaymentFlow } from '../payment/state.ts';
@@ -26,9 +27,12 @@ export async function submitCard(context: CardSubmitContext): Promise<void> {
   }
   const flow = await loadPaymentFlow(state, options, context.texts);
   if (!flow || flow.cancelledByMerchant(options, 'onBeforeSubmitCard', form, context.trigger)) return;
+  const fields = flow.formFields(form);
+  // The summary page (useSummaryPage): the gateway saves the card for the merchant's server to pay (features.ts).
+  if (features.saveTransactionData) fields.push(['useSummaryPage', 'true']);
   await flow.sendPayment(
     { ...context, errors: { unsent: 'PciIframeSubmitError', failed: 'PciIframeCommunicationError' } },
-    flow.formFields(form),
+    fields,
     (fields) => context.number.submit(form.action, fields),
   );
 }

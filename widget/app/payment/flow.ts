@@ -70,6 +70,8 @@ export async function sendPayment(
     if (!context.checkout.id && !(await features.ensureCheckout?.(context.checkout, context.form, {}))) return;
     const answer = await send(withBrowserData(fields));
     invoke(options, 'onAfterSubmit', context.form);
+    // The summary page (features.saveTransactionData): the card was saved, not paid; the merchant takes it from here.
+    if (answer.status === 200 && features.saveTransactionData?.(answer.body, options)) return;
     const outcome = outcomeOf(answer);
     const toResult = () => navigate(resultUrl(context.shopperResultUrl, context.checkout), options.shopperResultTarget);
     switch (outcome.kind) {
