@@ -48,7 +48,9 @@ interface WalletContext {
 
 const WALLET_NAMES: Readonly<Record<WalletBrand, string>> = { APPLEPAY: 'Apple Pay', GOOGLEPAY: 'Google Pay' };
 
-const STYLES = `.wpwl-form-virtualAccount-APPLEPAY,.wpwl-form-virtualAccount-GOOGLEPAY{margin:0 0 8px}
+// A wallet's form is its button alone: no card-style box around it (the 3-D Secure frame of a PAN_ONLY card keeps its own).
+const STYLES = `.wpwl-container-virtualAccount-APPLEPAY,.wpwl-container-virtualAccount-GOOGLEPAY{margin-bottom:10px}
+.wpwl-style-card .wpwl-form-virtualAccount-APPLEPAY,.wpwl-style-card .wpwl-form-virtualAccount-GOOGLEPAY{padding:0;border:0;background:none;box-shadow:none}
 .wpwl-apple-pay-button,.wpwl-google-pay-button>button{display:flex;align-items:center;justify-content:center;width:100%;min-height:44px;padding:0 16px;border-radius:6px;font:600 16px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;cursor:pointer}
 .wpwl-apple-pay-button{border:1px solid #000;background:#000;color:#fff}
 .wpwl-apple-pay-button-white,.wpwl-apple-pay-button-white-with-line{background:#fff;color:#000}

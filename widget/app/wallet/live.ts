@@ -97,15 +97,15 @@ const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((item) => typeof item === 'string') && value.length > 0 ? (value as string[]) : undefined;
 
 function appleRequest(settings: WalletSettings): Json {
-  const raw = settings.raw;
-  const total = typeof raw.total === 'object' && raw.total !== null ? (raw.total as Json) : {};
+  const given = settings.given;
+  const total = typeof given.total === 'object' && given.total !== null ? (given.total as Json) : {};
   const passed = ['requiredShippingContactFields', 'requiredBillingContactFields', 'shippingMethods', 'shippingType', 'supportedTypes', 'lineItems'];
   return {
-    ...Object.fromEntries(passed.filter((name) => raw[name] !== undefined).map((name) => [name, raw[name]])),
+    ...Object.fromEntries(passed.filter((name) => given[name] !== undefined).map((name) => [name, given[name]])),
     countryCode: settings.countryCode ?? 'US',
     currencyCode: settings.currency,
-    supportedNetworks: strings(raw.supportedNetworks) ?? Object.values(APPLE_NETWORKS),
-    merchantCapabilities: strings(raw.merchantCapabilities) ?? ['supports3DS'],
+    supportedNetworks: strings(given.supportedNetworks) ?? Object.values(APPLE_NETWORKS),
+    merchantCapabilities: strings(given.merchantCapabilities) ?? ['supports3DS'],
     total: { label: typeof total.label === 'string' ? total.label : settings.merchantName, amount: settings.amount },
   };
 }
@@ -121,7 +121,7 @@ function appleWallet(): LiveWallet | undefined {
   return {
     button: () => document.createElement('span'),
     start(settings) {
-      const version = typeof settings.raw.version === 'number' ? settings.raw.version : 3;
+      const version = typeof settings.given.version === 'number' ? settings.given.version : 3;
       const session = new Session(version, appleRequest(settings));
       let settle: (approval: LiveApproval | undefined) => void = () => undefined;
       const approved = new Promise<LiveApproval | undefined>((resolve) => (settle = resolve));
@@ -135,7 +135,7 @@ function appleWallet(): LiveWallet | undefined {
             validationUrl: event.validationURL,
             domain: location.hostname,
             displayName: settings.merchantName,
-            merchantIdentifier: typeof settings.raw.merchantIdentifier === 'string' ? settings.raw.merchantIdentifier : undefined,
+            merchantIdentifier: typeof settings.given.merchantIdentifier === 'string' ? settings.given.merchantIdentifier : undefined,
             checkoutId: checkout?.id,
           }),
         })
@@ -172,9 +172,9 @@ function appleWallet(): LiveWallet | undefined {
 }
 
 async function googleWallet(settings: WalletSettings, gateway: string): Promise<LiveWallet | undefined> {
-  const raw = settings.raw;
+  const given = settings.given;
   const google = await loadGooglePay();
-  const client = new google.payments.api.PaymentsClient({ environment: raw.environment === 'TEST' ? 'TEST' : 'PRODUCTION' });
+  const client = new google.payments.api.PaymentsClient({ environment: given.environment === 'TEST' ? 'TEST' : 'PRODUCTION' });
   const parameters = {
     allowedAuthMethods: settings.authMethods.length > 0 ? settings.authMethods : ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
     allowedCardNetworks: settings.networks.length > 0 ? settings.networks.map((network) => GOOGLE_NETWORKS[network]) : Object.values(GOOGLE_NETWORKS),
@@ -188,17 +188,17 @@ async function googleWallet(settings: WalletSettings, gateway: string): Promise<
       const request = {
         apiVersion: 2,
         apiVersionMinor: 0,
-        merchantInfo: { merchantName: current.merchantName, ...(typeof raw.merchantId === 'string' ? { merchantId: raw.merchantId } : {}) },
+        merchantInfo: { merchantName: current.merchantName, ...(typeof given.merchantId === 'string' ? { merchantId: given.merchantId } : {}) },
         allowedPaymentMethods: [
           {
             type: 'CARD',
             parameters,
-            tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway, gatewayMerchantId: typeof raw.gatewayMerchantId === 'string' ? raw.gatewayMerchantId : '' } },
+            tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway, gatewayMerchantId: typeof given.gatewayMerchantId === 'string' ? given.gatewayMerchantId : '' } },
           },
         ],
         transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: current.amount, currencyCode: current.currency, ...(current.countryCode ? { countryCode: current.countryCode } : {}) },
-        emailRequired: raw.emailRequired === true,
-        shippingAddressRequired: raw.shippingAddressRequired === true,
+        emailRequired: given.emailRequired === true,
+        shippingAddressRequired: given.shippingAddressRequired === true,
       };
       const approved = client.loadPaymentData(request).then(
         (data): LiveApproval => ({

@@ -8,8 +8,8 @@ import { isObject, type WidgetOptions } from '../options.ts';
 
 export interface WalletSettings {
   readonly brand: WalletBrand;
-  /** The raw option object, for what goes to the wallet's own API as the merchant wrote it. */
-  readonly raw: Readonly<Record<string, unknown>>;
+  /** The option object as the merchant gave it, for what goes to the wallet's own API unchanged. */
+  readonly given: Readonly<Record<string, unknown>>;
   /** The merchant's name in the sheet: applePay.displayName or total.label; googlePay.merchantName; else the host. */
   readonly merchantName: string;
   /** The amount and currency: the checkout's, or (fast checkout, no checkout yet) the wallet options'. */
@@ -42,7 +42,7 @@ interface BootstrapCheckout {
 }
 
 export function walletSettings(brand: WalletBrand, options: WidgetOptions, checkout: BootstrapCheckout | null | undefined): WalletSettings {
-  const raw = options.raw[brand === 'APPLEPAY' ? 'applePay' : 'googlePay'];
+  const raw = brand === 'APPLEPAY' ? options.raw.applePay : options.raw.googlePay;
   const settings = isObject(raw) ? raw : {};
   const total = isObject(settings.total) ? settings.total : {};
   const transaction = isObject(settings.transactionInfo) ? settings.transactionInfo : {};
@@ -53,7 +53,7 @@ export function walletSettings(brand: WalletBrand, options: WidgetOptions, check
   const currency = text(checkout?.currency) ?? (apple ? text(settings.currencyCode) : (text(settings.currencyCode) ?? text(transaction.currencyCode))) ?? 'EUR';
   return {
     brand,
-    raw: settings,
+    given: settings,
     merchantName: (apple ? (text(settings.displayName) ?? text(total.label)) : text(settings.merchantName)) ?? location.hostname,
     amount,
     currency: currency.toUpperCase(),

@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { saveCredentials } from '../server/acquirers/credentials.ts';
+import { connectorTo } from '../server/testing/harness.ts';
+import { startUpstream, type Upstream } from '../server/testing/upstream.ts';
+import { launchBrowser } from './support/browser.ts';
+import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { resultOf } from './support/shopper.ts';
+
+/**
+ * The wallet buttons' live code paths (issue 35, point 2) in Chromium, on a live gateway in front of a provider (this
+ * gateway in test mode behind the `opp` connector, which reads the wallet's token as a test token). Apple's and Google's
+ * own APIs cannot run here: each test gives the page a stand-in of the wallet provider's API (`window.ApplePaySession`,
+ * `google.payments.api.PaymentsClient`) recording what the widget asks of it — the only mock: the wallet's SDK.
+ */
+
+let upstream: Upstream;
+let site: MerchantSite;
+let browser: Browser;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+  [site, browser] = await Promise.all([
+    startMerchantSite({
+      config: { environment: 'live', acquirers: ['hyperpay'], defaultAcquirer: 'hyperpay', connectors: { hyperpay: connectorTo(upstream.url) }, cardDataKey: randomBytes(32) },
+      prepare: (gateway, entityId) =>
+        gateway.store.transaction(async (tx) => {
+          await saveCredentials(tx, gateway.payments.vault, entityId, 'hyperpay', upstream.credentials, new Date());
+        }),
+    }),
+    launchBrowser(),
+  ]);
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await upstream?.close();
+});
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.context().close();
+});
+
+/** What the stand-ins were asked, as the page records it. */
+interface Asked {
+  readonly google: { method: string; argument: unknown }[];
+  readonly apple: { method: string; argument: unknown }[];
+}
+
+/** Google Pay's token for the provider: a test token of a Mastercard device token (COMPAT §16). */
+const GOOGLE_TOKEN = JSON.stringify({
+  protocolVersion: 'ECv2',
+  signature: 'TEST',
+  signedMessage: 'TEST',
+  paymentMethodDetails: { pan: '5454545454545454', expirationMonth: 12, expirationYear: 2031, authMethod: 'CRYPTOGRAM_3DS' },
+});
+
+async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePayments: boolean } }): Promise<{ page: Page; posts: URLSearchParams[]; callbacks: string[]; logged: Asked }> {
+  const page = await (await browser.newContext()).newPage();
+  pages.push(page);
+  const posts: URLSearchParams[] = [];
+  const callbacks: string[] = [];
+  const logged: Asked = { google: [], apple: [] };
+  page.on('console', (message) => {
+    if (message.text().startsWith('callback ')) callbacks.push(message.text().slice('callback '.length));
+    if (message.text().startsWith('asked ')) {
+      const call = JSON.parse(message.text().slice('asked '.length)) as { method: string; argument: unknown };
+      (/^(ApplePaySession|begin|abort|complete)/.test(call.method) ? logged.apple : logged.google).push(call);
+    }
+  });
+  page.on('request', (request: Request) => {
+    if (request.method() === 'POST' && /\/v1\/checkouts\/[^/]+\/payment$/.test(request.url())) posts.push(new URLSearchParams(request.postData() ?? ''));
+  });
+  await page.addInitScript(
+    ({ google, apple, token }) => {
+      // Each call is logged too: the result page the payment ends on no longer has the page's records.
+      const record = (list: unknown[]) => ({
+        push(call: { method: string; argument: unknown }) {
+          list.push(call);
+          console.info(`asked ${JSON.stringify(call)}`);
+        },
+      });
+      const lists = { google: [] as unknown[], apple: [] as unknown[] };
+      (window as unknown as { asked: unknown }).asked = lists;
+      const asked = { google: record(lists.google), apple: record(lists.apple) };
+      if (google) {
+        class PaymentsClient {
+          constructor(options: unknown) {
+            asked.google.push({ method: 'PaymentsClient', argument: options });
+          }
+          isReadyToPay(request: unknown) {
+            asked.google.push({ method: 'isReadyToPay', argument: request });
+            return Promise.resolve({ result: google!.ready });
+          }
+          createButton(options: { onClick: () => void; buttonColor: string; buttonType: string }) {
+            asked.google.push({ method: 'createButton', argument: { buttonColor: options.buttonColor, buttonType: options.buttonType } });
+            const button = document.createElement('button');
+            button.type = 'button';
+            button.className = 'gpay-button';
+            button.textContent = 'Buy with GPay';
+            button.addEventListener('click', () => options.onClick());
+            return button;
+          }
+          loadPaymentData(request: unknown) {
+            asked.google.push({ method: 'loadPaymentData', argument: request });
+            return Promise.resolve({ paymentMethodData: { type: 'CARD', info: { cardNetwork: 'MASTERCARD' }, tokenizationData: { type: 'PAYMENT_GATEWAY', token } } });
+          }
+        }
+        (window as unknown as { google: unknown }).google = { payments: { api: { PaymentsClient } } };
+      }
+      if (apple) {
+        class ApplePaySession {
+          static STATUS_SUCCESS = 0;
+          static STATUS_FAILURE = 1;
+          static canMakePayments() {
+            return apple!.canMakePayments;
+          }
+          onvalidatemerchant: ((event: { validationURL: string }) => void) | null = null;
+          onpaymentauthorized: unknown = null;
+          oncancel: unknown = null;
+          constructor(version: number, request: unknown) {
+            asked.apple.push({ method: 'ApplePaySession', argument: { version, request } });
+          }
+          begin() {
+            asked.apple.push({ method: 'begin', argument: null });
+            setTimeout(() => this.onvalidatemerchant?.({ validationURL: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession' }), 0);
+          }
+          completeMerchantValidation(session: unknown) {
+            asked.apple.push({ method: 'completeMerchantValidation', argument: session });
+          }
+          completePayment(status: number) {
+            asked.apple.push({ method: 'completePayment', argument: status });
+          }
+          abort() {
+            asked.apple.push({ method: 'abort', argument: null });
+          }
+        }
+        (window as unknown as { ApplePaySession: unknown }).ApplePaySession = ApplePaySession;
+      }
+    },
+    { google: standIns.google, apple: standIns.apple, token: GOOGLE_TOKEN },
+  );
+  await page.goto(site.pageUrl('wallets'));
+  await page.waitForFunction(() => Array.isArray((window as unknown as { readyForms?: unknown }).readyForms));
+  return { page, posts, callbacks, logged };
+}
+
+const askedOf = (page: Page) => page.evaluate(() => (window as unknown as { asked: Asked }).asked);
+const readyContainers = (page: Page) => page.evaluate(() => (window as unknown as { readyForms: { container: string }[] }).readyForms.map((form) => form.container));
+
+describe('wallet buttons in the live environment (the wallets’ APIs stood in for)', () => {
+  it('pays with Google Pay: isReadyToPay, Google’s own button, loadPaymentData with the gateway’s name and the merchant’s id, the token posted with the payment', async () => {
+    const { page, posts, logged } = await open({ google: { ready: true } });
+    expect(await readyContainers(page)).toEqual(['wpwl-container-card', 'wpwl-container-virtualAccount-GOOGLEPAY']);
+    // No ApplePaySession in this browser: no Apple Pay button, as on the platform.
+    expect(await page.locator('.wpwl-apple-pay-button').count()).toBe(0);
+    await page.locator('.wpwl-form-virtualAccount-GOOGLEPAY .wpwl-google-pay-button button.gpay-button').click();
+    await page.waitForURL(/\/result\?/);
+    const result = await resultOf(page);
+    expect([result.paymentBrand, result.result.code.startsWith('000.')]).toEqual(['GOOGLEPAY', true]);
+    const asked = logged;
+    expect(asked.google.map((call) => call.method)).toEqual(['PaymentsClient', 'isReadyToPay', 'createButton', 'loadPaymentData']);
+    expect(asked.google[0]?.argument).toEqual({ environment: 'PRODUCTION' });
+    expect(asked.google[2]?.argument).toEqual({ buttonColor: 'black', buttonType: 'pay' });
+    expect(asked.google[3]?.argument).toMatchObject({
+      apiVersion: 2,
+      merchantInfo: { merchantName: 'E2E shop' },
+      allowedPaymentMethods: [
+        {
+          type: 'CARD',
+          parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowedCardNetworks: ['VISA', 'MASTERCARD', 'AMEX'] },
+          tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway: 'wpwlgateway', gatewayMerchantId: 'e2e-entity' } },
+        },
+      ],
+      transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '92.00', currencyCode: 'EUR' },
+    });
+    expect(posts.map((post) => [post.get('paymentBrand'), post.get('googlePay.paymentToken'), post.get('googlePay.source')])).toEqual([['GOOGLEPAY', GOOGLE_TOKEN, 'web']]);
+  });
+
+  it('shows no Google Pay button where isReadyToPay says the browser cannot pay', async () => {
+    const { page, callbacks } = await open({ google: { ready: false } });
+    expect(await readyContainers(page)).toEqual(['wpwl-container-card']);
+    expect(await page.locator('.wpwl-google-pay-button').count()).toBe(0);
+    expect(callbacks.filter((line) => line.startsWith('onError'))).toEqual([]);
+  });
+
+  it('shows the Apple Pay button only where ApplePaySession.canMakePayments(), and opens Apple’s sheet with the platform’s request in the shopper’s click', async () => {
+    const cannot = await open({ apple: { canMakePayments: false } });
+    expect(await readyContainers(cannot.page)).toEqual(['wpwl-container-card']);
+    const { page, callbacks, posts } = await open({ apple: { canMakePayments: true } });
+    expect(await readyContainers(page)).toEqual(['wpwl-container-card', 'wpwl-container-virtualAccount-APPLEPAY']);
+    const validation = page.waitForRequest((request) => request.url().endsWith('/v1/wallets/applepay/session'));
+    await page.locator('button.wpwl-apple-pay-button').click();
+    expect(JSON.parse((await validation).postData() ?? '{}')).toMatchObject({
+      validationUrl: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession',
+      displayName: 'E2E shop',
+      domain: '127.0.0.1',
+    });
+    const asked = await askedOf(page);
+    expect(asked.apple[0]).toEqual({
+      method: 'ApplePaySession',
+      argument: {
+        version: 3,
+        request: {
+          countryCode: 'DE',
+          currencyCode: 'EUR',
+          supportedNetworks: ['visa', 'masterCard', 'amex'],
+          merchantCapabilities: ['supports3DS'],
+          total: { label: 'E2E shop', amount: '92.00' },
+        },
+      },
+    });
+    expect(asked.apple[1]?.method).toBe('begin');
+    // This gateway does not validate Apple Pay merchants yet (docs/widget.md): the sheet is aborted, the merchant told.
+    await expect.poll(async () => (await askedOf(page)).apple.map((call) => call.method)).toContain('abort');
+    expect(callbacks.filter((line) => line.includes('Apple Pay'))).toEqual([expect.stringContaining('onError WidgetError: Apple Pay merchant validation failed')]);
+    expect(posts).toEqual([]);
+  });
+});
