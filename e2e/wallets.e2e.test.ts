@@ -111,14 +111,27 @@ describe('wallet buttons in the test environment', () => {
   it('closes the sheet on Cancel: back on the page, focus on the button, nothing paid', async () => {
     const { page, pagePosts, sheetPosts } = await open();
     await page.locator('.wpwl-google-pay-button > button').click();
+    // A modal dialog: the page behind it is inert while it is open.
+    await sheetOf(page).locator('button#cancel:enabled').waitFor();
+    expect(await page.evaluate(() => document.querySelector('main')?.inert)).toBe(true);
     await sheetOf(page).locator('button#cancel').click();
     await page.locator('iframe.wpwl-wallet-sheet').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.querySelector('main')?.inert)).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.closest('.wpwl-google-pay-button') !== null)).toBe(true);
     expect([pagePosts, sheetPosts]).toEqual([[], []]);
     // The shopper can open it again and pay.
     await payInSheet(page, 'GOOGLEPAY', 'visa');
     await page.waitForURL(/\/result\?/);
     expect((await resultOf(page)).paymentBrand).toBe('GOOGLEPAY');
+  });
+
+  it('removes an open sheet with the widget (wpwl.unload), the page usable again', async () => {
+    const { page, sheetPosts } = await open();
+    await page.locator('.wpwl-apple-pay-button').click();
+    await sheetOf(page).locator('button#pay:enabled').waitFor();
+    await page.evaluate(() => (window as unknown as { wpwl: { unload(): void } }).wpwl.unload());
+    await page.locator('iframe.wpwl-wallet-sheet').waitFor({ state: 'detached' });
+    expect([await page.locator('.wpwl-container').count(), await page.evaluate(() => document.querySelector('main')?.inert), sheetPosts]).toEqual([0, false, []]);
   });
 
   it('authenticates a Google Pay card saved in the account (PAN_ONLY) with the 3-D Secure challenge in the widget’s frame', async () => {

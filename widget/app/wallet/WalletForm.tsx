@@ -4,11 +4,11 @@ import type { WalletBrand } from '../../shared/walletSheet.ts';
 import { reportError } from '../callbacks.ts';
 import { featureTexts, type FeatureText } from '../extras/texts.ts';
 import { features } from '../features.ts';
-import type { OwnFormChunk } from '../otherMethods.ts';
 import { readOptions, type WidgetOptions } from '../options.ts';
 import { postToGateway } from '../payment/pagePost.ts';
 import { cx, MerchantFields, PaymentContainer, Spinner } from '../payment/parts.tsx';
 import { createPaymentState, loadPaymentFlow } from '../payment/state.ts';
+import type { ComponentType } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { CheckoutInfo, FamilyFormProps, PaymentState } from '../types.ts';
 import { liveWallet, type LiveWallet } from './live.ts';
@@ -78,6 +78,12 @@ interface BootstrapState {
 
 const bootstrap = (): BootstrapState => (window as { wpwl?: BootstrapState }).wpwl ?? {};
 
+/** What otherMethods.ts's OWN_FORMS takes of a brand's own form (its OwnFormChunk; not imported: it imports this chunk). */
+interface WalletFormChunk {
+  readonly Form: ComponentType<FamilyFormProps>;
+  container(brand: string): string | undefined;
+}
+
 let configLoad: Promise<WalletConfig> | undefined;
 
 /** The gateway's environment for the wallets, asked once per page (a failed answer is asked again next time). */
@@ -98,10 +104,10 @@ function walletConfig(gatewayUrl: string): Promise<WalletConfig> {
  * The wallet's form for a page (OWN_FORMS): its texts, the gateway's environment and, in live, whether this browser can
  * pay with the wallet. No container (no form) when it cannot, or when the gateway cannot be asked (onError told).
  */
-export async function walletForm(brand: WalletBrand): Promise<OwnFormChunk> {
+export async function walletForm(brand: WalletBrand): Promise<WalletFormChunk> {
   const options = readOptions();
   const { url = '', staticBaseUrl = '', checkout } = bootstrap();
-  const none: OwnFormChunk = { Form: () => null, container: () => undefined };
+  const none: WalletFormChunk = { Form: () => null, container: () => undefined };
   try {
     const [config, text] = await Promise.all([
       walletConfig(url),
@@ -159,19 +165,21 @@ async function payWithWallet(props: FamilyFormProps, context: WalletContext, sta
   }
   const title = context.text('sheetTitle', { wallet: WALLET_NAMES[context.brand] });
   const sheet = openTestSheet(checkout.gatewayUrl, settings, props.language, title, button);
-  const approval = await sheet.approved;
-  if (!approval) return;
-  const contact = approval.contact;
-  if (!(await checkoutReady(checkout, form, { paymentBrand: context.brand, ...contact }, options))) {
+  // wpwl.unload() while the sheet is open removes it too (the form's state runs its cleanups).
+  state.cleanups.add(sheet.close);
+  try {
+    const approval = await sheet.approved;
+    if (!approval || !(await checkoutReady(checkout, form, { paymentBrand: context.brand, ...approval.contact }, options))) return;
+    await flow.sendPayment(paymentContext, flow.formFields(form), async (fields) => {
+      const answer = await sheet.submit(form.action, fields);
+      // Back on the page for the answer: the result page, or a PAN_ONLY card's 3-D Secure in the widget's frame.
+      sheet.close();
+      return answer;
+    });
+  } finally {
     sheet.close();
-    return;
+    state.cleanups.delete(sheet.close);
   }
-  await flow.sendPayment(paymentContext, flow.formFields(form), async (fields) => {
-    const answer = await sheet.submit(form.action, fields);
-    sheet.close();
-    return answer;
-  });
-  sheet.close();
 }
 
 function WalletForm(props: FamilyFormProps & { wallet: WalletContext }) {

@@ -60,6 +60,9 @@ export function openTestSheet(gatewayUrl: string, settings: WalletSettings, lang
   frame.title = title;
   frame.src = `${gatewayUrl}/v1/wallets/sheet?${query}#${encodeURIComponent(JSON.stringify({ channel, parentOrigin: location.origin }))}`;
   overlay.appendChild(frame);
+  // A modal dialog: the rest of the page is inert while it is open (focus and screen readers stay in the sheet).
+  const madeInert = [...document.body.children].filter((element): element is HTMLElement => element instanceof HTMLElement && !element.inert);
+  for (const element of madeInert) element.inert = true;
   document.body.appendChild(overlay);
   frame.focus();
 
@@ -85,6 +88,7 @@ export function openTestSheet(gatewayUrl: string, settings: WalletSettings, lang
     answerApproval(undefined);
     if (overlay.isConnected) {
       overlay.remove();
+      for (const element of madeInert) element.inert = false;
       returnFocus?.focus();
     }
   }
