@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type InlineConfig } from 'vite';
+import { localeGroups } from './localeGroups.ts';
 import { writeBrandLogos } from './logos.ts';
 import { widgetSourcesDigest } from './sources.ts';
 
@@ -29,6 +30,7 @@ function bundle(entry: string, fileName: string, cssFileName?: string, format: '
     // Classic JSX (h calls) in the widget bundle: Preact's createElement is there anyway, jsx-runtime is not.
     oxc: format === 'es' ? { jsx: { runtime: 'classic', pragma: 'h', pragmaFrag: 'Fragment' }, jsxInject: `import { h, Fragment } from 'preact'` } : {},
     define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [localeGroups()],
     build: {
       outDir: WIDGET_DIST,
       emptyOutDir: false,
@@ -114,6 +116,8 @@ export async function buildWidget(): Promise<{ version: string; files: string[] 
   mkdirSync(WIDGET_DIST, { recursive: true });
   await buildForProduction(bundle('widget/app/index.tsx', 'js/static.min.js', 'css/static.min', 'es'));
   await buildForProduction(bundle('widget/fields/index.ts', 'js/fields.min.js', 'css/fields.min'));
+  // The simulated wallet sheet's script and stylesheet (the gateway renders its page in test: server/wallets/).
+  await buildForProduction(bundle('widget/walletSheet/index.ts', 'js/walletSheet.min.js', 'css/walletSheet.min'));
   await buildForProduction(bundle('widget/i18n/engine.ts', 'js/i18n.min.js'));
   writeFileSync(join(WIDGET_DIST, 'fields.html'), FIELDS_PAGE);
   writeBrandLogos(WIDGET_DIST);

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'preact';
-import type { Texts } from './messages.ts';
 import type { WidgetOptions } from './options.ts';
 import type { CheckoutInfo } from './types.ts';
 
@@ -14,10 +13,11 @@ export interface Features {
   /** The gateway's BIN list (`brandDetectionType: 'binlist'`): the brands of a card's first digits. */
   binlist?: (bin: string, checkout: CheckoutInfo) => Promise<readonly string[] | undefined>;
   /**
-   * The summary page (`useSummaryPage`): the card form's data is saved for the checkout instead of paid; the submit path
-   * calls it in place of the payment.
+   * The summary page (`useSummaryPage`): the card form's submit carries `useSummaryPage=true`, and the gateway saves the
+   * card for the checkout instead of paying it; the submit path hands the answer of a submit to it, which, for a save,
+   * calls `onSaveTransactionData(data)` and says true (the merchant's page goes to its summary page), else false.
    */
-  saveTransactionData?: (fields: [string, string][], checkout: CheckoutInfo, options: WidgetOptions) => Promise<unknown>;
+  saveTransactionData?: (answer: unknown, options: WidgetOptions) => boolean;
   /**
    * Fast checkout (`createCheckout` on a page loaded without a checkout id): asks the merchant's function for the
    * checkout id when the shopper pays, and fills it into `checkout` and the form's action; false when there is none.
@@ -25,11 +25,17 @@ export interface Features {
   ensureCheckout?: (checkout: CheckoutInfo, form: HTMLFormElement, json: Record<string, unknown>) => Promise<boolean>;
 }
 
+/** The billing fields' own chunk has the options and its texts: the card form passes only what is the form's. */
 export interface BillingFieldsProps {
-  readonly options: WidgetOptions;
-  readonly texts: Texts;
   /** The form's element ids (`wpwl-<channel>-<suffix>`). */
   readonly id: (suffix: string) => string;
+  /** The card form's model, which the fields join: their validity (by field) and its calm errors. */
+  readonly form: {
+    set(changes: { readonly billing: Readonly<Record<string, boolean>> }): void;
+    hasError(field: string): boolean;
+    edit(field: string): void;
+    leave(field: string): void;
+  };
 }
 
 export const features: Features = {};

@@ -35,6 +35,8 @@ const OWN_FORMS: Readonly<Record<string, () => Promise<OwnFormChunk>>> = {
   // The wallet buttons (wallet/WalletForm.tsx): one chunk for both.
   APPLEPAY: () => import('./wallet/WalletForm.tsx').then((module) => module.walletForm('APPLEPAY')),
   GOOGLEPAY: () => import('./wallet/WalletForm.tsx').then((module) => module.walletForm('GOOGLEPAY')),
+  // Click to Pay (clickToPay/): the e-mail, the one-time code and the card list of the SRC system.
+  CLICK_TO_PAY: () => import('./clickToPay/index.ts'),
 };
 
 /** The asynchronous family for a page's brands: the redirect form, or a brand's own form (OWN_FORMS), loaded now. */

@@ -47,6 +47,13 @@ export function CardForm(props: CardFormProps) {
     invoke(options, 'onChangeBrand', formRef.current, brand);
   };
 
+  /** Brand detection on the number's first digits: from the brand table, or from the brands `found` in the BIN list. */
+  const detect = (bin: string, found?: readonly string[]) => {
+    const brand = model.detect(bin, found);
+    if (brand) selectBrand(brand);
+    if (bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands, model.selectedBrand);
+  };
+
   const submit = (trigger: Event | undefined) => {
     const form = formRef.current;
     if (!form || !fields.current.number) return;
@@ -65,9 +72,9 @@ export function CardForm(props: CardFormProps) {
           if (field === 'cvv') model.set({ cvvState: message });
           else {
             model.set({ numberState: message });
-            const brand = model.detect(message.bin);
-            if (brand) selectBrand(brand);
-            if (message.bin) invoke(options, 'onDetectBrand', formRef.current, model.detectedBrands, model.selectedBrand);
+            // `brandDetectionType: 'binlist'`: the gateway's answer for these digits, if the number still has them.
+            if (features.binlist && message.bin) void features.binlist(message.bin, checkout).then((found) => model.numberState?.bin === message.bin && detect(message.bin, found));
+            else detect(message.bin);
           }
           // Sent when the field was left (a submit shows every error itself: submit.ts).
           if (message.showErrors) model.leave(field);
@@ -102,6 +109,7 @@ export function CardForm(props: CardFormProps) {
         placeholderStyles: postableStyles(styles['card-number-placeholder']),
         autofocus: options.autofocus === 'card.number',
         mask: false,
+        format: options.numberFormatting,
         cvvLength: model.cvvLength.value,
         required: true,
       }),
