@@ -188,7 +188,11 @@ describe('fast checkout on a product page', () => {
     await page.waitForURL(/\/result\?/);
     const result = await resultOf(page);
     expect([result.paymentBrand, result.result.code, result.amount]).toEqual(['GOOGLEPAY', '000.100.110', '49.00']);
-    expect(callbacks.filter((line) => line.startsWith('createCheckout'))).toEqual(['createCheckout {"paymentBrand":"GOOGLEPAY"}']);
+    // The shopper's data the page asked Google Pay for (emailRequired, shippingAddressRequired), in Google's shape.
+    const address = { name: 'Jane Jones', address1: 'Invalidenstraße 117', locality: 'Berlin', postalCode: '10115', countryCode: 'DE' };
+    expect(callbacks.filter((line) => line.startsWith('createCheckout'))).toEqual([
+      `createCheckout ${JSON.stringify({ paymentBrand: 'GOOGLEPAY', email: 'jane.jones@example.com', shippingAddress: address })}`,
+    ]);
     expect(sheetPosts).toHaveLength(1);
   });
 

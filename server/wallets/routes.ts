@@ -3,7 +3,7 @@ import type { GatewayEnvironment } from '../config.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { languageOf } from '../../widget/i18n/languages.ts';
-import { isWallet } from '../../widget/shared/walletSheet.ts';
+import { CONTACT_FIELDS, isWallet, type ContactField } from '../../widget/shared/walletSheet.ts';
 import { pageTexts } from '../redirects/texts.ts';
 import { sheetPage, type SheetRequest } from './sheet.ts';
 
@@ -61,6 +61,9 @@ function sheetRequestOf(query: (name: string) => string | undefined): SheetReque
     merchant,
     networks: listOf(query('networks')).flatMap((name) => (NETWORKS[name] ? [NETWORKS[name]] : [])),
     authMethods: listOf(query('authMethods')).filter((method) => method === 'PAN_ONLY' || method === 'CRYPTOGRAM_3DS'),
+    contact: listOf(query('contact'))
+      .map((field) => field.toLowerCase())
+      .filter((field): field is ContactField => (CONTACT_FIELDS as readonly string[]).includes(field)),
   };
 }
 

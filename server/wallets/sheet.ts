@@ -1,6 +1,6 @@
 import { escapeHtml } from '../http/html.ts';
 import type { PageTexts } from '../redirects/texts.ts';
-import { sheetCards, WALLET_NETWORK_NAMES, type WalletBrand, type WalletTestCard } from '../../widget/shared/walletSheet.ts';
+import { sheetCards, WALLET_NETWORK_NAMES, type ContactField, type WalletBrand, type WalletTestCard } from '../../widget/shared/walletSheet.ts';
 
 /**
  * The simulated wallet sheet of the test environment (widget/shared/walletSheet.ts says how the widget uses it): the
@@ -19,6 +19,8 @@ export interface SheetRequest {
   /** Card networks the merchant accepts (brand codes), and Google Pay's auth methods; empty: all. */
   readonly networks: readonly string[];
   readonly authMethods: readonly string[];
+  /** The shopper's data the merchant asked the wallet for (a fast checkout's createCheckout receives it). */
+  readonly contact: readonly ContactField[];
 }
 
 const WALLET_NAMES: Readonly<Record<WalletBrand, string>> = { APPLEPAY: 'Apple Pay', GOOGLEPAY: 'Google Pay' };
@@ -58,7 +60,7 @@ export function sheetPage(texts: PageTexts, request: SheetRequest, staticBaseUrl
 <link rel="stylesheet" href="${escapeHtml(staticBaseUrl)}/css/walletSheet.min.css">
 <script src="${escapeHtml(staticBaseUrl)}/js/walletSheet.min.js" defer></script>
 </head>
-<body class="sheet sheet-${request.brand === 'APPLEPAY' ? 'apple' : 'google'}" data-brand="${request.brand}">
+<body class="sheet sheet-${request.brand === 'APPLEPAY' ? 'apple' : 'google'}" data-brand="${request.brand}" data-contact="${request.contact.join(',')}">
 <main>
 <form id="sheet" novalidate>
 <h1 id="title">${escapeHtml(title)}</h1>

@@ -34,11 +34,44 @@ export type WalletNetwork = 'VISA' | 'MASTER' | 'AMEX';
 /** How Google Pay authenticated a card: a device token with its cryptogram, or a card saved in the Google account. */
 export type GoogleAuthMethod = 'PAN_ONLY' | 'CRYPTOGRAM_3DS';
 
-export interface SheetContact {
-  readonly email?: string;
-  readonly name?: string;
-  readonly phone?: string;
-  readonly address?: Readonly<Record<string, string>>;
+/**
+ * The shopper's data a wallet gives when the merchant asks for it (Apple Pay's requiredShippingContactFields, Google
+ * Pay's emailRequired / shippingAddressRequired), in the wallet's own shape: Apple's `shippingContact`, Google's `email`
+ * and `shippingAddress`. A fast checkout's createCheckout(json) receives it.
+ */
+export type SheetContact = Readonly<Record<string, unknown>>;
+
+/** What a merchant may ask the sheet for. */
+export const CONTACT_FIELDS = ['email', 'name', 'phone', 'address'] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+/** The test shopper's data the simulated sheet gives, only what was asked, as the wallet would give it. */
+export function testContact(brand: WalletBrand, wanted: readonly ContactField[]): SheetContact {
+  if (wanted.length === 0) return {};
+  const asked = (field: ContactField) => wanted.includes(field);
+  const address = { addressLines: ['Invalidenstraße 117'], locality: 'Berlin', postalCode: '10115', countryCode: 'DE' };
+  if (brand === 'APPLEPAY') {
+    return {
+      shippingContact: {
+        ...(asked('email') ? { emailAddress: 'jane.jones@example.com' } : {}),
+        ...(asked('name') ? { givenName: 'Jane', familyName: 'Jones' } : {}),
+        ...(asked('phone') ? { phoneNumber: '+49 30 1234567' } : {}),
+        ...(asked('address') ? address : {}),
+      },
+    };
+  }
+  return {
+    ...(asked('email') ? { email: 'jane.jones@example.com' } : {}),
+    ...(asked('name') || asked('address') || asked('phone')
+      ? {
+          shippingAddress: {
+            ...(asked('name') ? { name: 'Jane Jones' } : {}),
+            ...(asked('address') ? { address1: address.addressLines[0], locality: address.locality, postalCode: address.postalCode, countryCode: address.countryCode } : {}),
+            ...(asked('phone') ? { phoneNumber: '+49 30 1234567' } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 export type SheetMessage =

@@ -3,7 +3,10 @@ import {
   isSheetPaymentTarget,
   parseSheetLaunch,
   sheetEnvelope,
+  testContact,
   testWalletToken,
+  CONTACT_FIELDS,
+  type ContactField,
   WALLET_TEST_CARDS,
   walletTokenFields,
   type SheetMessage,
@@ -45,7 +48,8 @@ if (launch && form && pay && cancel && status) {
     cancel.disabled = true;
     for (const input of form.querySelectorAll<HTMLInputElement>('input')) input.disabled = true;
     status.textContent = pay.dataset.processing ?? '';
-    post({ type: 'approved', network: card.network, authMethod: brand === 'GOOGLEPAY' ? card.authMethod : undefined, contact: {} });
+    const wanted = (document.body.dataset.contact ?? '').split(',').filter((field): field is ContactField => (CONTACT_FIELDS as readonly string[]).includes(field));
+    post({ type: 'approved', network: card.network, authMethod: brand === 'GOOGLEPAY' ? card.authMethod : undefined, contact: testContact(brand, wanted) });
   });
   cancel.addEventListener('click', () => post({ type: 'cancelled' }));
   document.addEventListener('keydown', (event) => {

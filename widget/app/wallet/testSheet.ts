@@ -49,6 +49,7 @@ export function openTestSheet(gatewayUrl: string, settings: WalletSettings, lang
     merchant: settings.merchantName.slice(0, 64),
     networks: settings.networks.join(','),
     authMethods: settings.authMethods.join(','),
+    contact: settings.contact.join(','),
   });
   const overlay = document.createElement('div');
   overlay.className = 'wpwl-wallet-overlay';

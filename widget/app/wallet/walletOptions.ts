@@ -1,4 +1,4 @@
-import type { WalletBrand, WalletNetwork } from '../../shared/walletSheet.ts';
+import type { ContactField, WalletBrand, WalletNetwork } from '../../shared/walletSheet.ts';
 import { isObject, type WidgetOptions } from '../options.ts';
 
 /**
@@ -23,6 +23,24 @@ export interface WalletSettings {
   /** Apple Pay's buttonStyle / buttonType, Google Pay's buttonColor / buttonType. */
   readonly buttonStyle: string;
   readonly buttonType: string;
+  /** The shopper's data the merchant asks the wallet for (Apple's required*ContactFields, Google's emailRequired...). */
+  readonly contact: readonly ContactField[];
+}
+
+/** Apple Pay's contact field names, as the sheet's. */
+const APPLE_CONTACT: Readonly<Record<string, ContactField>> = { email: 'email', name: 'name', phone: 'phone', postalAddress: 'address' };
+
+function contactOf(apple: boolean, settings: Readonly<Record<string, unknown>>): ContactField[] {
+  if (apple) {
+    const named = [...strings(settings.requiredShippingContactFields), ...strings(settings.requiredBillingContactFields)];
+    return [...new Set(named.flatMap((name) => APPLE_CONTACT[name] ?? []))];
+  }
+  const address = isObject(settings.shippingAddressParameters) ? settings.shippingAddressParameters : {};
+  return [
+    ...(settings.emailRequired === true ? (['email'] as const) : []),
+    ...(settings.shippingAddressRequired === true ? (['name', 'address'] as const) : []),
+    ...(settings.shippingAddressRequired === true && address.phoneNumberRequired === true ? (['phone'] as const) : []),
+  ];
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : undefined);
@@ -62,5 +80,6 @@ export function walletSettings(brand: WalletBrand, options: WidgetOptions, check
     authMethods: apple ? [] : strings(settings.allowedAuthMethods).filter((method) => method === 'PAN_ONLY' || method === 'CRYPTOGRAM_3DS'),
     buttonStyle: (apple ? text(settings.buttonStyle) : text(settings.buttonColor)) ?? (apple ? 'black' : 'default'),
     buttonType: text(settings.buttonType) ?? (apple ? 'plain' : 'buy'),
+    contact: contactOf(apple, settings),
   };
 }
