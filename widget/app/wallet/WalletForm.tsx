@@ -86,8 +86,16 @@ interface WalletFormChunk {
 
 let configLoad: Promise<WalletConfig> | undefined;
 
-/** The gateway's environment for the wallets, asked once per page (a failed answer is asked again next time). */
-function walletConfig(gatewayUrl: string): Promise<WalletConfig> {
+const isConfig = (value: unknown): value is WalletConfig =>
+  typeof value === 'object' && value !== null && ((value as WalletConfig).environment === 'test' || (value as WalletConfig).environment === 'live');
+
+/**
+ * The gateway's environment for the wallets, asked once per page (a failed answer is asked again next time): the
+ * answer otherMethods.ts asked for while this chunk loaded, else asked now.
+ */
+async function walletConfig(gatewayUrl: string, asked: Promise<unknown> | undefined): Promise<WalletConfig> {
+  const early = await asked;
+  if (isConfig(early)) return early;
   configLoad ??= fetch(`${gatewayUrl}/v1/wallets/config`, { credentials: 'omit' })
     .then((response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -104,13 +112,13 @@ function walletConfig(gatewayUrl: string): Promise<WalletConfig> {
  * The wallet's form for a page (OWN_FORMS): its texts, the gateway's environment and, in live, whether this browser can
  * pay with the wallet. No container (no form) when it cannot, or when the gateway cannot be asked (onError told).
  */
-export async function walletForm(brand: WalletBrand): Promise<WalletFormChunk> {
+export async function walletForm(brand: WalletBrand, asked?: Promise<unknown>): Promise<WalletFormChunk> {
   const options = readOptions();
   const { url = '', staticBaseUrl = '', checkout } = bootstrap();
   const none: WalletFormChunk = { Form: () => null, container: () => undefined };
   try {
     const [config, text] = await Promise.all([
-      walletConfig(url),
+      walletConfig(url, asked),
       featureTexts('wallet', english, languageOf(options.locale), staticBaseUrl, options.labels),
     ]);
     const live = config.environment === 'live' ? await liveWallet(brand, walletSettings(brand, options, checkout), config.googlePay.gateway) : undefined;
