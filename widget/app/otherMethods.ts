@@ -3,8 +3,7 @@ import english from 'wpwl:english/otherMethods';
 import { addEnglish } from '../i18n/index.ts';
 import { Chooser } from './chooser/Chooser.tsx';
 import { asyncContainer, RedirectForm } from './redirect/RedirectForm.tsx';
-import type { FamilyChunk } from './methods.ts';
-import type { FamilyFormProps } from './types.ts';
+import type { FamilyFormProps, OwnFormChunk } from './types.ts';
 
 /**
  * The forms of the families other than cards (asynchronous brands, direct debit) and the chooser a page with several
@@ -18,13 +17,14 @@ export { DirectDebitForm } from './directDebit/DirectDebitForm.tsx';
 addEnglish(english);
 export { Chooser };
 
-/**
- * A brand with a form of its own instead of the redirect form: its chunk's form and container (undefined: no form for
- * the brand on this page, such as a wallet this browser cannot pay with).
- */
-export interface OwnFormChunk {
-  readonly Form: ComponentType<FamilyFormProps>;
-  container(brand: string): string | undefined;
+/** The wallets' chunk, and the gateway's word on the wallets (GET /v1/wallets/config) asked while it loads. */
+let walletConfig: Promise<unknown> | undefined;
+function walletForm(brand: 'APPLEPAY' | 'GOOGLEPAY'): Promise<OwnFormChunk> {
+  walletConfig ??= fetch(`${(window as { wpwl?: { url?: string } }).wpwl?.url ?? ''}/v1/wallets/config`, { credentials: 'omit' }).then(
+    (response) => (response.ok ? response.json() : undefined),
+    () => undefined,
+  );
+  return import('./wallet/WalletForm.tsx').then((module) => module.walletForm(brand, walletConfig));
 }
 
 /**
@@ -33,14 +33,21 @@ export interface OwnFormChunk {
  */
 const OWN_FORMS: Readonly<Record<string, () => Promise<OwnFormChunk>>> = {
   // The wallet buttons (wallet/WalletForm.tsx): one chunk for both.
-  APPLEPAY: () => import('./wallet/WalletForm.tsx').then((module) => module.walletForm('APPLEPAY')),
-  GOOGLEPAY: () => import('./wallet/WalletForm.tsx').then((module) => module.walletForm('GOOGLEPAY')),
+  APPLEPAY: () => walletForm('APPLEPAY'),
+  GOOGLEPAY: () => walletForm('GOOGLEPAY'),
   // Click to Pay (clickToPay/): the e-mail, the one-time code and the card list of the SRC system.
   CLICK_TO_PAY: () => import('./clickToPay/index.ts'),
 };
 
-/** The asynchronous family for a page's brands: the redirect form, or a brand's own form (OWN_FORMS), loaded now. */
-export async function asynchronousFamily(brands: readonly string[]): Promise<FamilyChunk> {
+/**
+ * The asynchronous family for a page's brands: the redirect form, or a brand's own form (OWN_FORMS), loaded now. (A
+ * methods.ts FamilyChunk, which is not imported here: methods.ts imports this chunk.)
+ */
+export async function asynchronousFamily(brands: readonly string[]): Promise<{
+  readonly Form: ComponentType<FamilyFormProps>;
+  container(brand: string): string | undefined;
+  readonly Chooser: typeof Chooser;
+}> {
   const own = new Map(
     await Promise.all(
       [...new Set(brands)].filter((brand) => Object.hasOwn(OWN_FORMS, brand)).map(async (brand) => [brand, await OWN_FORMS[brand]!()] as const),

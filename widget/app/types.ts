@@ -46,6 +46,16 @@ export interface FamilyFormProps extends PaymentFormProps {
 }
 
 /**
+ * A brand of the asynchronous family with a form of its own instead of the redirect form (otherMethods.ts OWN_FORMS:
+ * the wallet buttons, Click to Pay): its chunk's form and container (undefined: no form for the brand on this page,
+ * such as a wallet this browser cannot pay with).
+ */
+export interface OwnFormChunk {
+  readonly Form: ComponentType<FamilyFormProps>;
+  container(brand: string): string | undefined;
+}
+
+/**
  * The widget's own frame a redirect is posted into (redirect/target.ts), rendered by the form's container while the
  * payment state holds it.
  */

@@ -4,8 +4,8 @@
  *
  * Served by the gateway at `/v1/static/<version>/types/wpwl.d.ts` (the version of the widget a checkout loads, the
  * same as in its `static.min.js` URL); in the gateway's repository it is `widget/types/wpwl.d.ts`. It describes what
- * pages written for this widget API send (COMPAT.md §5): a few options are accepted for compatibility and ignored by
- * this gateway; each says so in an `@ignored` tag.
+ * pages written for this widget API send (COMPAT.md §5), every option of which the widget reads; an option a later
+ * version of the platform retires would stay declared, with an `@ignored` tag saying so.
  *
  * From a plain page script, in TypeScript:
  *
@@ -157,6 +157,56 @@ declare global {
     [setting: string]: unknown;
   }
 
+  /**
+   * The billing address the card form's billing fields start with (`billingAddress`). Other keys (`email`...) are
+   * accepted and ignored; a country the ISO 3166-1 alpha-2 list does not have leaves the country unselected.
+   */
+  interface WpwlBillingAddress {
+    /** The country: an ISO 3166-1 alpha-2 code (`DE`), chosen in the country select. */
+    country?: string;
+    /** The state or region: letters, digits and dots, up to 50. */
+    state?: string;
+    /** The city, up to 80 characters. */
+    city?: string;
+    /** The postcode: up to 16 letters and digits (spaces and hyphens inside). */
+    postcode?: string;
+    /** The street and house number, up to 100 characters. */
+    street1?: string;
+    /** The second address line, up to 100 characters. */
+    street2?: string;
+    [field: string]: string | number | undefined;
+  }
+
+  /** Which billing address fields the shopper must fill in (`mandatoryBillingFields`); unnamed ones keep their default. */
+  interface WpwlMandatoryBillingFields {
+    /** @default true */
+    country?: WpwlFlag;
+    /** @default true */
+    state?: WpwlFlag;
+    /** @default true */
+    city?: WpwlFlag;
+    /** @default true */
+    postcode?: WpwlFlag;
+    /** @default true */
+    street1?: WpwlFlag;
+    /** @default false */
+    street2?: WpwlFlag;
+    [field: string]: WpwlFlag | undefined;
+  }
+
+  /** What `onSaveTransactionData` gets: the answer of the summary page's save. */
+  interface WpwlSavedTransaction {
+    result: { code: string; description: string };
+    /** The checkout's id. */
+    id: string;
+    ndc: string;
+    timestamp: string;
+    buildNumber: string;
+    paymentBrand: string;
+    card: { bin: string; last4Digits: string; holder?: string; expiryMonth: string; expiryYear: string };
+    billing?: { [field: string]: string };
+  }
+
   /** A CSS length for the 3-D Secure frame: a number is pixels; a string such as `"400px"`, `"100%"`, `"60vh"`. */
   type WpwlCssLength = number | string;
 
@@ -198,15 +248,99 @@ declare global {
      * `InvalidCheckoutIdError`: the checkout id is unknown or the checkout expired (the page should create a new one).
      * `WidgetError`: something in the page or the widget failed (a callback threw, a file could not be loaded,
      * `executePayment` named no form of the page). `PciIframeSubmitError`, `PciIframeCommunicationError`: a payment
-     * through the hosted fields could not be sent, or a hosted field did not answer.
+     * through the hosted fields could not be sent, or a hosted field did not answer. `ClickToPayError`: Click to Pay
+     * sends the shopper elsewhere; `event` says why (see {@link WpwlClickToPayEvent}), `brand` is `CLICK_TO_PAY`.
      */
-    readonly name: 'InvalidCheckoutIdError' | 'WidgetError' | 'PciIframeSubmitError' | 'PciIframeCommunicationError';
+    readonly name: 'InvalidCheckoutIdError' | 'WidgetError' | 'PciIframeSubmitError' | 'PciIframeCommunicationError' | 'ClickToPayError';
     /** What happened, in English, for logs. */
     readonly message: string;
     /** The brand concerned, when there is one. */
     readonly brand?: string;
-    /** The browser event concerned, when there is one. */
+    /** The browser event concerned, when there is one; for a `ClickToPayError`, a {@link WpwlClickToPayEvent}. */
     readonly event?: unknown;
+  }
+
+  /**
+   * Why Click to Pay sent the shopper elsewhere (`onError`'s `event` of a `ClickToPayError`), as pages written for the
+   * platform test it (`['not_enrolled', 'add_new_card', 'otp_channel_invalid'].includes(e.event)`, then show the card form):
+   * `not_enrolled` the e-mail has no Click to Pay profile; `otp_channel_invalid` the profile has no channel a code can be
+   * sent to; `otp_invalid` a wrong one-time code (the form says how many tries are left); `otp_retries_exceeded` the
+   * third wrong code, Click to Pay locked for this payment; `add_new_card`, `pay_another_way`, `cancel`, `sign_out`
+   * ("not you?") the shopper's choice on the card list or the code's screen; `unavailable` the SRC system or the
+   * gateway could not be reached. The form goes back to its e-mail screen each time.
+   */
+  type WpwlClickToPayEvent =
+    | 'not_enrolled'
+    | 'otp_channel_invalid'
+    | 'otp_invalid'
+    | 'otp_retries_exceeded'
+    | 'add_new_card'
+    | 'pay_another_way'
+    | 'cancel'
+    | 'sign_out'
+    | 'unavailable';
+
+  /**
+   * Click to Pay's screens (`CLICK_TO_PAY` in `data-brands`), the attributes of the SRC systems' UI components the
+   * platform passes on. Each value is checked for its type; a missing or wrong one takes the default.
+   */
+  interface WpwlClickToPay {
+    /** The card list, shown once the one-time code is right. */
+    cardList?: {
+      /** Accepted; the card list is shown as soon as the code is right. */
+      displayCardListByDefault?: WpwlFlag;
+      /** A "Cancel" button (back to the e-mail; onError `cancel`). @default true */
+      displayCancelOption?: WpwlFlag;
+      /** An "Add a new card" button (onError `add_new_card`: the page shows its card form). @default true */
+      displayAddCard?: WpwlFlag;
+      /** The first card marked as the shopper's preferred one. @default false */
+      displayPreferredCard?: WpwlFlag;
+      /** A "Not you?" button (back to the e-mail; onError `sign_out`). @default true */
+      displaySignOut?: WpwlFlag;
+      /** The list's visible heading ("Your cards"); without it the list keeps it as its accessible name. @default true */
+      displayHeader?: WpwlFlag;
+      /** `gridView` lays the cards out in columns; anything else, one under another. @default a list */
+      cardSelectionType?: string;
+      /** The text of a card of a network this page does not take (shown, not selectable). @default the widget's text */
+      unacceptedCard?: string;
+    };
+    /** The one-time code's screen. */
+    otpScreen?: {
+      /** Accepted; the code's screen follows the e-mail. */
+      displayOtpScreenByDefault?: WpwlFlag;
+      /** A "Cancel" button (onError `cancel`). @default true */
+      displayCancelOption?: WpwlFlag;
+      /** The screen's heading ("Confirm it's you"). @default true */
+      displayHeader?: WpwlFlag;
+      /** Accepted; the screen is in the form. */
+      type?: string;
+      /** The code is sent as soon as its six digits are typed. @default false */
+      autoSubmit?: WpwlFlag;
+      /** No spinner while the code is checked. @default false */
+      hideLoader?: WpwlFlag;
+      /** A "Remember me on this browser" box (the simulated SRC system remembers no one). @default false */
+      displayRememberMe?: WpwlFlag;
+      /** Accepted; no new code is sent from this screen. */
+      otpResendLoading?: WpwlFlag;
+      /** A "Pay another way" button (onError `pay_another_way`). @default true */
+      displayPayAnotherWay?: WpwlFlag;
+    };
+    /** The Click to Pay mark with the networks' logos. */
+    srcMark?: {
+      /** Its height: pixels (`'40'`) or a CSS length. */
+      height?: string | number;
+      /** Its width: pixels (`'200'`) or a CSS length. */
+      width?: string | number;
+      /** Light on dark. @default false */
+      darkTheme?: WpwlFlag;
+    };
+    /** What "Learn more" shows about Click to Pay. */
+    learnMore?: {
+      /** A "Close" button. @default true */
+      displayCloseButton?: WpwlFlag;
+      /** A "Got it" button. @default true */
+      displayOkButton?: WpwlFlag;
+    };
   }
 
   /**
@@ -262,6 +396,63 @@ declare global {
    * Every value is checked for its type: what does not fit is ignored and the default applies. A callback that
    * throws is reported to `onError` and the widget carries on.
    */
+  /**
+   * `wpwlOptions.applePay`: the platform's names, passed to Apple's `ApplePayPaymentRequest` where Apple has them.
+   * Other keys of Apple's request are accepted (`lineItems`, `shippingMethods`, ...).
+   */
+  interface WpwlApplePay {
+    /** Apple Pay JS API version. @default 3 */
+    version?: number;
+    /** The store's name in the sheet (64 characters at most). @default total.label, else the page's host */
+    displayName?: string;
+    /** The total line: its label, and its amount when there is no checkout yet (fast checkout). */
+    total?: { label?: string; amount?: string };
+    /** The currency when there is no checkout yet (fast checkout). @default the checkout's */
+    currencyCode?: string;
+    /** The merchant's country (ISO 3166-1 alpha-2). @default 'US' */
+    countryCode?: string;
+    /** @default ['visa', 'masterCard', 'amex'] */
+    supportedNetworks?: string[];
+    /** @default ['supports3DS'] */
+    merchantCapabilities?: string[];
+    /** The button's colour. @default 'black' */
+    buttonStyle?: 'black' | 'white' | 'white-with-line';
+    /** The button's kind (Apple's `-apple-pay-button-type`). @default 'plain' */
+    buttonType?: string;
+    /** The Apple Pay merchant identifier the gateway validates the merchant with (live). */
+    merchantIdentifier?: string;
+    requiredShippingContactFields?: string[];
+    requiredBillingContactFields?: string[];
+    [other: string]: unknown;
+  }
+
+  /** `wpwlOptions.googlePay`: the platform's names, passed to Google Pay's `PaymentDataRequest`. */
+  interface WpwlGooglePay {
+    /** The merchant's entity id at the gateway (Google Pay's tokenization `gatewayMerchantId`). */
+    gatewayMerchantId?: string;
+    /** The Google merchant id Google issued for the site (required by Google in production). */
+    merchantId?: string;
+    /** The merchant's name in the sheet. @default the page's host */
+    merchantName?: string;
+    /** Google Pay's environment for pay.js. @default 'PRODUCTION' */
+    environment?: 'TEST' | 'PRODUCTION';
+    /** @default ['PAN_ONLY', 'CRYPTOGRAM_3DS'] */
+    allowedAuthMethods?: ('PAN_ONLY' | 'CRYPTOGRAM_3DS')[];
+    /** @default ['VISA', 'MASTERCARD', 'AMEX'] */
+    allowedCardNetworks?: string[];
+    /** @default 'default' */
+    buttonColor?: 'default' | 'black' | 'white';
+    /** @default 'buy' */
+    buttonType?: string;
+    /** The amount and currency when there is no checkout yet (fast checkout). */
+    totalPrice?: string;
+    currencyCode?: string;
+    countryCode?: string;
+    emailRequired?: boolean;
+    shippingAddressRequired?: boolean;
+    [other: string]: unknown;
+  }
+
   interface WpwlOptions {
     /**
      * The shopper's language: one of the 25 product codes (`en de fr es it nl dk fi se tr ja sl pt pl cz hu bg ro ru
@@ -321,9 +512,11 @@ declare global {
     brandDetection?: WpwlFlag;
 
     /**
-     * How the brand is detected: from the issuers' ranges (`regex`) or a BIN list (`binlist`).
+     * How the brand is detected from the number's first six digits: `regex`, from the widget's copy of the issuers'
+     * ranges; `binlist`, from the gateway's BIN list (`GET /v1/bins/<digits>`, asked once per BIN; the widget's copy
+     * decides should the gateway not answer). Both tell a co-badged card's brands apart (mada before the Visa it is
+     * issued on) and order them by `brandDetectionPriority`.
      * @default 'regex'
-     * @ignored Both use the same table here (the platform's issuer ranges): the value changes nothing.
      */
     brandDetectionType?: 'regex' | 'binlist';
 
@@ -378,9 +571,9 @@ declare global {
     disableSubmitOnEnter?: WpwlFlag;
 
     /**
-     * Format the card number as it is typed.
+     * Show the card number in groups as it is typed (4-6-5 for American Express, groups of four otherwise); `false`
+     * shows the digits alone.
      * @default true
-     * @ignored The number is always shown in groups (4-6-5 for American Express, groups of four otherwise).
      */
     numberFormatting?: WpwlFlag;
 
@@ -426,48 +619,77 @@ declare global {
     spinner?: boolean | 'false' | WpwlSpinner;
 
     /**
-     * Brands whose form is shown in the page instead of on a provider's page.
+     * Asynchronous brands whose provider page stays in the page: it opens in the widget's own frame, in place of the
+     * brand's form, whatever `paymentTarget` says for the other brands.
      * @default []
-     * @ignored No brand has an inline flow here: each follows its own flow.
      */
     inlineFlow?: string[];
 
     /**
-     * A billing address form in the card form, prefilled with these values (`country`, `state`, `city`, `postcode`,
-     * `street1`, `street2`).
-     * @default undefined (no billing address form)
-     * @ignored The widget shows no billing address form: the merchant's server sends `billing.*` on the checkout.
+     * A billing address in the card form (`div.wpwl-group-billing`: a country select and the state, city, postcode,
+     * street1 and street2 inputs, `select.wpwl-control-country[name="billing.country"]`,
+     * `input.wpwl-control-city[name="billing.city"]`...), prefilled with these values (`{}`: empty). The shopper's
+     * address is checked like the card's fields and sent with the payment as `billing.*`; a value the merchant's server
+     * set on the checkout stays.
+     * @default undefined (no billing address, unless `mandatoryBillingFields` is set)
      */
-    billingAddress?: { [field: string]: string | undefined };
+    billingAddress?: WpwlBillingAddress;
 
     /**
-     * The billing address fields the shopper must fill in, by name (`{ country: true, city: true }`).
-     * @default {}
-     * @ignored As `billingAddress`.
+     * The billing address fields the shopper must fill in (`{ state: false }`); setting it shows the billing address
+     * too. The others are checked only when filled in.
+     * @default { country: true, state: true, city: true, postcode: true, street1: true, street2: false }
      */
-    mandatoryBillingFields?: { [field: string]: WpwlFlag | undefined };
+    mandatoryBillingFields?: WpwlMandatoryBillingFields;
 
     /**
-     * Show a summary page to confirm before paying (with `onSaveTransactionData`).
+     * The summary page: the card form's submit saves the card for the checkout instead of paying it (sealed, without
+     * its CVV) and calls `onSaveTransactionData(data)`; the merchant's page then shows its own summary, and its server
+     * executes the payment with `POST /v1/checkouts/{id}/payment` (its token and `entityId`, no card data), whose answer
+     * is the payment's, with the 3-D Secure redirect to send the shopper to for an enrolled card.
      * @default false
-     * @ignored The widget pays when the shopper submits the form.
      */
     useSummaryPage?: WpwlFlag;
 
     /**
-     * Fast checkout without a checkout id: called with the payment's data, returns the id of a checkout the
-     * merchant's server created (or a promise of it).
-     * @default undefined
-     * @ignored The page loads the widget with a checkout id.
+     * Fast checkout: the page loads `paymentWidgets.js` without a checkout id (a product or cart page), and the widget
+     * calls this when the shopper pays — a wallet's sheet approved, a form submitted — with what the payment knows
+     * (`paymentBrand`; a wallet's contact and shipping data the merchant asked for). It returns the id of a checkout the
+     * merchant's server created, or a promise (any thenable) of it; the payment is then made on that checkout. A
+     * function that throws, rejects or gives no id reaches `onError` as a `WidgetError`, and nothing is paid.
+     * @default undefined (the page loads the widget with a checkout id)
      */
-    createCheckout?(this: void, json: { [name: string]: unknown }): string | PromiseLike<string>;
+    createCheckout?(this: void, json: { [name: string]: unknown }): string | PromiseLike<string> | undefined;
 
     /**
-     * Called with the transaction's data before the summary page (`useSummaryPage`).
-     * @default undefined
-     * @ignored As `useSummaryPage`.
+     * Apple Pay's button and sheet (`APPLEPAY` in `data-brands`), see {@link WpwlApplePay}. The button shows only where
+     * the browser can pay with Apple Pay (and in the test environment everywhere, opening the gateway's simulated sheet).
+     * @default {} (the checkout's amount, the page's host as the merchant's name, Visa, Mastercard and Amex)
      */
-    onSaveTransactionData?(this: void, data: { [name: string]: unknown }): void;
+    applePay?: WpwlApplePay;
+
+    /**
+     * Google Pay's button and sheet (`GOOGLEPAY` in `data-brands`), see {@link WpwlGooglePay}. The button shows only
+     * where Google Pay's `isReadyToPay` says so (and in the test environment everywhere, opening the simulated sheet).
+     * @default {} (the checkout's amount, both auth methods, Visa, Mastercard and Amex)
+     */
+    googlePay?: WpwlGooglePay;
+
+    /**
+     * With `useSummaryPage`: the card is saved; `data` is the gateway's answer (`result.code` `000.200.101`, `id` the
+     * checkout's, `paymentBrand`, `card` with `bin`, `last4Digits`, `holder`, `expiryMonth`, `expiryYear`, and the
+     * `billing` address the form sent). The page typically goes to its summary page here.
+     * @default undefined
+     */
+    onSaveTransactionData?(this: void, data: WpwlSavedTransaction): void;
+
+    /**
+     * Click to Pay's screens (`CLICK_TO_PAY` in `data-brands`): the card list, the one-time code's screen, the mark,
+     * "learn more" (see {@link WpwlClickToPay}). The e-mail input (`.wpwl-control-clickToPayAccessMyCards`) may be
+     * prefilled by the page in onReady.
+     * @default {}
+     */
+    clickToPay?: WpwlClickToPay;
 
     /**
      * Every form is in the page (the stored cards', the card form, each other brand's): the place to move or add
@@ -699,10 +921,15 @@ export type WpwlErrorMessages = globalThis.WpwlErrorMessages;
 export type WpwlCssDeclarations = globalThis.WpwlCssDeclarations;
 export type WpwlIframeStyles = globalThis.WpwlIframeStyles;
 export type WpwlSpinner = globalThis.WpwlSpinner;
+export type WpwlBillingAddress = globalThis.WpwlBillingAddress;
+export type WpwlMandatoryBillingFields = globalThis.WpwlMandatoryBillingFields;
+export type WpwlSavedTransaction = globalThis.WpwlSavedTransaction;
 export type WpwlCssLength = globalThis.WpwlCssLength;
 export type WpwlReadyForm = globalThis.WpwlReadyForm;
 export type WpwlSubmitEvent = globalThis.WpwlSubmitEvent;
 export type WpwlError = globalThis.WpwlError;
+export type WpwlClickToPay = globalThis.WpwlClickToPay;
+export type WpwlClickToPayEvent = globalThis.WpwlClickToPayEvent;
 export type WpwlIframeCallbackContext = globalThis.WpwlIframeCallbackContext;
 export type WpwlJquery = globalThis.WpwlJquery;
 export type WpwlFormContext = globalThis.WpwlFormContext;

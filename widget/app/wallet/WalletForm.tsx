@@ -8,9 +8,8 @@ import { readOptions, type WidgetOptions } from '../options.ts';
 import { postToGateway } from '../payment/pagePost.ts';
 import { cx, MerchantFields, PaymentContainer, Spinner } from '../payment/parts.tsx';
 import { createPaymentState, loadPaymentFlow } from '../payment/state.ts';
-import type { ComponentType } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import type { CheckoutInfo, FamilyFormProps, PaymentState } from '../types.ts';
+import type { CheckoutInfo, FamilyFormProps, OwnFormChunk, PaymentState } from '../types.ts';
 import { liveWallet, type LiveWallet } from './live.ts';
 import { openTestSheet } from './testSheet.ts';
 import { walletSettings } from './walletOptions.ts';
@@ -78,11 +77,6 @@ interface BootstrapState {
 
 const bootstrap = (): BootstrapState => (window as { wpwl?: BootstrapState }).wpwl ?? {};
 
-/** What otherMethods.ts's OWN_FORMS takes of a brand's own form (its OwnFormChunk; not imported: it imports this chunk). */
-interface WalletFormChunk {
-  readonly Form: ComponentType<FamilyFormProps>;
-  container(brand: string): string | undefined;
-}
 
 let configLoad: Promise<WalletConfig> | undefined;
 
@@ -112,10 +106,10 @@ async function walletConfig(gatewayUrl: string, asked: Promise<unknown> | undefi
  * The wallet's form for a page (OWN_FORMS): its texts, the gateway's environment and, in live, whether this browser can
  * pay with the wallet. No container (no form) when it cannot, or when the gateway cannot be asked (onError told).
  */
-export async function walletForm(brand: WalletBrand, asked?: Promise<unknown>): Promise<WalletFormChunk> {
+export async function walletForm(brand: WalletBrand, asked?: Promise<unknown>): Promise<OwnFormChunk> {
   const options = readOptions();
   const { url = '', staticBaseUrl = '', checkout } = bootstrap();
-  const none: WalletFormChunk = { Form: () => null, container: () => undefined };
+  const none: OwnFormChunk = { Form: () => null, container: () => undefined };
   try {
     const [config, text] = await Promise.all([
       walletConfig(url, asked),
