@@ -10,9 +10,12 @@ import { GatewayError, MadeByAnotherRunError, stillBeingMade, withReason } from 
 import { maskedParameterError } from './params/validate.ts';
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
+import { clickToPayRoutes } from './clickToPay/routes.ts';
+import { redeemClickToPay } from './clickToPay/service.ts';
 import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
 import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
+import { GOOGLE_PAY_GATEWAY, walletRoutes } from './wallets/routes.ts';
 import { providerRoutes } from './providers/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
@@ -88,11 +91,14 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.options('*', (c, next) => (isDashboard(c.req.path) ? next() : preflight()));
 
   app.route('/v1/payments', paymentRoutes(deps));
-  app.route('/v1/checkouts', checkoutRoutes(deps));
+  app.route('/v1/checkouts', checkoutRoutes({ ...deps, clickToPay: redeemClickToPay }));
+  // Issue 35 point 6: Click to Pay's steps with the test environment's simulated SRC system, per checkout.
+  app.route('/v1/checkouts', clickToPayRoutes(deps));
   app.route('/v1/registrations', registrationRoutes(deps));
   app.route('/v1/registrations', registrationPaymentRoutes(deps));
   app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
+  app.route('/v1/wallets', walletRoutes({ environment: deps.config.environment, staticBaseUrl: deps.staticBaseUrl, googlePayGateway: GOOGLE_PAY_GATEWAY }));
   // Issue 33: what connectors' providers send back (the shopper's return, their notifications).
   app.route('/v1/acquirers', providerRoutes(deps));
   // COMPAT §14: the settlement reports (summary, detail, paged detail), under the platform's spellings too.

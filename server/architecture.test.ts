@@ -43,6 +43,10 @@ const FLOORS: Readonly<Record<string, number>> = {
   payments: 4,
   // Features on the payment core.
   checkouts: 5,
+  // Click to Pay's steps with the SRC system, and the redemption the checkouts' submit is given (a port of theirs).
+  clickToPay: 5,
+  // The wallet buttons' side: the environment they are told, the simulated sheet of the test environment.
+  wallets: 5,
   schedules: 5,
   webhooks: 5,
   redirects: 5,

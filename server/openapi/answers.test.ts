@@ -360,10 +360,23 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
     const checkout = await call('POST /v1/checkouts', '/v1/checkouts', { form: { entityId: entity, amount: '10.00', currency: 'EUR', paymentType: 'DB', integrity: 'true', 'customer.givenName': 'Jane', 'customer.surname': 'Jones', 'customer.email': 'jane.jones@example.com' } }, ['created', 'A checkout for a debit, with the widget’s SRI hash']);
     await call('GET /v1/checkouts/:id/payment', `/v1/checkouts/${checkout.body.id}/payment`, { query: { entityId: entity } }, ['open', 'While the shopper has not paid']);
     await call('GET /v1/paymentWidgets.js', '/v1/paymentWidgets.js', { query: { checkoutId: checkout.body.id }, token: null }, ['script', 'The widget for the checkout']);
+    await call('GET /v1/bins/:bin', '/v1/bins/44640400', { token: null }, ['coBadged', 'A mada BIN, issued on Visa']);
+    await call('GET /v1/bins/:bin', '/v1/bins/4200', { token: null });
     await call('POST /v1/checkouts/:id/payment', `/v1/checkouts/${checkout.body.id}/payment`, { form: testCard(), token: null }, ['card', 'The shopper’s card, as the widget posts it']);
     await call('GET /v1/checkouts/:id/payment', `/v1/checkouts/${checkout.body.id}/payment`, { query: { entityId: entity } }, ['paid', 'The checkout’s payment']);
     const challengedCheckout = await call('POST /v1/checkouts', '/v1/checkouts', { form: { entityId: entity, amount: '10.00', currency: 'EUR', paymentType: 'DB', shopperResultUrl: 'https://shop.example/return' } });
     await call('POST /v1/checkouts/:id/payment', `/v1/checkouts/${challengedCheckout.body.id}/payment`, { form: { ...testCard({ 'card.number': '4200000000000042' }), ...BROWSER_DATA }, token: null }, ['threeDSecure', 'A card the issuer challenges: the page to send the shopper to']);
+    // Click to Pay with the simulated SRC system: the e-mail, the code, the chosen card, paid by the submit.
+    const clickToPayCheckout = await call('POST /v1/checkouts', '/v1/checkouts', { form: { entityId: entity, amount: '10.00', currency: 'EUR', paymentType: 'DB' } });
+    const clickToPay = `/v1/checkouts/${clickToPayCheckout.body.id}/clickToPay`;
+    await call('POST /v1/checkouts/:id/clickToPay/lookup', `${clickToPay}/lookup`, { form: { email: 'someone@example.com' }, token: null }, ['notEnrolled', 'An e-mail without a Click to Pay profile']);
+    const lookup = await call('POST /v1/checkouts/:id/clickToPay/lookup', `${clickToPay}/lookup`, { form: { email: 'jane.jones@example.com' }, token: null }, ['otpSent', 'A test profile: the code sent to its masked e-mail']);
+    const sessionId = lookup.body.clickToPay.sessionId as string;
+    await call('POST /v1/checkouts/:id/clickToPay/validation', `${clickToPay}/validation`, { form: { sessionId, otp: '000000' }, token: null }, ['otpInvalid', 'A wrong code']);
+    await call('POST /v1/checkouts/:id/clickToPay/validation', `${clickToPay}/validation`, { form: { sessionId, otp: '123456' }, token: null }, ['validated', 'The code: the card list']);
+    const chosen = await call('POST /v1/checkouts/:id/clickToPay/checkout', `${clickToPay}/checkout`, { form: { sessionId, cardId: 'src-jane-visa' }, token: null }, ['chosen', 'The chosen card’s correlation id']);
+    await call('POST /v1/checkouts/:id/clickToPay/checkout', `${clickToPay}/checkout`, { form: { sessionId, cardId: 'src-max-amex' }, token: null });
+    await call('POST /v1/checkouts/:id/payment', `/v1/checkouts/${clickToPayCheckout.body.id}/payment`, { form: { paymentBrand: 'CLICK_TO_PAY', 'clickToPay.correlationId': chosen.body.clickToPay.correlationId }, token: null }, ['clickToPay', 'The card chosen with Click to Pay']);
     const other = await call('POST /v1/checkouts', '/v1/checkouts', { form: { entityId: entity, amount: '10.00', currency: 'EUR', paymentType: 'PA' } });
     await call('POST /v1/checkouts/:id', `/v1/checkouts/${other.body.id}`, { form: { entityId: entity, amount: '12.00' } }, ['updated', 'The amount changed']);
     await call('DELETE /v1/checkouts/:id', `/v1/checkouts/${other.body.id}`, { query: { entityId: entity } }, ['deleted', 'Deleted']);
@@ -490,6 +503,10 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
     await call('GET /docs', '/docs', { token: null });
     await call('GET /docs/', '/docs/', { token: null });
     await call('GET /docs/:page', '/docs/api.md', { token: null });
+    // The wallet buttons' questions (issue 35): the environment, and the test environment's simulated sheet.
+    await call('GET /v1/wallets/config', '/v1/wallets/config', { token: null }, ['test', 'The test environment']);
+    await call('GET /v1/wallets/sheet', '/v1/wallets/sheet?brand=GOOGLEPAY&amount=92.00&currency=EUR&merchant=Shop&lang=de', { token: null }, ['sheet', 'Google Pay’s simulated sheet, in German']);
+    await call('GET /v1/wallets/sheet', '/v1/wallets/sheet?brand=SAMSUNGPAY&amount=92.00&currency=EUR', { token: null });
 
     // An example shows what its name says: these refused, every other accepted.
     const refusals = ['refused', 'declined', 'notAllowed', 'unknown', 'noCredentials', 'unknownToken', 'invalidCard', 'gone', 'nothing', 'undecryptable', 'notConnector'];

@@ -312,6 +312,40 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     query: [own('checkoutId', 'The checkout, with /registration for a registration-only one.', { type: 'string', pattern: '^[0-9A-Za-z.-]{1,64}(/registration)?$' }, true)],
     answers: { 200: { description: 'The script (an unknown checkout’s tells the widget so).', contentType: 'text/javascript' } },
   },
+  'GET /v1/wallets/config': {
+    summary: 'What the wallet buttons are told',
+    description: 'The environment (test: the simulated wallet sheet; live: Apple’s and Google’s own APIs) and the gateway’s name in Google Pay’s tokenization. Asked once per page by the widget’s wallet buttons. Public.',
+    tag: 'Widget', security: 'none',
+    answers: { 200: { description: 'The environment and Google Pay’s gateway name.', contentType: 'application/json' } },
+  },
+  'GET /v1/wallets/sheet': {
+    summary: 'The simulated wallet sheet (test environment)',
+    description: 'The page the widget’s Apple Pay and Google Pay buttons open in test: the merchant, the amount and the test cards; it makes the test token and posts the payment to the checkout itself. 404 in live.',
+    tag: 'Widget', security: 'none',
+    query: [
+      own('brand', 'APPLEPAY or GOOGLEPAY.', { type: 'string', enum: ['APPLEPAY', 'GOOGLEPAY'] }, true),
+      own('amount', 'The amount shown.', { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,3})?$' }, true),
+      own('currency', 'Its currency.', { type: 'string', pattern: '^[A-Z]{3}$' }, true),
+      own('merchant', 'The merchant’s name shown.', { type: 'string', maxLength: 64 }, false),
+      own('networks', 'The card networks the merchant accepts, comma-separated (VISA, MASTER, AMEX).', { type: 'string' }, false),
+      own('authMethods', 'Google Pay’s auth methods the merchant accepts (PAN_ONLY, CRYPTOGRAM_3DS).', { type: 'string' }, false),
+      own('contact', 'The shopper’s data the merchant asks the wallet for, comma-separated (email, name, phone, address).', { type: 'string' }, false),
+      own('lang', 'The language (the widget’s codes).', { type: 'string' }, false),
+    ],
+    answers: {
+      200: { description: 'The sheet.', contentType: 'text/html' },
+      400: { description: 'A parameter out of its format, named.', contentType: 'text/plain' },
+      404: { description: 'A live gateway: there is no simulated sheet.', contentType: 'text/plain' },
+    },
+  },
+  'GET /v1/bins/:bin': {
+    summary: 'The card brands of a BIN',
+    description: 'The brands whose ranges a card’s first 6 to 8 digits fit, most specific first (mada before the Visa it is issued on): the BIN list the widget asks with brandDetectionType: binlist. Public; cached a day.',
+    tag: 'Widget', security: 'none',
+    path: { bin: { description: 'The first 6 to 8 digits of a card number.', pattern: '^[0-9]{6,8}$' } },
+    answers: { 200: { description: 'The brands (none for digits of no known brand).', schema: 'BinBrands' }, 400: { description: 'Not 6 to 8 digits (200.300.404).', schema: 'Envelope' } },
+    codes: [RESULTS.invalidParameter],
+  },
 };
 
 const OPERATIONS_OF_THE_PROCESS: Readonly<Record<string, OperationEntry>> = {

@@ -364,9 +364,9 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
     ['clickToPay'],
     {
       clickToPay: object(
-        ['status'],
+        [],
         {
-          status: oneOf(['OTP_SENT', 'NOT_ENROLLED', 'OTP_CHANNEL_INVALID', 'VALIDATED', 'OTP_INVALID', 'LOCKED'], 'The step’s outcome; a chosen card answers its correlationId alone.'),
+          status: oneOf(['OTP_SENT', 'NOT_ENROLLED', 'OTP_CHANNEL_INVALID', 'VALIDATED', 'OTP_INVALID', 'LOCKED'], 'The step’s outcome (the e-mail’s and the code’s; a chosen card answers its correlationId alone).'),
           sessionId: string(ID, 'The session the code validates (OTP_SENT).'),
           channel: object(['type', 'masked'], { type: oneOf(['EMAIL', 'SMS']), masked: string(undefined, 'Where the code went, masked.') }),
           attemptsLeft: integer(1),
@@ -416,6 +416,7 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   ProviderNotification: enveloped(['outcome'], {
     outcome: oneOf(Object.keys(OUTCOMES), `What the notification did: ${Object.entries(OUTCOMES).map(([name, meaning]) => `${name}, ${meaning}`).join('; ')}.`),
   }),
+  BinBrands: object(['bin', 'brands'], { bin: string('^[0-9]{6,8}$', 'The digits asked.'), brands: { type: 'array', items: { type: 'string' }, description: 'Card brand codes, most specific first.' } }),
   Health: object(['status'], { status: { const: 'ok' } }),
   Readiness: object(['status', 'checks'], { status: oneOf(['ready', 'not ready']), checks: stringMap('Each check, `ok` or why not.') }),
   OpenApiDocument: object(['openapi', 'info', 'paths'], {
