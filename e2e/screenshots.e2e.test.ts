@@ -109,3 +109,27 @@ describe('screenshots of Click to Pay (docs/screenshots/click-to-pay-*.png)', ()
     await page.close();
   });
 });
+
+describe('screenshots of the wallet buttons and the simulated wallet sheet (docs/screenshots/wallet-*.png)', () => {
+  it.each(['en', 'ar'])('%s: the buttons above the card form, then the test environment’s Google Pay sheet', async (locale) => {
+    const page = await env.browser.newPage({ viewport: { width: 640, height: 820 } });
+    await page.addInitScript((options) => {
+      (window as unknown as { wpwlOptions: unknown }).wpwlOptions = options;
+    }, { locale });
+    await page.goto(env.site.pageUrl('wallets'));
+    const chooser = page.locator('.wpwl-chooser');
+    const button = page.locator('.wpwl-google-pay-button > button');
+    await button.waitFor();
+    if (locale !== 'en') await expect.poll(() => button.innerText()).not.toBe('Pay with Google Pay');
+    await page.frameLocator('iframe.wpwl-control-cvv').locator('input.wpwl-field').waitFor();
+    const buttons = `${OUTPUT}wallet-buttons-${locale}.png`;
+    await chooser.screenshot({ path: buttons });
+    expect(statSync(buttons).size).toBeGreaterThan(5_000);
+    await button.click();
+    await page.frameLocator('iframe.wpwl-wallet-sheet').locator('button#pay:enabled').waitFor();
+    const sheet = `${OUTPUT}wallet-sheet-${locale}.png`;
+    await page.screenshot({ path: sheet });
+    expect(statSync(sheet).size).toBeGreaterThan(5_000);
+    await page.close();
+  });
+});
