@@ -43,6 +43,8 @@ const PATH_ID_SHAPES = {
   attempt: RESOURCE_ID,
   /** A documentation page's file name (home.ts: docs/*.md). */
   docPage: /^[a-z][a-z0-9-]{0,63}\.md$/,
+  /** A card's first 6 to 8 digits, the BIN list's key (widget/routes.ts): never more, so never a card number. */
+  bin: /^[0-9]{6,8}$/,
 } satisfies Record<string, { test(id: string): boolean }>;
 
 export type PathIdKind = keyof typeof PATH_ID_SHAPES;

@@ -185,8 +185,9 @@ describe.each(STORE_KINDS)('the route table on %s', (kind) => {
     const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
     for (const secret of [t.token, ADMIN_TOKEN, SECRET]) expect(`${answer}\n${headers}`, context).not.toContain(secret);
 
-    // The dashboard's app page (and its files, whose unknown names answer the JSON 404), not its API (dashboard/pages.ts).
-    const page = /^\/v1\/(redirects|static)\/|^\/v1\/acquirers\/:acquirer\/returns\/|^\/v1\/paymentWidgets\.js|^\/$|^\/docs(\/|$)|^\/dashboard(\/(?!api(\/|$))|$)/.test(a.route.path);
+    // The dashboard's app page (and its files, whose unknown names answer the JSON 404), not its API (dashboard/pages.ts);
+    // the test environment's simulated wallet sheet (wallets/sheet.ts).
+    const page = /^\/v1\/(redirects|static)\/|^\/v1\/wallets\/sheet$|^\/v1\/acquirers\/:acquirer\/returns\/|^\/v1\/paymentWidgets\.js|^\/$|^\/docs(\/|$)|^\/dashboard(\/(?!api(\/|$))|$)/.test(a.route.path);
     const json = response.headers.get('content-type')?.startsWith('application/json') ?? false;
     expect(json || page, context).toBe(true);
     // The health endpoints answer a load balancer, in a shape of their own (http/health.ts).

@@ -505,8 +505,8 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
     await call('GET /docs/:page', '/docs/api.md', { token: null });
     // The wallet buttons' questions (issue 35): the environment, and the test environment's simulated sheet.
     await call('GET /v1/wallets/config', '/v1/wallets/config', { token: null }, ['test', 'The test environment']);
-    await call('GET /v1/wallets/sheet', '/v1/wallets/sheet?brand=GOOGLEPAY&amount=92.00&currency=EUR&merchant=Shop&lang=de', { token: null }, ['sheet', 'Google Pay’s simulated sheet, in German']);
-    await call('GET /v1/wallets/sheet', '/v1/wallets/sheet?brand=SAMSUNGPAY&amount=92.00&currency=EUR', { token: null });
+    await call('GET /v1/wallets/sheet', '/v1/wallets/sheet', { token: null, query: { brand: 'GOOGLEPAY', amount: '92.00', currency: 'EUR', merchant: 'Shop', lang: 'de' } }, ['sheet', 'Google Pay’s simulated sheet, in German']);
+    await call('GET /v1/wallets/sheet', '/v1/wallets/sheet', { token: null, query: { brand: 'SAMSUNGPAY', amount: '92.00', currency: 'EUR' } });
 
     // An example shows what its name says: these refused, every other accepted.
     const refusals = ['refused', 'declined', 'notAllowed', 'unknown', 'noCredentials', 'unknownToken', 'invalidCard', 'gone', 'nothing', 'undecryptable', 'notConnector'];

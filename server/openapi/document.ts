@@ -198,8 +198,6 @@ function operationIdOf(route: DocumentedRoute): string {
 function operationOf(route: DocumentedRoute, entry: OperationEntry, has405: boolean): Schema {
   const pathParameters = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name = '']) => {
     const kind = route.ids.get(name);
-    const own = entry.path?.[name];
-    if (own) return { name, in: 'path', required: true, description: own.description, schema: { type: 'string', pattern: own.pattern } };
     return { name, in: 'path', required: true, description: kind ? `A ${kind} id.` : 'A path segment.', schema: { type: 'string', ...(kind ? { pattern: PATH_ID_PATTERNS[kind] } : {}) } };
   });
   const parameters = [

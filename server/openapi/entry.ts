@@ -47,8 +47,6 @@ export interface OperationEntry {
   readonly form?: Operation | 'catalogue' | readonly ParameterItem[];
   /** Query-string parameters, one by one. */
   readonly query?: readonly ParameterItem[];
-  /** Path segments that are no id of the gateway's (an id's pattern comes from its check, http/pathIds.ts): their own. */
-  readonly path?: Readonly<Record<string, { readonly description: string; readonly pattern: string }>>;
   /** The rules of a request kind whose parameters come one by one in the query string (query). */
   readonly rules?: Operation;
   /** A JSON body (the admin API): its schema; the admin API refuses fields it does not know. */

@@ -316,7 +316,8 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     summary: 'What the wallet buttons are told',
     description: 'The environment (test: the simulated wallet sheet; live: Apple’s and Google’s own APIs) and the gateway’s name in Google Pay’s tokenization. Asked once per page by the widget’s wallet buttons. Public.',
     tag: 'Widget', security: 'none',
-    answers: { 200: { description: 'The environment and Google Pay’s gateway name.', contentType: 'application/json' } },
+    answers: { 200: { description: 'The environment and Google Pay’s gateway name.', schema: 'WalletsConfig' } },
+    codes: [RESULTS.successfulRequest],
   },
   'GET /v1/wallets/sheet': {
     summary: 'The simulated wallet sheet (test environment)',
@@ -342,9 +343,8 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     summary: 'The card brands of a BIN',
     description: 'The brands whose ranges a card’s first 6 to 8 digits fit, most specific first (mada before the Visa it is issued on): the BIN list the widget asks with brandDetectionType: binlist. Public; cached a day.',
     tag: 'Widget', security: 'none',
-    path: { bin: { description: 'The first 6 to 8 digits of a card number.', pattern: '^[0-9]{6,8}$' } },
     answers: { 200: { description: 'The brands (none for digits of no known brand).', schema: 'BinBrands' }, 400: { description: 'Not 6 to 8 digits (200.300.404).', schema: 'Envelope' } },
-    codes: [RESULTS.invalidParameter],
+    codes: [RESULTS.successfulRequest, RESULTS.invalidParameter],
   },
 };
 

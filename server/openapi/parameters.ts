@@ -161,4 +161,5 @@ export const PATH_ID_PATTERNS: Readonly<Record<PathIdKind, string>> = {
   acquirer: '^[a-z][a-z0-9-]{0,31}$',
   attempt: '^[0-9a-f]{32}$',
   docPage: '^[a-z][a-z0-9-]{0,63}\\.md$',
+  bin: '^[0-9]{6,8}$',
 };

@@ -416,7 +416,11 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   ProviderNotification: enveloped(['outcome'], {
     outcome: oneOf(Object.keys(OUTCOMES), `What the notification did: ${Object.entries(OUTCOMES).map(([name, meaning]) => `${name}, ${meaning}`).join('; ')}.`),
   }),
-  BinBrands: object(['bin', 'brands'], { bin: string('^[0-9]{6,8}$', 'The digits asked.'), brands: { type: 'array', items: { type: 'string' }, description: 'Card brand codes, most specific first.' } }),
+  WalletsConfig: enveloped(['environment', 'googlePay'], {
+    environment: oneOf(['test', 'live'], 'test: the buttons open the simulated sheet; live: the wallets’ own APIs.'),
+    googlePay: object(['gateway'], { gateway: string(undefined, 'The gateway’s name in Google Pay’s tokenization.') }),
+  }),
+  BinBrands: enveloped(['bin', 'brands'], { bin: string('^[0-9]{6,8}$', 'The digits asked.'), brands: { type: 'array', items: { type: 'string' }, description: 'Card brand codes, most specific first.' } }),
   Health: object(['status'], { status: { const: 'ok' } }),
   Readiness: object(['status', 'checks'], { status: oneOf(['ready', 'not ready']), checks: stringMap('Each check, `ok` or why not.') }),
   OpenApiDocument: object(['openapi', 'info', 'paths'], {

@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import type { GatewayEnvironment } from '../config.ts';
 import type { AppEnv } from '../http/context.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { envelope } from '../http/envelope.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { languageOf } from '../../widget/i18n/languages.ts';
 import { CONTACT_FIELDS, isWallet, type ContactField } from '../../widget/shared/walletSheet.ts';
@@ -71,7 +73,12 @@ export function walletRoutes(options: WalletRouteOptions): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
 
   router.get('/config', (c) =>
-    jsonResponse(c, { environment: options.environment, googlePay: { gateway: options.googlePayGateway } }, 200, { 'cache-control': 'public, max-age=300' }),
+    jsonResponse(
+      c,
+      envelope(RESULTS.successfulRequest, c.get('requestId'), { environment: options.environment, googlePay: { gateway: options.googlePayGateway } }),
+      200,
+      { 'cache-control': 'public, max-age=300' },
+    ),
   );
 
   router.get('/sheet', (c) => {

@@ -3,6 +3,8 @@ import type { AppEnv } from '../http/context.ts';
 import { pathId } from '../http/pathIds.ts';
 import { CORS_HEADERS, jsonResponse } from '../http/respond.ts';
 import { invalidParameters } from '../domain/errors.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { envelope } from '../http/envelope.ts';
 import { brandsMatching } from '../../widget/shared/cards.ts';
 import { renderBootstrap, type BootstrapSnapshot } from '../checkouts/bootstrap.ts';
 import { acceptsGzip, gzipIfSmaller, type WidgetBuild } from './build.ts';
@@ -62,10 +64,12 @@ export function widgetRoutes(options: WidgetRouteOptions): Hono<AppEnv> {
   // `brandDetectionType: 'binlist'`: the card brands whose ranges a card's first 6 to 8 digits fit, most specific first
   // (mada before the Visa it is co-badged on), from the gateway's table — the one it checks payments against. Public
   // (a BIN is not card data), asked by the widget from the merchant's page, cached by the browser for a day.
-  router.get('/bins/:bin', (c) => {
+  // What is refused is not echoed: it may be a whole card number.
+  const notABin = () => invalidParameters([{ name: 'bin', value: '', message: 'must be the first 6 to 8 digits of a card number' }]);
+  router.get('/bins/:bin', pathId('bin', notABin, 'bin'), (c) => {
     const bin = c.req.param('bin');
-    if (!/^[0-9]{6,8}$/.test(bin)) throw invalidParameters([{ name: 'bin', value: bin.slice(0, 32), message: 'must be the first 6 to 8 digits of a card number' }]);
-    return jsonResponse(c, { bin, brands: brandsMatching(bin).map((brand) => brand.code) }, 200, { 'cache-control': 'public, max-age=86400' });
+    const brands = brandsMatching(bin).map((brand) => brand.code);
+    return jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { bin, brands }), 200, { 'cache-control': 'public, max-age=86400' });
   });
 
   const notFound = (c: Context<AppEnv>) =>
