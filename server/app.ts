@@ -16,6 +16,8 @@ import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
 import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
 import { GOOGLE_PAY_GATEWAY, walletRoutes } from './wallets/routes.ts';
+import { applePayValidationSettings } from './wallets/applePaySession.ts';
+import { applePayIdentityAdminRoutes } from './wallets/applePayIdentityRoutes.ts';
 import { providerRoutes } from './providers/routes.ts';
 import { registrationRoutes } from './registrations/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
@@ -98,7 +100,20 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/registrations', registrationPaymentRoutes(deps));
   app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
   app.route('/v1/redirects', redirectRoutes(deps));
-  app.route('/v1/wallets', walletRoutes({ environment: deps.config.environment, staticBaseUrl: deps.staticBaseUrl, googlePayGateway: GOOGLE_PAY_GATEWAY }));
+  app.route(
+    '/v1/wallets',
+    walletRoutes({
+      environment: deps.config.environment,
+      staticBaseUrl: deps.staticBaseUrl,
+      googlePayGateway: GOOGLE_PAY_GATEWAY,
+      applePay: {
+        store: deps.store,
+        vault: deps.payments.vault,
+        now: deps.now,
+        settings: deps.applePay ?? applePayValidationSettings({ allowPrivateAddresses: deps.config.outboundAllowPrivate }),
+      },
+    }),
+  );
   // Issue 33: what connectors' providers send back (the shopper's return, their notifications).
   app.route('/v1/acquirers', providerRoutes(deps));
   // COMPAT §14: the settlement reports (summary, detail, paged detail), under the platform's spellings too.
@@ -124,6 +139,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', brandsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', routingAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', acquirerCredentialsAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', applePayIdentityAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', entityAdminRoutes(deps, adminToken));

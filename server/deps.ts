@@ -5,6 +5,7 @@ import type { ControlDependencies } from './control/routes.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Throttling } from './throttling/service.ts';
 import type { WebhookServices } from './webhooks/service.ts';
+import type { ApplePayValidationSettings } from './wallets/applePaySession.ts';
 import type { WidgetBuild } from './widget/build.ts';
 
 /**
@@ -32,6 +33,11 @@ export interface AppDependencies extends HttpDependencies {
    * sets it (testing/harness.ts), for tests of other features; a gateway the process entry starts always asks.
    */
   readonly dashboardSecondFactor?: 'asked' | 'notAsked';
+  /**
+   * How Apple Pay's merchant validation reaches Apple (wallets/applePaySession.ts); absent: Apple's hosts under the
+   * configured outbound policy (OUTBOUND_ALLOW_PRIVATE).
+   */
+  readonly applePay?: ApplePayValidationSettings;
   /** The test-only control API (control/routes.ts), with TEST_CONTROL_API=true only. */
   readonly control?: ControlDependencies;
   /**

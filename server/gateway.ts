@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { currentBuildNumber } from './http/envelope.ts';
 import { protectServer, serverOptions, trackInFlight } from './http/listener.ts';
 import { DEFAULT_OUTBOUND_TIMEOUT_MS, type OutboundPolicy } from './outbound/http.ts';
+import { applePayValidationSettings, type ApplePayValidationSeam } from './wallets/applePaySession.ts';
 import { connectorsIn, createAcquirerRegistry } from './acquirers/registry.ts';
 import { simulatedDirectory } from './acquirers/threeDSecure.ts';
 import type { Acquirer } from './acquirers/types.ts';
@@ -104,6 +105,11 @@ export interface GatewayOptions {
   readonly onFatal?: (error: Error) => void;
   /** How outbound calls resolve host names: DNS, unless a test resolves names of its own (outbound/http.ts). */
   readonly resolve?: OutboundPolicy['resolve'];
+  /**
+   * Apple Pay's merchant validation with a test's stand-in for Apple: its host (with port) instead of Apple's list, its
+   * CA, a short timeout (wallets/applePaySession.ts). Never set by main.ts: production calls only Apple's hosts.
+   */
+  readonly applePay?: ApplePayValidationSeam;
   /** The dashboard without its second factor: the test harness's default (AppDependencies), never main.ts's. */
   readonly dashboardSecondFactor?: 'asked' | 'notAsked';
 }
@@ -266,6 +272,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     staticBaseUrl: `${config.publicUrl}/v1/static/${widgetBuild?.version ?? 'unbuilt'}`,
     now,
     webhooks: webhookServices,
+    applePay: applePayValidationSettings(outbound, options.applePay),
     ...(options.dashboardSecondFactor ? { dashboardSecondFactor: options.dashboardSecondFactor } : {}),
     ...(commandToken ? { commandToken } : {}),
   });

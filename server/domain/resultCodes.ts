@@ -84,6 +84,9 @@ export const RESULTS = {
   unsupportedPaymentMethod: result('600.200.200', 'Unsupported payment method'),
   systemError: result('800.800.800', 'The payment system is currently unavailable, please contact support in case this happens again.'),
   acquirerUnreachable: result('900.100.100', 'unexpected communication error with connector/acquirer'),
+  // A party the gateway calls besides the acquirers (Apple Pay's merchant validation) refused, or did not answer in time.
+  connectorErrorResponse: result('900.100.200', 'error response from connector/acquirer'),
+  connectorTimeout: result('900.100.400', 'timeout at connectors/acquirer side'),
   declinedUnknownReason: result('800.100.100', 'transaction declined for unknown reason'),
   // COMPAT §17's description, with spec doc 1 §7's "try again later" (throttledResult adds a reason between them).
   throttled: result('800.120.100', 'Rejected by Throttling. Please try again later.'),

@@ -47,6 +47,15 @@ export function jsonResponse(
   status: number,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Response {
+  // For the request's log line (app.ts): the payment, checkout or registration the answer names, and its result.
+  const named = body as { readonly id?: unknown; readonly result?: { readonly code?: unknown } } | null;
+  if (typeof named?.result?.code === 'string') c.set('resultCode', named.result.code);
+  if (typeof named?.id === 'string') c.set('resourceId', named.id);
+  return jsonTextResponse(c, JSON.stringify(body), status, extraHeaders);
+}
+
+/** JSON the gateway relays as it came (Apple Pay's merchant session), with the headers of every JSON answer. */
+export function jsonTextResponse(c: Context<AppEnv>, json: string, status: number, extraHeaders: Readonly<Record<string, string>> = {}): Response {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...CORS_HEADERS,
@@ -56,11 +65,7 @@ export function jsonResponse(
     ...extraHeaders,
   };
   if (leavesBodyUnread(c)) headers.connection = 'close';
-  // For the request's log line (app.ts): the payment, checkout or registration the answer names, and its result.
-  const named = body as { readonly id?: unknown; readonly result?: { readonly code?: unknown } } | null;
-  if (typeof named?.result?.code === 'string') c.set('resultCode', named.result.code);
-  if (typeof named?.id === 'string') c.set('resourceId', named.id);
-  return new Response(JSON.stringify(body), { status, headers });
+  return new Response(json, { status, headers });
 }
 
 /** An HTML page the shopper's browser opens (the gateway's redirect pages, a provider's return): its own headers, and every answer's. */

@@ -7,8 +7,8 @@ import { describeUrl } from '../domain/urls.ts';
 import { isPublicAddress } from './addresses.ts';
 
 /**
- * The gateway's outbound HTTP (merchant callbacks now; webhooks later). The destinations come from merchants and
- * shoppers, so every call:
+ * The gateway's outbound HTTP (merchant callbacks, webhooks, Apple Pay's merchant validation with the merchant's
+ * certificate: wallets/applePaySession.ts). The destinations come from merchants and shoppers, so every call:
  * - goes only to http(s) URLs (the caller has parsed them),
  * - resolves the host itself and refuses loopback, private, link-local and metadata addresses unless the gateway
  *   allows them (the test environment does by default: OUTBOUND_ALLOW_PRIVATE),
@@ -34,8 +34,22 @@ export interface OutboundRequest {
   readonly timeoutMs: number;
   /** Aborts the call early (the worker is stopping). */
   readonly signal?: AbortSignal;
-  /** The answer's body is read and dropped; one longer than this fails the call (a receiver flooding the gateway). */
+  /** The answer's body is read (and dropped, unless exchangeOutbound asked for it); one longer than this fails the call (a receiver flooding the gateway). */
   readonly maxResponseBytes?: number;
+  /**
+   * Mutual TLS: the certificate and private key (PEM) the gateway presents to an https receiver that asks for one
+   * (Apple Pay's merchant validation). Connections are kept per identity: node's https agent names a pooled
+   * connection by the certificate and key it was opened with, so no call ever reuses another identity's connection.
+   */
+  readonly clientCertificate?: { readonly certificate: string; readonly privateKey: string };
+  /** Certificates (PEM) an https receiver's chain may end in instead of the system's roots: only tests set it. */
+  readonly trustedCertificates?: string;
+}
+
+/** What exchangeOutbound got back: the status, whatever it is, and the body as text (UTF-8). */
+export interface OutboundAnswer {
+  readonly status: number;
+  readonly body: string;
 }
 
 /** The destination is one the policy refuses: no retry can change that, only the merchant's URL or the setting. */
@@ -43,6 +57,18 @@ export class RefusedDestination extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RefusedDestination';
+  }
+}
+
+/** A call that failed on its way (no connection, a reset, a TLS refusal) or got no whole answer in time. */
+export class OutboundFailure extends Error {
+  constructor(
+    message: string,
+    /** No answer within the request's timeoutMs. */
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+    this.name = 'OutboundFailure';
   }
 }
 
@@ -114,6 +140,15 @@ async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<{ addre
 
 /** Sends the request and resolves with the answer's status, whatever it is; the body is read and dropped. */
 export async function sendOutbound(url: URL, request: OutboundRequest, policy: OutboundPolicy): Promise<number> {
+  return (await callOutbound(url, request, policy, false)).status;
+}
+
+/** Sends the request and resolves with the answer's status and body (at most maxResponseBytes, else the call fails). */
+export function exchangeOutbound(url: URL, request: OutboundRequest & { readonly maxResponseBytes: number }, policy: OutboundPolicy): Promise<OutboundAnswer> {
+  return callOutbound(url, request, policy, true);
+}
+
+async function callOutbound(url: URL, request: OutboundRequest, policy: OutboundPolicy, keepBody: boolean): Promise<OutboundAnswer> {
   const { address, family } = await checkedAddress(url, policy);
   // The socket connects to the checked address whatever the name would resolve to now.
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -131,8 +166,14 @@ export async function sendOutbound(url: URL, request: OutboundRequest, policy: O
   if (request.signal?.aborted) end('stopped');
   const stopWaiting = request.signal ? onceStopped(request.signal, () => end('stopped')) : () => undefined;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const exchange = (agent: HttpAgent | false): Promise<number> =>
-    new Promise<number>((resolve, reject) => {
+  const tls = url.protocol === 'https:'
+    ? {
+        ...(request.clientCertificate ? { cert: request.clientCertificate.certificate, key: request.clientCertificate.privateKey } : {}),
+        ...(request.trustedCertificates ? { ca: request.trustedCertificates } : {}),
+      }
+    : {};
+  const exchange = (agent: HttpAgent | false): Promise<OutboundAnswer> =>
+    new Promise<OutboundAnswer>((resolve, reject) => {
       if (ended) return reject(new Error(ended));
       let answered = false;
       const outgoing = send(
@@ -142,17 +183,19 @@ export async function sendOutbound(url: URL, request: OutboundRequest, policy: O
           headers: { 'user-agent': 'payment-gateway', ...request.headers },
           lookup: pinned,
           agent,
+          ...tls,
         },
         (response: IncomingMessage) => {
           answered = true;
           let received = 0;
+          const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => {
             received += chunk.length;
             if (request.maxResponseBytes !== undefined && received > request.maxResponseBytes) {
               response.destroy(new Error(`the answer's body exceeded ${request.maxResponseBytes} bytes`));
-            }
+            } else if (keepBody) chunks.push(chunk);
           });
-          response.once('end', () => resolve(response.statusCode ?? 0));
+          response.once('end', () => resolve({ status: response.statusCode ?? 0, body: keepBody ? Buffer.concat(chunks).toString('utf8') : '' }));
           response.once('error', reject);
         },
       );
@@ -173,7 +216,7 @@ export async function sendOutbound(url: URL, request: OutboundRequest, policy: O
           ? 'the worker stopped'
           : // A network error names the host at most; the full URL is cut back anyway, in case one ever quotes it.
             (error as Error).message.split(url.href).join(describeUrl(url));
-    throw new Error(`${request.method} ${describeUrl(url)} failed: ${reason}`);
+    throw new OutboundFailure(`${request.method} ${describeUrl(url)} failed: ${reason}`, ended === 'timeout');
   } finally {
     clearTimeout(timer);
     stopWaiting();

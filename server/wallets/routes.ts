@@ -1,13 +1,20 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { GatewayEnvironment } from '../config.ts';
+import { GatewayError, invalidParameters, withReason } from '../domain/errors.ts';
+import { isCheckoutId } from '../domain/ids.ts';
+import { isJsonObject } from '../domain/json.ts';
+import { RESULTS } from '../domain/resultCodes.ts';
+import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { envelope } from '../http/envelope.ts';
-import { jsonResponse } from '../http/respond.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { jsonResponse, jsonTextResponse } from '../http/respond.ts';
 import { languageOf } from '../../widget/i18n/languages.ts';
 import { CONTACT_FIELDS, isWallet, type ContactField } from '../../widget/shared/walletSheet.ts';
 import { pageTexts } from '../redirects/texts.ts';
 import { sheetPage, type SheetRequest } from './sheet.ts';
+import { startApplePaySession, type ApplePaySessionRequest, type ApplePaySessionServices } from './applePaySession.ts';
 
 /**
  * /v1/wallets: what the widget's wallet buttons (APPLEPAY, GOOGLEPAY; widget/app/wallet/) ask of the gateway.
@@ -16,6 +23,8 @@ import { sheetPage, type SheetRequest } from './sheet.ts';
  *   ApplePaySession) and the gateway's name in Google Pay's tokenization. The wallet chunk asks it once per page, so a
  *   card-only page's bootstrap carries nothing for wallets.
  * - `GET /v1/wallets/sheet` (test environment only): the simulated wallet sheet (sheet.ts).
+ * - `POST /v1/wallets/applepay/session`: Apple Pay's merchant validation for a checkout (applePaySession.ts), JSON in,
+ *   Apple's merchant session out. No credentials: the checkout id is the capability, as for the shopper's submit.
  */
 
 /**
@@ -30,6 +39,25 @@ export interface WalletRouteOptions {
   readonly staticBaseUrl: string;
   /** The gateway's name in Google Pay's tokenizationSpecification (`gateway`). */
   readonly googlePayGateway: string;
+  /** Apple Pay's merchant validation: the store, the vault holding the entities' identities, how Apple is reached. */
+  readonly applePay: ApplePaySessionServices;
+}
+
+/** The widget's body is five short fields. */
+const MAX_SESSION_REQUEST_BYTES = 16 * 1024;
+
+/** The JSON object the widget posts, or a 400 naming the body. */
+async function sessionRequestOf(c: Context<AppEnv>): Promise<ApplePaySessionRequest> {
+  const bytes = await readBody(c);
+  if (bytes.length > MAX_SESSION_REQUEST_BYTES) throw new GatewayError(withReason(RESULTS.invalidParameter, `request body larger than ${MAX_SESSION_REQUEST_BYTES} bytes`), 413);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    parsed = undefined;
+  }
+  if (!isJsonObject(parsed)) throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object: {validationUrl, domain, checkoutId, displayName, merchantIdentifier}' }]);
+  return parsed;
 }
 
 /** Google Pay's and Apple Pay's network names the sheet can show, as the brand codes of shared/cards.ts. */
@@ -90,6 +118,18 @@ export function walletRoutes(options: WalletRouteOptions): Hono<AppEnv> {
     if (typeof request === 'string') return plain(400, request);
     const page = sheetPage(pageTexts(languageOf(c.req.query('lang') ?? 'en')), request, options.staticBaseUrl);
     return new Response(page.html, { status: 200, headers: { ...c.get('baseHeaders'), ...page.headers } });
+  });
+
+  router.post('/applepay/session', async (c) => {
+    const body = await sessionRequestOf(c);
+    // Every answer carries the checkout's id as its ndc, as the checkout's own answers do.
+    if (typeof body.checkoutId === 'string' && isCheckoutId(body.checkoutId)) c.set('ndc', body.checkoutId);
+    const { entityId, session } = await startApplePaySession(options.applePay, body, c.get('log'));
+    c.set('entityId', entityId);
+    return jsonTextResponse(c, session, 200);
+  });
+  router.all('/applepay/session', () => {
+    throw methodNotAllowed(['POST']);
   });
 
   return router;
