@@ -37,6 +37,7 @@ const SETTLEMENT_SETTINGS_ANSWER = ok('The entity’s settlement settings.', 'Se
 const FTP_ANSWER = ok('The FTP settings (null: none).', 'FtpSettings');
 const ROUTING_ANSWER = ok('The rules in the order they are tried, the default acquirer and the acquirers there are.', 'Routing');
 const CREDENTIALS_ANSWER = ok('Whether the entity’s credentials at the connector are set, the provider’s entity id and when: never the token.', 'AcquirerCredentials');
+const APPLE_PAY_ANSWER = ok('Whether the entity’s Apple Pay merchant identity is set: its identifier, display name, domains, the certificate’s subject and expiry; never the certificate or its key.', 'ApplePayIdentity');
 const ENTITY_OR_CONNECTOR_NOT_FOUND = { 404: notFound('entity, or no connector of that name') };
 const ROUTING_RULE: Schema = {
   type: 'object',
@@ -103,6 +104,18 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     }, ['entityId', 'accessToken']),
   }),
   'DELETE /admin/v1/entities/:entityId/acquirers/:name': admin('Remove an entity’s credentials at a connector', { 200: CREDENTIALS_ANSWER, ...ENTITY_OR_CONNECTOR_NOT_FOUND }),
+  'GET /admin/v1/entities/:entityId/applePay': admin('An entity’s Apple Pay merchant identity', { 200: APPLE_PAY_ANSWER, ...ENTITY_NOT_FOUND }),
+  'PUT /admin/v1/entities/:entityId/applePay': admin('Set or replace an entity’s Apple Pay merchant identity', { 200: APPLE_PAY_ANSWER, ...ENTITY_NOT_FOUND }, {
+    description: 'What Apple Pay’s merchant validation (POST /v1/wallets/applepay/session) uses for the entity’s checkouts. The certificate and key are sealed in the vault and never shown again.',
+    json: body({
+      merchantIdentifier: { type: 'string', pattern: '^merchant\\.[\\x21-\\x7e]{1,120}$', description: 'The merchant identifier registered with Apple.' },
+      displayName: { type: 'string', minLength: 1, maxLength: 64, description: 'Sent to Apple when the page gives none; default: the page’s domain.' },
+      domains: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 99, description: 'The page domains registered and verified with Apple for the identifier (host names).' },
+      certificate: { type: 'string', description: 'The Apple Pay Merchant Identity certificate, PEM.' },
+      privateKey: { type: 'string', writeOnly: true, description: 'Its private key, PEM, unencrypted: sealed, never shown again.' },
+    }, ['merchantIdentifier', 'domains', 'certificate', 'privateKey']),
+  }),
+  'DELETE /admin/v1/entities/:entityId/applePay': admin('Remove an entity’s Apple Pay merchant identity', { 200: APPLE_PAY_ANSWER, ...ENTITY_NOT_FOUND }),
   'POST /admin/v1/payments/:paymentId/settlement': admin('Settle a waiting asynchronous payment (test)', {
     200: ok('The payment as it is then.', 'SettledPayment'),
     404: notFound('waiting payment'),

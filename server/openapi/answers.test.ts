@@ -20,6 +20,7 @@ import {
   type TestGateway,
 } from '../testing/harness.ts';
 import { startNodeReceiver, type NodeReceiver } from '../testing/webhookReceivers.ts';
+import { testAuthority } from '../testing/certificates.ts';
 import type { AppEnv } from '../http/context.ts';
 import { notificationRequest } from '../webhooks/crypto.ts';
 import { RESULT_CLASSES } from '../../widget/shared/resultCodes.ts';
@@ -147,6 +148,10 @@ function normalizer(publicUrl: string): (value: Json, key?: string) => Json {
     password: 'example-password-shown-once',
     verificationId: 'AAACBQVHgAAAAAAAAAAAAAAAAAA=',
     xid: 'CAACCVVUlwCXUyhQNlSXAAAAAAA=',
+    // An Apple Pay merchant identity: the test makes a new one each run.
+    certificate: '-----BEGIN CERTIFICATE-----\n(the Apple Pay Merchant Identity certificate)\n-----END CERTIFICATE-----\n',
+    privateKey: '-----BEGIN PRIVATE KEY-----\n(its private key, unencrypted)\n-----END PRIVATE KEY-----\n',
+    expiresAt: '2028-11-20T09:00:00.000Z',
   };
   const normalize = (value: Json, key?: string): Json => {
     if (Array.isArray(value)) return value.map((item) => normalize(item));
@@ -507,9 +512,20 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
     await call('GET /v1/wallets/config', '/v1/wallets/config', { token: null }, ['test', 'The test environment']);
     await call('GET /v1/wallets/sheet', '/v1/wallets/sheet', { token: null, query: { brand: 'GOOGLEPAY', amount: '92.00', currency: 'EUR', merchant: 'Shop', lang: 'de' } }, ['sheet', 'Google Pay’s simulated sheet, in German']);
     await call('GET /v1/wallets/sheet', '/v1/wallets/sheet', { token: null, query: { brand: 'SAMSUNGPAY', amount: '92.00', currency: 'EUR' } });
+    // Apple Pay's merchant validation: refused while the checkout's entity has no identity, and for a URL off Apple's
+    // hosts (a session needs Apple: wallets/applePay.test.ts has a stand-in); the entity's identity through the admin API.
+    const appleCheckout = await call('POST /v1/checkouts', '/v1/checkouts', { form: { entityId: entity, amount: '10.00', currency: 'EUR', paymentType: 'DB' } });
+    const appleSession = { validationUrl: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession', domain: 'shop.example.com', checkoutId: appleCheckout.body.id };
+    expect((await call('POST /v1/wallets/applepay/session', '/v1/wallets/applepay/session', { token: null, json: appleSession }, ['notConfigured', 'No Apple Pay merchant identity for the checkout’s entity'])).status).toBe(400);
+    expect((await call('POST /v1/wallets/applepay/session', '/v1/wallets/applepay/session', { token: null, json: { ...appleSession, validationUrl: 'https://evil.example/startSession' } }, ['refused', 'A validationUrl off Apple’s hosts'])).status).toBe(400);
+    const merchantIdentity = testAuthority('/CN=Test Apple Worldwide Developer Relations CA').issue('/UID=merchant.com.example.shop/CN=Apple Pay Merchant Identity:merchant.com.example.shop', { days: 3650 });
+    const identityPath = `/admin/v1/entities/${entity}/applePay`;
+    await call('PUT /admin/v1/entities/:entityId/applePay', identityPath, { json: { merchantIdentifier: 'merchant.com.example.shop', displayName: 'Example Shop', domains: ['shop.example.com'], certificate: merchantIdentity.certificate, privateKey: merchantIdentity.privateKey } }, ['set', 'The merchant’s Apple Pay identity: its certificate and key never shown again']);
+    await call('GET /admin/v1/entities/:entityId/applePay', identityPath, {}, ['read', 'The identity: its certificate’s subject and expiry, never the certificate or its key']);
+    await call('DELETE /admin/v1/entities/:entityId/applePay', identityPath, {}, ['removed', 'Removed']);
 
     // An example shows what its name says: these refused, every other accepted.
-    const refusals = ['refused', 'declined', 'notAllowed', 'unknown', 'noCredentials', 'unknownToken', 'invalidCard', 'gone', 'nothing', 'undecryptable', 'notConnector'];
+    const refusals = ['refused', 'declined', 'notAllowed', 'unknown', 'noCredentials', 'unknownToken', 'invalidCard', 'gone', 'nothing', 'undecryptable', 'notConnector', 'notConfigured'];
     for (const answer of recorded.filter((candidate) => candidate.example)) {
       expect(answer.status >= 400, `${answer.key} ${answer.example?.name}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(refusals.includes(answer.example?.name ?? ''));
     }

@@ -319,6 +319,30 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     answers: { 200: { description: 'The environment and Google Pay’s gateway name.', schema: 'WalletsConfig' } },
     codes: [RESULTS.successfulRequest],
   },
+  'POST /v1/wallets/applepay/session': {
+    summary: 'Apple Pay merchant validation for a checkout',
+    description:
+      'What the widget’s live Apple Pay button posts in ApplePaySession’s onvalidatemerchant: the gateway POSTs {merchantIdentifier, displayName, initiative: "web", initiativeContext: domain} to the validationUrl over mutual TLS with the checkout’s entity’s Apple Pay Merchant Identity certificate (PUT /admin/v1/entities/{entityId}/applePay) and answers Apple’s merchant session unchanged. No credentials: the checkout id is the capability. The validationUrl must be https on Apple’s merchant validation hosts; the domain one the entity registered.',
+    tag: 'Widget', security: 'none',
+    json: {
+      type: 'object',
+      properties: {
+        validationUrl: { type: 'string', description: 'The validationURL of the onvalidatemerchant event: https, on Apple’s hosts (apple-pay-gateway.apple.com, its pods, the China region, the sandboxes).' },
+        domain: { type: 'string', description: 'The page’s host name (location.hostname), registered for the entity.' },
+        checkoutId: { type: 'string', description: 'The checkout the sheet pays: it must be open.' },
+        displayName: { type: 'string', maxLength: 64, description: 'The shop’s name for Apple; default: the identity’s display name, else the domain.' },
+        merchantIdentifier: { type: 'string', description: 'Optional: when given, the entity’s own.' },
+      },
+      required: ['validationUrl', 'domain', 'checkoutId'],
+    },
+    answers: {
+      200: { description: 'Apple’s merchant session, as Apple answered it.', schema: 'ApplePayMerchantSession' },
+      400: { description: 'Refused: a field named (200.300.404 with parameterErrors: a validationUrl off Apple’s hosts, an unregistered domain), a checkout that cannot be used (200.300.404), no Apple Pay identity for the entity (600.200.201).', schema: 'Envelope' },
+      502: { description: 'Apple refused (900.100.200, its statusMessage quoted) or could not be reached (900.100.100).', schema: 'Envelope' },
+      504: { description: 'Apple did not answer in time (900.100.400).', schema: 'Envelope' },
+    },
+    codes: [RESULTS.invalidParameter, RESULTS.invalidRequestStructure, RESULTS.notConfiguredForMethod, RESULTS.acquirerUnreachable, RESULTS.connectorErrorResponse, RESULTS.connectorTimeout],
+  },
   'GET /v1/wallets/sheet': {
     summary: 'The simulated wallet sheet (test environment)',
     description: 'The page the widget’s Apple Pay and Google Pay buttons open in test: the merchant, the amount and the test cards; it makes the test token and posts the payment to the checkout itself. 404 in live.',

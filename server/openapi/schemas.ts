@@ -477,6 +477,18 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
     }),
   }),
   AcquirerCredentials: enveloped(['acquirerCredentials'], { acquirerCredentials }),
+  ApplePayIdentity: enveloped(['applePay'], {
+    applePay: object(['entityId', 'set', 'merchantIdentifier', 'displayName', 'domains', 'certificate', 'updatedAt'], {
+      entityId: string(ID),
+      set: { type: 'boolean' },
+      merchantIdentifier: nullable(string()),
+      displayName: nullable(string()),
+      domains: list(string()),
+      certificate: nullable(object(['subject', 'expiresAt'], { subject: string(), expiresAt: dateTime }, 'The Merchant Identity certificate’s subject and expiry: renew it before then.')),
+      updatedAt: nullable(dateTime),
+    }, 'The entity’s Apple Pay merchant identity: never the certificate or its key.'),
+  }),
+  ApplePayMerchantSession: { type: 'object', additionalProperties: true, description: 'Apple’s merchant session object, as Apple answered it: opaque, for ApplePaySession.completeMerchantValidation (it expires in 5 minutes).' },
   AcquirerCredentialsList: enveloped(['acquirerCredentials'], { acquirerCredentials: list(acquirerCredentials) }),
   SettledPayment: enveloped(['payment'], { payment: object([...PAYMENT_REQUIRED, 'result'], { ...PAYMENT, result }, 'The payment, with its result.') }),
   CredentialsAnswer: enveloped(['credentials'], { credentials }),

@@ -221,6 +221,7 @@ describe('Apple Pay merchant validation', () => {
     }
     const all = refusal(await validate({ validationUrl: 'https://evil.example/', domain: 'https://shop.example.com', checkoutId: 'nope', displayName: '' }));
     expect(all.names).toEqual(['validationUrl', 'domain', 'checkoutId', 'displayName']);
+    expect(refusal(await validate({ validationUrl: validationUrl(), domain: DOMAIN, checkoutId, merchantId: MERCHANT_ID })).names).toEqual(['merchantId']);
     const notJson = await fetch(`${t.url}/v1/wallets/applepay/session`, { method: 'POST', body: 'validationUrl=x' });
     expect(notJson.status).toBe(400);
     expect((await fetch(`${t.url}/v1/wallets/applepay/session`)).status).toBe(405);

@@ -6,7 +6,6 @@ import { isJsonObject } from '../domain/json.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import { readBody } from '../http/body.ts';
 import type { AppEnv } from '../http/context.ts';
-import { RESULTS } from '../domain/resultCodes.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { jsonResponse, jsonTextResponse } from '../http/respond.ts';
@@ -43,6 +42,9 @@ export interface WalletRouteOptions {
   readonly applePay: ApplePaySessionServices;
 }
 
+/** What the widget posts (widget/app/wallet/live.ts). */
+const SESSION_FIELDS = ['validationUrl', 'domain', 'checkoutId', 'displayName', 'merchantIdentifier'] as const;
+
 /** The widget's body is five short fields. */
 const MAX_SESSION_REQUEST_BYTES = 16 * 1024;
 
@@ -56,7 +58,10 @@ async function sessionRequestOf(c: Context<AppEnv>): Promise<ApplePaySessionRequ
   } catch {
     parsed = undefined;
   }
-  if (!isJsonObject(parsed)) throw invalidParameters([{ name: 'body', value: '', message: 'must be a JSON object: {validationUrl, domain, checkoutId, displayName, merchantIdentifier}' }]);
+  if (!isJsonObject(parsed)) throw invalidParameters([{ name: 'body', value: '', message: `must be a JSON object: {${SESSION_FIELDS.join(', ')}}` }]);
+  // As the admin API's bodies: a field the gateway does not know is named, not ignored (the widget is built with it).
+  const unknown = Object.keys(parsed).filter((name) => !(SESSION_FIELDS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw invalidParameters(unknown.map((name) => ({ name, value: '', message: `is not a known field (known: ${SESSION_FIELDS.join(', ')})` })));
   return parsed;
 }
 
