@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveRoutingRules } from '../../merchants/routingRules.ts';
 import { saveSmartRetry } from '../../merchants/smartRetrySettings.ts';
 import { DEFAULT_SOFT_DECLINE_CODES } from '../../domain/smartRetryRules.ts';
-import { cardPayment, connectorTo, freePort, testCard, warnIfPostgresSkipped } from '../../testing/harness.ts';
+import { cardPayment, connectorTo, testCard, warnIfPostgresSkipped } from '../../testing/harness.ts';
 import { LIVE_STORE, startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
 
@@ -35,7 +35,10 @@ describe.each([LIVE_STORE])('routing and smart retry across connectors, on %s', 
       const made = await upstream.admin('POST', '/admin/v1/entities', { name: `${name} account` });
       accounts[name] = { entityId: made.body.entity.id, accessToken: made.body.token.accessToken };
     }
-    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    // A port nothing listens on for the whole file: a free port taken now could be another test file's server by the
+    // time a payment is routed there (it once answered 401, a refusal of credentials, not an unreachable acquirer).
+    // Port 9 is privileged (the discard service), which no test binds.
+    const nowhere = 'http://127.0.0.1:9';
     front = await startLiveFront(
       kind,
       { hyperpay: connectorTo(upstream.url), peach: connectorTo(upstream.url), down: connectorTo(nowhere) },
