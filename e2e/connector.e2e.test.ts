@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { chooseMethod, completeChallenge } from '../ci/playwright.ts';
-import { saveCredentials } from '../server/acquirers/credentials.ts';
-import { connectorTo } from '../server/testing/harness.ts';
-import { startUpstream, type Upstream } from '../server/testing/upstream.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import { useLiveMerchantSiteAndBrowser } from './support/liveSite.ts';
 import { fillCard, resultOf } from './support/shopper.ts';
 
 /**
@@ -17,37 +12,11 @@ import { fillCard, resultOf } from './support/shopper.ts';
  * merchant's result page, whose server reads what the provider decided.
  */
 
-let upstream: Upstream;
-let site: MerchantSite;
-let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  upstream = await startUpstream();
-  [site, browser] = await Promise.all([
-    startMerchantSite({
-      config: { environment: 'live', acquirers: ['hyperpay'], defaultAcquirer: 'hyperpay', connectors: { hyperpay: connectorTo(upstream.url) }, cardDataKey: randomBytes(32) },
-      prepare: (gateway, entityId) =>
-        gateway.store.transaction(async (tx) => {
-          await saveCredentials(tx, gateway.payments.vault, entityId, 'hyperpay', upstream.credentials, new Date());
-        }),
-    }),
-    launchBrowser(),
-  ]);
-}, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await upstream?.close();
-});
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.context().close();
-});
+const env = useLiveMerchantSiteAndBrowser();
 
 /** A page of its own, recording the addresses its frames were shown. */
 async function open(pageName: string): Promise<{ page: Page; framed: string[] }> {
-  const page = await (await browser.newContext()).newPage();
-  pages.push(page);
+  const page = env.track(await (await env.browser.newContext()).newPage());
   const framed: string[] = [];
   page.on('pageerror', (error) => {
     throw error;
@@ -55,7 +24,7 @@ async function open(pageName: string): Promise<{ page: Page; framed: string[] }>
   page.on('framenavigated', (frame) => {
     if (frame !== page.mainFrame()) framed.push(frame.url());
   });
-  await page.goto(site.pageUrl(pageName));
+  await page.goto(env.site.pageUrl(pageName));
   return { page, framed };
 }
 
@@ -70,8 +39,8 @@ describe('the widget on a live gateway in front of a provider', () => {
     expect(result.result.code).toBe('000.100.110');
     expect(result.threeDSecure).toMatchObject({ authenticationStatus: 'Y' });
     // The challenge was the provider's page; the shopper came back through the gateway's return address.
-    expect(framed.some((url) => url.startsWith(`${upstream.url}/v1/redirects/`))).toBe(true);
-    expect(framed.some((url) => url.startsWith(`${site.gatewayUrl}/v1/acquirers/hyperpay/returns/`))).toBe(true);
+    expect(framed.some((url) => url.startsWith(`${env.upstream.url}/v1/redirects/`))).toBe(true);
+    expect(framed.some((url) => url.startsWith(`${env.site.gatewayUrl}/v1/acquirers/hyperpay/returns/`))).toBe(true);
   });
 
   it('takes the shopper to the provider’s page for an asynchronous brand, and back to the result page with its approval', async () => {
@@ -84,7 +53,7 @@ describe('the widget on a live gateway in front of a provider', () => {
     const result = await resultOf(page);
     expect(result.result.code).toBe('000.100.110');
     expect(result.paymentBrand).toBe('SOFORTUEBERWEISUNG');
-    expect(framed.some((url) => url.startsWith(`${upstream.url}/v1/redirects/`))).toBe(true);
+    expect(framed.some((url) => url.startsWith(`${env.upstream.url}/v1/redirects/`))).toBe(true);
   });
 
   it('brings the provider’s decline to the merchant’s result page', async () => {

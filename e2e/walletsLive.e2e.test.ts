@@ -1,11 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { saveCredentials } from '../server/acquirers/credentials.ts';
-import { connectorTo } from '../server/testing/harness.ts';
-import { startUpstream, type Upstream } from '../server/testing/upstream.ts';
-import { launchBrowser } from './support/browser.ts';
-import { startMerchantSite, type MerchantSite } from './support/merchantSite.ts';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useLiveMerchantSiteAndBrowser } from './support/liveSite.ts';
 import { resultOf } from './support/shopper.ts';
 
 /**
@@ -15,32 +10,7 @@ import { resultOf } from './support/shopper.ts';
  * `google.payments.api.PaymentsClient`) recording what the widget asks of it — the only mock: the wallet's SDK.
  */
 
-let upstream: Upstream;
-let site: MerchantSite;
-let browser: Browser;
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  upstream = await startUpstream();
-  [site, browser] = await Promise.all([
-    startMerchantSite({
-      config: { environment: 'live', acquirers: ['hyperpay'], defaultAcquirer: 'hyperpay', connectors: { hyperpay: connectorTo(upstream.url) }, cardDataKey: randomBytes(32) },
-      prepare: (gateway, entityId) =>
-        gateway.store.transaction(async (tx) => {
-          await saveCredentials(tx, gateway.payments.vault, entityId, 'hyperpay', upstream.credentials, new Date());
-        }),
-    }),
-    launchBrowser(),
-  ]);
-}, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await upstream?.close();
-});
-afterEach(async () => {
-  for (const page of pages.splice(0)) await page.context().close();
-});
+const env = useLiveMerchantSiteAndBrowser();
 
 /** What the stand-ins were asked, as the page records it. */
 interface Asked {
@@ -57,8 +27,7 @@ const GOOGLE_TOKEN = JSON.stringify({
 });
 
 async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePayments: boolean } }): Promise<{ page: Page; posts: URLSearchParams[]; callbacks: string[]; logged: Asked }> {
-  const page = await (await browser.newContext()).newPage();
-  pages.push(page);
+  const page = env.track(await (await env.browser.newContext()).newPage());
   const posts: URLSearchParams[] = [];
   const callbacks: string[] = [];
   const logged: Asked = { google: [], apple: [] };
@@ -141,7 +110,7 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
     },
     { google: standIns.google, apple: standIns.apple, token: GOOGLE_TOKEN },
   );
-  await page.goto(site.pageUrl('wallets'));
+  await page.goto(env.site.pageUrl('wallets'));
   await page.waitForFunction(() => Array.isArray((window as unknown as { readyForms?: unknown }).readyForms));
   return { page, posts, callbacks, logged };
 }
