@@ -42,6 +42,7 @@ import { createThrottling, type Throttling } from './throttling/service.ts';
 import { cachedThrottling } from './throttling/settings.ts';
 import { createRiskCheck } from './risk/velocity.ts';
 import { idempotencyJobHandlers } from './idempotency/jobs.ts';
+import { clickToPayJobHandlers } from './clickToPay/jobs.ts';
 import { dashboardJobHandlers } from './dashboard/sessions.ts';
 import { newCommandToken, writeCommandFile } from './cli/localCommands.ts';
 import { openStore, type Store } from './store/index.ts';
@@ -312,6 +313,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...summaryJobHandlers(),
       ...throttlingJobHandlers(),
       ...idempotencyJobHandlers(),
+      ...clickToPayJobHandlers(),
       ...dashboardJobHandlers(),
       ...maintenanceJobHandlers(),
       // The simulated acquirers' daily settlement: test only (a live gateway has none).

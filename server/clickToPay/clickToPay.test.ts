@@ -168,6 +168,26 @@ describe.each(STORE_KINDS)('Click to Pay on %s', (kind) => {
     expect(read.body).toMatchObject({ paymentBrand: 'VISA', tokenAccount: { number: '420000******0000' } });
   });
 
+  it('forgets sessions nothing can use any more (the hourly housekeeping), and keeps those still in use', async () => {
+    const sessionsOf = async (checkoutId: string) =>
+      Number((await t.gateway.store.query<{ count: string }>('SELECT count(*) AS count FROM click_to_pay_sessions WHERE checkout_id = $1', [checkoutId])).rows[0]?.count);
+    const HOUR = 60 * MINUTE;
+    const old = await newCheckout();
+    await lookUp(old);
+    await chosen(old);
+    // Past the old sessions' lifetimes (and their correlation id's), to within a minute of the next full hour, when
+    // the housekeeping is due.
+    clock.advance(SESSION_LIFETIME_MS + CORRELATION_LIFETIME_MS);
+    const nextHour = Math.ceil(clock.now().getTime() / HOUR) * HOUR;
+    clock.advance(Math.max(0, nextHour - clock.now().getTime() - MINUTE));
+    const current = await newCheckout();
+    await lookUp(current);
+    expect([await sessionsOf(old), await sessionsOf(current)]).toEqual([2, 1]);
+    clock.advance(2 * MINUTE);
+    await t.gateway.jobs.runDueJobs();
+    expect([await sessionsOf(old), await sessionsOf(current)]).toEqual([0, 1]);
+  });
+
   it('is refused by a live gateway, which has no SRC system of its own and cannot open a network\'s payload yet', async () => {
     const live = await liveApp(t, clock.now);
     const checkoutId = await newCheckout();
