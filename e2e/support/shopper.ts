@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { fillTestCard, type TestCard } from '../../ci/playwright.ts';
 import { launchBrowser } from './browser.ts';
-import { startMerchantSite, type MerchantSite } from './merchantSite.ts';
+import { startMerchantSite, type MerchantSite, type MerchantSiteOptions } from './merchantSite.ts';
 
 export interface BrowserTestEnvironment {
   /** Available inside tests and hooks (started in beforeAll). */
@@ -14,15 +14,16 @@ export interface BrowserTestEnvironment {
 
 /**
  * What every browser test file needs: one merchant site (with its gateway) and one Chromium for the file,
- * and pages that are closed after each test.
+ * and pages that are closed after each test. `siteOptions`, asked in the file's beforeAll, configures the gateway (a
+ * live one: support/liveSite.ts); `startTimeoutMs` gives that start longer than the suite's hook timeout.
  */
-export function useMerchantSiteAndBrowser(): BrowserTestEnvironment {
+export function useMerchantSiteAndBrowser(siteOptions: () => MerchantSiteOptions = () => ({}), startTimeoutMs?: number): BrowserTestEnvironment {
   let site: MerchantSite | undefined;
   let browser: Browser | undefined;
   const pages: Page[] = [];
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startMerchantSite(), launchBrowser()]);
-  });
+    [site, browser] = await Promise.all([startMerchantSite(siteOptions()), launchBrowser()]);
+  }, startTimeoutMs);
   afterAll(async () => {
     await browser?.close();
     await site?.close();
