@@ -181,7 +181,8 @@ describe('wallet buttons in the live environment (the wallets’ APIs stood in f
       },
     });
     expect(asked.apple[1]?.method).toBe('begin');
-    // This gateway does not validate Apple Pay merchants yet (docs/widget.md): the sheet is aborted, the merchant told.
+    // The demo entity has no Apple Pay identity (and 127.0.0.1 is no domain Apple registers): the gateway refuses the
+    // validation (server/wallets/applePay.test.ts), the sheet is aborted, the merchant told.
     await expect.poll(async () => (await askedOf(page)).apple.map((call) => call.method)).toContain('abort');
     expect(callbacks.filter((line) => line.includes('Apple Pay'))).toEqual([expect.stringContaining('onError WidgetError: Apple Pay merchant validation failed')]);
     expect(posts).toEqual([]);

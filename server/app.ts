@@ -111,6 +111,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
         vault: deps.payments.vault,
         now: deps.now,
         settings: deps.applePay ?? applePayValidationSettings({ allowPrivateAddresses: deps.config.outboundAllowPrivate }),
+        ...(deps.throttling ? { limits: deps.throttling } : {}),
       },
     }),
   );

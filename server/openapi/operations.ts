@@ -320,28 +320,28 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     codes: [RESULTS.successfulRequest],
   },
   'POST /v1/wallets/applepay/session': {
-    summary: 'Apple Pay merchant validation for a checkout',
+    summary: 'Apple Pay merchant validation for a checkout or a fast checkout’s page',
     description:
-      'What the widget’s live Apple Pay button posts in ApplePaySession’s onvalidatemerchant: the gateway POSTs {merchantIdentifier, displayName, initiative: "web", initiativeContext: domain} to the validationUrl over mutual TLS with the checkout’s entity’s Apple Pay Merchant Identity certificate (PUT /admin/v1/entities/{entityId}/applePay) and answers Apple’s merchant session unchanged. No credentials: the checkout id is the capability. The validationUrl must be https on Apple’s merchant validation hosts; the domain one the entity registered.',
+      'What the widget’s live Apple Pay button posts in ApplePaySession’s onvalidatemerchant: the gateway POSTs {merchantIdentifier, displayName, initiative: "web", initiativeContext: domain} to the validationUrl over mutual TLS with the checkout’s entity’s Apple Pay Merchant Identity certificate (PUT /admin/v1/entities/{entityId}/applePay) and answers Apple’s merchant session unchanged. No credentials: the checkout id is the capability. A fast checkout’s page (createCheckout, no checkout yet) gives its merchantIdentifier instead: the identity is the entity’s with that identifier and the page’s domain registered, and the validation counts against the entity’s requestsPerMinute. The validationUrl must be https on Apple’s merchant validation hosts; the domain one the entity registered, and the host of the request’s Origin when the browser sends one.',
     tag: 'Widget', security: 'none',
     json: {
       type: 'object',
       properties: {
         validationUrl: { type: 'string', description: 'The validationURL of the onvalidatemerchant event: https, on Apple’s hosts (apple-pay-gateway.apple.com, its pods, the China region, the sandboxes).' },
         domain: { type: 'string', description: 'The page’s host name (location.hostname), registered for the entity.' },
-        checkoutId: { type: 'string', description: 'The checkout the sheet pays: it must be open.' },
+        checkoutId: { type: 'string', description: 'The checkout the sheet pays: it must be open. Empty or absent on a fast checkout’s page (then merchantIdentifier is required).' },
         displayName: { type: 'string', maxLength: 64, description: 'The shop’s name for Apple; default: the identity’s display name, else the domain.' },
-        merchantIdentifier: { type: 'string', description: 'Optional: when given, the entity’s own.' },
+        merchantIdentifier: { type: 'string', description: 'With a checkoutId, optional (when given, the entity’s own); without one, the identity asked for.' },
       },
-      required: ['validationUrl', 'domain', 'checkoutId'],
+      required: ['validationUrl', 'domain'],
     },
     answers: {
       200: { description: 'Apple’s merchant session, as Apple answered it.', schema: 'ApplePayMerchantSession' },
-      400: { description: 'Refused: a field named (200.300.404 with parameterErrors: a validationUrl off Apple’s hosts, an unregistered domain), a checkout that cannot be used (200.300.404), no Apple Pay identity for the entity (600.200.201).', schema: 'Envelope' },
+      400: { description: 'Refused: a field named (200.300.404 with parameterErrors: a validationUrl off Apple’s hosts, an unregistered domain, a domain other than the Origin’s, a fast checkout’s merchantIdentifier no entity has for the domain), a checkout that cannot be used (200.300.404), no Apple Pay identity for the entity (600.200.201), the entity’s request limit reached (800.120.100).', schema: 'Envelope' },
       502: { description: 'Apple refused (900.100.200, its statusMessage quoted) or could not be reached (900.100.100).', schema: 'Envelope' },
       504: { description: 'Apple did not answer in time (900.100.400).', schema: 'Envelope' },
     },
-    codes: [RESULTS.invalidParameter, RESULTS.invalidRequestStructure, RESULTS.notConfiguredForMethod, RESULTS.acquirerUnreachable, RESULTS.connectorErrorResponse, RESULTS.connectorTimeout],
+    codes: [RESULTS.invalidParameter, RESULTS.invalidRequestStructure, RESULTS.notConfiguredForMethod, RESULTS.throttled, RESULTS.acquirerUnreachable, RESULTS.connectorErrorResponse, RESULTS.connectorTimeout],
   },
   'GET /v1/wallets/sheet': {
     summary: 'The simulated wallet sheet (test environment)',

@@ -4,7 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../testing/envelope.ts';
 import { testAuthority, type TestCertificate } from '../testing/certificates.ts';
-import { readResponse, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
+import { createTestClock, readResponse, startTestGateway, type ApiResponse, type TestGateway } from '../testing/harness.ts';
 import { shopperCard } from '../testing/checkouts.ts';
 import { checkApplePayIdentity } from './applePayIdentity.ts';
 import { APPLE_PAY_VALIDATION_HOSTS } from './applePaySession.ts';
@@ -45,6 +45,8 @@ describe('Apple Pay merchant validation', () => {
   let strangerIdentity: TestCertificate;
   /** Every answer's text, searched for the keys at the end. */
   const answered: string[] = [];
+  /** The gateway's clock: the request limits' windows follow it. */
+  const clock = createTestClock();
 
   beforeAll(async () => {
     const appleRoot = testAuthority('/CN=Test Apple Root CA');
@@ -77,6 +79,7 @@ describe('Apple Pay merchant validation', () => {
       {
         resolve: async (host) => (host === APPLE_HOST ? [{ address: '127.0.0.1', family: 4 }] : []),
         applePay: { hosts: [`${APPLE_HOST}:${port}`], trustedCertificates: appleRoot.certificate, timeoutMs: 300 },
+        now: clock.now,
       },
     );
   });
@@ -88,8 +91,8 @@ describe('Apple Pay merchant validation', () => {
 
   const validationUrl = () => `https://${APPLE_HOST}:${port}/paymentservices/startSession`;
 
-  async function admin(method: string, entityId: string, body?: unknown): Promise<ApiResponse> {
-    const response = await t.gateway.app.request(`/admin/v1/entities/${entityId}/applePay`, {
+  async function admin(method: string, entityId: string, body?: unknown, setting = 'applePay'): Promise<ApiResponse> {
+    const response = await t.gateway.app.request(`/admin/v1/entities/${entityId}/${setting}`, {
       method,
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -110,9 +113,9 @@ describe('Apple Pay merchant validation', () => {
     expect(created.status).toBe(200);
     return created.body.id as string;
   };
-  /** What the widget posts (widget/app/wallet/live.ts): JSON, no credentials, from any page. */
-  async function validate(body: Record<string, unknown>): Promise<{ status: number; headers: Headers; text: string; json: any }> {
-    const response = await fetch(`${t.url}/v1/wallets/applepay/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: `https://${DOMAIN}` }, body: JSON.stringify(body) });
+  /** What the widget posts (widget/app/wallet/live.ts): JSON, no credentials, from the page of the body's domain. */
+  async function validate(body: Record<string, unknown>, origin = `https://${typeof body.domain === 'string' ? body.domain : DOMAIN}`): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+    const response = await fetch(`${t.url}/v1/wallets/applepay/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin }, body: JSON.stringify(body) });
     const text = await response.text();
     answered.push(text);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -201,6 +204,43 @@ describe('Apple Pay merchant validation', () => {
     expect(again.status).toBe(200);
     expect(received[1]?.body).toEqual({ merchantIdentifier: MERCHANT_ID, displayName: 'Example Shop', initiative: 'web', initiativeContext: 'www.example.com' });
     expect(t.logLines.some((line) => line.includes('Apple Pay merchant session') && line.includes(t.entityId))).toBe(true);
+  });
+
+  it('validates a fast checkout’s page, which has no checkout yet, by its merchant identifier and domain, counted against the entity’s limits', async () => {
+    const merchant = await t.newMerchant();
+    const LIMITED_ID = 'merchant.com.example.limited';
+    const LIMITED_DOMAIN = 'limited.example.com';
+    expect((await admin('PUT', merchant.entityId, identityOf(identity, { merchantIdentifier: LIMITED_ID, domains: [LIMITED_DOMAIN] }))).status).toBe(200);
+    expect((await admin('PUT', merchant.entityId, { limits: { requestsPerMinute: 2 } }, 'throttling')).status).toBe(200);
+    behaviour = 'session';
+    received.length = 0;
+    const fast = (overrides: Record<string, unknown> = {}) => ({ validationUrl: validationUrl(), domain: LIMITED_DOMAIN, merchantIdentifier: LIMITED_ID, ...overrides });
+    const answer = await validate(fast());
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe(JSON.stringify(SESSION));
+    expect(received.map((call) => [call.body, call.clientSubject])).toEqual([
+      [{ merchantIdentifier: LIMITED_ID, displayName: 'Example Shop', initiative: 'web', initiativeContext: LIMITED_DOMAIN }, `Apple Pay Merchant Identity:${MERCHANT_ID}`],
+    ]);
+    // The checkout id of a fast checkout page is empty until the merchant made one: the same as none.
+    expect((await validate(fast({ checkoutId: '' }))).status).toBe(200);
+    // The entity's requestsPerMinute (2) is spent: a page (or a script) asking again waits for the next window.
+    const throttled = refusal(await validate(fast()));
+    expect([throttled.status, throttled.code]).toEqual([400, '800.120.100']);
+    clock.advance(60_000);
+    expect((await validate(fast())).status).toBe(200);
+    expect(received).toHaveLength(3);
+
+    received.length = 0;
+    // No identifier, another entity's domain, an identifier nobody has, a page that is not on the domain it names.
+    const none = refusal(await validate(fast({ merchantIdentifier: undefined })));
+    expect([none.status, none.names]).toEqual([400, ['merchantIdentifier']]);
+    expect(none.description).toBe('invalid or missing parameter');
+    const elsewhere = refusal(await validate(fast({ domain: DOMAIN })));
+    expect([elsewhere.status, elsewhere.names]).toEqual([400, ['merchantIdentifier']]);
+    expect(refusal(await validate(fast({ merchantIdentifier: 'merchant.com.nobody' }))).names).toEqual(['merchantIdentifier']);
+    const forged = refusal(await validate(fast(), 'https://evil.example'));
+    expect([forged.status, forged.names]).toEqual([400, ['domain']]);
+    expect(received).toEqual([]);
   });
 
   it('refuses a validationUrl off Apple’s hosts before anything is called, and the other fields naming each', async () => {

@@ -40,7 +40,7 @@ export interface ApplePayIdentityShown {
 export class ApplePayIdentityRefusedError extends SettingsRefusedError {}
 
 /** Apple's merchant identifiers start with `merchant.`; printable ASCII without spaces (it goes into a JSON body). */
-const MERCHANT_IDENTIFIER = /^merchant\.[\x21-\x7e]{1,120}$/;
+export const MERCHANT_IDENTIFIER = /^merchant\.[\x21-\x7e]{1,120}$/;
 /** Apple's limit for the display name: 64 characters, UTF-8, unlocalized. */
 export const DISPLAY_NAME_LIMIT = 64;
 /** Apple registers at most 99 domains per merchant identifier in one request; a merchant has a few. */
@@ -216,4 +216,24 @@ export async function findApplePayIdentity(db: Queryable, vault: CardVault, enti
   if (!sealed) return undefined;
   const opened = vault.open<SealedIdentity>(sealed);
   return { merchantIdentifier: row.merchant_identifier, displayName: row.display_name, domains: row.domains, certificate: opened.certificate, privateKey: opened.privateKey };
+}
+
+/**
+ * A fast checkout's identity (applePaySession.ts): the entity's whose identity has this merchant identifier and the
+ * page's domain registered, opened; the first entity by id when several share the identifier (Apple knows only the
+ * identifier: any of their certificates validates it). Undefined when none has.
+ */
+export async function findApplePayIdentityByDomain(
+  db: Queryable,
+  vault: CardVault,
+  merchantIdentifier: string,
+  domain: string,
+): Promise<{ readonly entityId: string; readonly identity: ApplePayIdentity } | undefined> {
+  const found = await db.query<{ entity_id: string }>(
+    'SELECT entity_id FROM apple_pay_identities WHERE merchant_identifier = $1 AND $2 = ANY(domains) ORDER BY entity_id LIMIT 1',
+    [merchantIdentifier, domain],
+  );
+  const entityId = found.rows[0]?.entity_id;
+  const identity = entityId === undefined ? undefined : await findApplePayIdentity(db, vault, entityId);
+  return entityId !== undefined && identity ? { entityId, identity } : undefined;
 }

@@ -12,7 +12,9 @@ import { findCheckout, listAttempts } from '../checkouts/repository.ts';
 import { noSession } from '../checkouts/results.ts';
 import { refuseUnlessOpen } from '../checkouts/service.ts';
 import { checkoutKindOf, checkoutState } from '../checkouts/state.ts';
-import { displayNameOf, findApplePayIdentity, pageDomainOf } from './applePayIdentity.ts';
+import type { RequestLimiter } from '../http/access.ts';
+import { canonicalHost } from '../outbound/addresses.ts';
+import { displayNameOf, findApplePayIdentity, findApplePayIdentityByDomain, MERCHANT_IDENTIFIER, pageDomainOf, type ApplePayIdentity } from './applePayIdentity.ts';
 
 /**
  * Apple Pay's merchant validation for a checkout (issue 35 point 2): when a live Apple Pay sheet opens, Safari gives
@@ -24,9 +26,16 @@ import { displayNameOf, findApplePayIdentity, pageDomainOf } from './applePayIde
  * 5 minutes).
  *
  * Guards, in order: the body's fields (the validationUrl must be https on a host of Apple's list — the SSRF guard:
- * nothing a page sends can make the gateway call another host with a merchant's certificate); the checkout exists
- * and is open (the checkout id is the capability, as for the shopper's submit); the entity has an identity
- * (600.200.201 otherwise); the page's domain is one registered for it. Then the call, through the outbound module
+ * nothing a page sends can make the gateway call another host with a merchant's certificate; the domain is the page's
+ * origin when the browser names one); the checkout exists and is open (the checkout id is the capability, as for the
+ * shopper's submit); the entity has an identity (600.200.201 otherwise); the page's domain is one registered for it.
+ *
+ * A fast checkout's page (createCheckout, no checkout yet: the sheet opens before the merchant makes one) sends the
+ * merchant identifier of its `applePay` options instead of a checkout id: the identity is the entity's that has that
+ * identifier with the page's domain registered for it. That is no more than Apple itself grants: a merchant session
+ * is only of use to a page on that domain (Safari checks it), and Apple is asked for nothing else. Each such
+ * validation counts against the entity's request limits (requestsPerMinute), so a script asking in a loop is
+ * throttled like any other caller of the entity. Then the call, through the outbound module
  * (the address checked and pinned, no redirects, a timeout): Apple answering anything but 2xx JSON is 502
  * 900.100.200, no connection 502 900.100.100, no answer in time 504 900.100.400 — each logged without the
  * certificate, key or session.
@@ -83,6 +92,8 @@ export interface ApplePaySessionServices {
   readonly vault: CardVault;
   readonly now: () => Date;
   readonly settings: ApplePayValidationSettings;
+  /** The entities' request limits, counting a fast checkout's validations (no checkout: nothing else bounds them). */
+  readonly limits?: RequestLimiter<never>;
 }
 
 /** What the widget posts (widget/app/wallet/live.ts). */
@@ -92,7 +103,12 @@ export interface ApplePaySessionRequest {
   readonly displayName?: unknown;
   readonly merchantIdentifier?: unknown;
   readonly checkoutId?: unknown;
+  /** The request's Origin header, when the browser sent one (not a body field). */
+  readonly origin?: string | undefined;
 }
+
+/** Whom the session is for: a checkout's entity, or (a fast checkout) the entity with the identifier and the domain. */
+type SessionFor = { readonly checkoutId: string } | { readonly merchantIdentifier: string };
 
 /** Why a validationUrl is refused, or the URL. */
 function validationUrlOf(value: unknown, hosts: readonly string[]): URL | string {
@@ -111,22 +127,44 @@ function validationUrlOf(value: unknown, hosts: readonly string[]): URL | string
 }
 
 /** The checks of the body's fields, before anything is read. */
-function checkRequest(body: ApplePaySessionRequest, hosts: readonly string[]): { url: URL; domain: string; checkoutId: string } {
+function checkRequest(body: ApplePaySessionRequest, hosts: readonly string[]): { url: URL; domain: string; sessionFor: SessionFor } {
   const errors: ParameterError[] = [];
   const url = validationUrlOf(body.validationUrl, hosts);
   if (typeof url === 'string') errors.push({ name: 'validationUrl', value: typeof body.validationUrl === 'string' ? body.validationUrl : '', message: url });
   const domain = typeof body.domain === 'string' ? pageDomainOf(body.domain) : undefined;
   if (domain === undefined) errors.push({ name: 'domain', value: typeof body.domain === 'string' ? body.domain : '', message: 'must be the page’s host name (location.hostname)' });
-  const checkoutId = typeof body.checkoutId === 'string' && isCheckoutId(body.checkoutId) ? body.checkoutId : undefined;
-  if (checkoutId === undefined) errors.push({ name: 'checkoutId', value: typeof body.checkoutId === 'string' ? body.checkoutId : '', message: 'must be the id of the checkout the sheet pays' });
+  else if (body.origin !== undefined && originHostOf(body.origin) !== domain) {
+    errors.push({ name: 'domain', value: domain, message: 'is not the host of the page that asks (its Origin)' });
+  }
+  const givenId = body.checkoutId === undefined || body.checkoutId === null || body.checkoutId === '' ? undefined : body.checkoutId;
+  const checkoutId = typeof givenId === 'string' && isCheckoutId(givenId) ? givenId : undefined;
+  if (givenId !== undefined && checkoutId === undefined) {
+    errors.push({ name: 'checkoutId', value: typeof givenId === 'string' ? givenId : '', message: 'must be the id of the checkout the sheet pays' });
+  }
   if (body.displayName !== undefined && body.displayName !== null && displayNameOf(body.displayName) === undefined) {
     errors.push({ name: 'displayName', value: typeof body.displayName === 'string' ? body.displayName : '', message: 'must be 1 to 64 characters' });
   }
+  const merchantIdentifier = typeof body.merchantIdentifier === 'string' && body.merchantIdentifier !== '' ? body.merchantIdentifier : undefined;
   if (body.merchantIdentifier !== undefined && body.merchantIdentifier !== null && typeof body.merchantIdentifier !== 'string') {
     errors.push({ name: 'merchantIdentifier', value: '', message: 'must be a string' });
+  } else if (givenId === undefined && (merchantIdentifier === undefined || !MERCHANT_IDENTIFIER.test(merchantIdentifier))) {
+    errors.push({
+      name: 'merchantIdentifier',
+      value: merchantIdentifier ?? '',
+      message: 'must be the Apple Pay merchant identifier (applePay.merchantIdentifier) when no checkoutId is given: a fast checkout names its identity',
+    });
   }
   if (errors.length > 0) throw invalidParameters(errors);
-  return { url: url as URL, domain: domain as string, checkoutId: checkoutId as string };
+  return { url: url as URL, domain: domain as string, sessionFor: checkoutId !== undefined ? { checkoutId } : { merchantIdentifier: merchantIdentifier as string } };
+}
+
+/** The host of an Origin header (`https://shop.example.com`), as pageDomainOf gives the body's domain. */
+function originHostOf(origin: string): string | undefined {
+  try {
+    return canonicalHost(new URL(origin).hostname) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The gateway could not get a session from Apple: 502 (504 for no answer in time), the reason said. */
@@ -134,16 +172,13 @@ function appleFailed(result: typeof RESULTS.acquirerUnreachable, reason: string,
   return new GatewayError(withReason(result, `Apple Pay merchant validation failed: ${reason}`), status);
 }
 
-/**
- * The merchant session Apple answers for the checkout's entity, as Apple's JSON text (relayed unchanged), with the
- * entity's id for the request's log line.
- */
-export async function startApplePaySession(
+/** The identity of an open checkout's entity, for the page's domain and the identifier the page gave (if any). */
+async function identityOfCheckout(
   services: ApplePaySessionServices,
+  checkoutId: string,
+  domain: string,
   body: ApplePaySessionRequest,
-  log: Logger,
-): Promise<{ readonly entityId: string; readonly session: string }> {
-  const { url, domain, checkoutId } = checkRequest(body, services.settings.hosts);
+): Promise<{ readonly entityId: string; readonly identity: ApplePayIdentity }> {
   const checkout = await findCheckout(services.store, checkoutId);
   if (!checkout) throw noSession();
   const kind = checkoutKindOf(checkout);
@@ -159,6 +194,37 @@ export async function startApplePaySession(
   if (typeof body.merchantIdentifier === 'string' && body.merchantIdentifier !== '' && body.merchantIdentifier !== identity.merchantIdentifier) {
     throw invalidParameters([{ name: 'merchantIdentifier', value: body.merchantIdentifier, message: 'is not the entity’s Apple Pay merchant identifier: leave applePay.merchantIdentifier out, or give the configured one' }]);
   }
+  return { entityId, identity };
+}
+
+/** A fast checkout's identity: the entity's with this identifier and the page's domain, its validation counted. */
+async function identityOfFastCheckout(
+  services: ApplePaySessionServices,
+  merchantIdentifier: string,
+  domain: string,
+): Promise<{ readonly entityId: string; readonly identity: ApplePayIdentity }> {
+  const found = await findApplePayIdentityByDomain(services.store, services.vault, merchantIdentifier, domain);
+  if (!found) {
+    throw invalidParameters([
+      { name: 'merchantIdentifier', value: merchantIdentifier, message: `is no entity’s Apple Pay merchant identifier with the page’s domain (${domain}) registered for it` },
+    ]);
+  }
+  await services.limits?.admit(found.entityId, []);
+  return found;
+}
+
+/**
+ * The merchant session Apple answers for the checkout's entity, as Apple's JSON text (relayed unchanged), with the
+ * entity's id for the request's log line.
+ */
+export async function startApplePaySession(
+  services: ApplePaySessionServices,
+  body: ApplePaySessionRequest,
+  log: Logger,
+): Promise<{ readonly entityId: string; readonly session: string }> {
+  const { url, domain, sessionFor } = checkRequest(body, services.settings.hosts);
+  const { entityId, identity } = 'checkoutId' in sessionFor ? await identityOfCheckout(services, sessionFor.checkoutId, domain, body) : await identityOfFastCheckout(services, sessionFor.merchantIdentifier, domain);
+  const checkoutId = 'checkoutId' in sessionFor ? sessionFor.checkoutId : undefined;
   const request = {
     merchantIdentifier: identity.merchantIdentifier,
     displayName: displayNameOf(body.displayName) ?? identity.displayName ?? domain,

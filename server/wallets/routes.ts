@@ -22,8 +22,9 @@ import { startApplePaySession, type ApplePaySessionRequest, type ApplePaySession
  *   ApplePaySession) and the gateway's name in Google Pay's tokenization. The wallet chunk asks it once per page, so a
  *   card-only page's bootstrap carries nothing for wallets.
  * - `GET /v1/wallets/sheet` (test environment only): the simulated wallet sheet (sheet.ts).
- * - `POST /v1/wallets/applepay/session`: Apple Pay's merchant validation for a checkout (applePaySession.ts), JSON in,
- *   Apple's merchant session out. No credentials: the checkout id is the capability, as for the shopper's submit.
+ * - `POST /v1/wallets/applepay/session`: Apple Pay's merchant validation for a checkout, or for a fast checkout's page
+ *   by its merchant identifier and domain (applePaySession.ts), JSON in, Apple's merchant session out. No
+ *   credentials: the checkout id is the capability, as for the shopper's submit.
  */
 
 /**
@@ -126,7 +127,7 @@ export function walletRoutes(options: WalletRouteOptions): Hono<AppEnv> {
   });
 
   router.post('/applepay/session', async (c) => {
-    const body = await sessionRequestOf(c);
+    const body = { ...(await sessionRequestOf(c)), origin: c.req.header('origin') };
     // Every answer carries the checkout's id as its ndc, as the checkout's own answers do.
     if (typeof body.checkoutId === 'string' && isCheckoutId(body.checkoutId)) c.set('ndc', body.checkoutId);
     const { entityId, session } = await startApplePaySession(options.applePay, body, c.get('log'));
