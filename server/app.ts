@@ -11,7 +11,8 @@ import { maskedParameterError } from './params/validate.ts';
 import { baseHeadersFor, CORS_PREFLIGHT_HEADERS, jsonResponse } from './http/respond.ts';
 import { checkoutRoutes } from './checkouts/routes.ts';
 import { clickToPayRoutes } from './clickToPay/routes.ts';
-import { redeemClickToPay } from './clickToPay/service.ts';
+import { clickToPayRedemption } from './clickToPay/service.ts';
+import { clickToPaySettingsAdminRoutes } from './clickToPay/settingsRoutes.ts';
 import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
 import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
@@ -93,8 +94,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.options('*', (c, next) => (isDashboard(c.req.path) ? next() : preflight()));
 
   app.route('/v1/payments', paymentRoutes(deps));
-  app.route('/v1/checkouts', checkoutRoutes({ ...deps, clickToPay: redeemClickToPay }));
-  // Issue 35 point 6: Click to Pay's steps with the test environment's simulated SRC system, per checkout.
+  app.route('/v1/checkouts', checkoutRoutes({ ...deps, clickToPay: clickToPayRedemption(deps.payments.vault) }));
+  // Issue 35 point 6: Click to Pay's steps with the test environment's simulated SRC system or the networks', per checkout.
   app.route('/v1/checkouts', clickToPayRoutes(deps));
   app.route('/v1/registrations', registrationRoutes(deps));
   app.route('/v1/registrations', registrationPaymentRoutes(deps));
@@ -141,6 +142,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', routingAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', acquirerCredentialsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', applePayIdentityAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', clickToPaySettingsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', entityAdminRoutes(deps, adminToken));

@@ -41,15 +41,19 @@ export interface MerchantSite {
 
 const PAGES = new URL('../pages/', import.meta.url);
 
-/** The Content-Security-Policy of issue 4: what a locked-down merchant page allows, and nothing more. */
-export function strictMerchantCsp(gatewayUrl: string, merchantUrl: string, nonce: string): string {
+/**
+ * The Content-Security-Policy of issue 4: what a locked-down merchant page allows, and nothing more; `sdkOrigins`: the
+ * origins docs/widget.md tells a merchant to add for a third party's SDK (the card networks' for Click to Pay in live).
+ */
+export function strictMerchantCsp(gatewayUrl: string, merchantUrl: string, nonce: string, sdkOrigins: readonly string[] = []): string {
+  const sdks = sdkOrigins.map((origin) => ` ${origin}`).join('');
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}' ${gatewayUrl}`,
+    `script-src 'nonce-${nonce}' ${gatewayUrl}${sdks}`,
     `style-src ${gatewayUrl}`,
-    `frame-src ${gatewayUrl}`,
-    `connect-src ${gatewayUrl}`,
-    `img-src ${gatewayUrl} data:`,
+    `frame-src ${gatewayUrl}${sdks}`,
+    `connect-src ${gatewayUrl}${sdks}`,
+    `img-src ${gatewayUrl} data:${sdks}`,
     `form-action ${gatewayUrl} ${merchantUrl}`,
   ].join('; ');
 }
@@ -138,8 +142,11 @@ export async function startMerchantSite(options: MerchantSiteOptions = {}): Prom
       .replaceAll('{{RESULT_URL}}', `${merchantUrl}/result`);
     response.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      // Pages named csp-* run under the strictest policy docs/widget.md tells merchants they can use.
-      ...(page.startsWith('csp') ? { 'content-security-policy': strictMerchantCsp(gatewayUrl, merchantUrl, nonce) } : {}),
+      // Pages named csp-* run under the strictest policy docs/widget.md tells merchants they can use (with the SDK
+      // origins the query's `sdkOrigins` names, space-separated, as docs/widget.md tells a merchant to add them).
+      ...(page.startsWith('csp')
+        ? { 'content-security-policy': strictMerchantCsp(gatewayUrl, merchantUrl, nonce, (url.searchParams.get('sdkOrigins') ?? '').split(' ').filter((origin) => /^https:\/\/[a-z0-9.-]+$/.test(origin))) }
+        : {}),
     });
     response.end(html);
   };

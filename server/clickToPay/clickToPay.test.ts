@@ -188,24 +188,23 @@ describe.each(STORE_KINDS)('Click to Pay on %s', (kind) => {
     expect([await sessionsOf(old), await sessionsOf(current)]).toEqual([0, 1]);
   });
 
-  it('is refused by a live gateway, which has no SRC system of its own and cannot open a network\'s payload yet', async () => {
+  it('is refused by a live gateway, which has no simulated SRC system (live pages use the networks\' SDKs: networks.test.ts)', async () => {
     const live = await liveApp(t, clock.now);
     const checkoutId = await newCheckout();
-    const post = async (step: string, params: Record<string, string>) => {
-      const response = await live.request(`/v1/checkouts/${checkoutId}/clickToPay/${step}`, {
+    for (const [name, params] of [
+      ['lookup', { email: ENROLLED }],
+      ['validation', { sessionId: '0'.repeat(32), otp: '123456' }],
+      ['checkout', { sessionId: '0'.repeat(32), cardId: 'src-jane-visa' }],
+    ] as const) {
+      const response = await live.request(`/v1/checkouts/${checkoutId}/clickToPay/${name}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(params).toString(),
       });
-      return { status: response.status, body: (await response.json()) as { result: { code: string; description: string } } };
-    };
-    const lookup = await post('lookup', { email: ENROLLED });
-    expect(lookup.status).toBe(400);
-    expect(lookup.body.result.code).toBe('600.200.200');
-    expect(lookup.body.result.description).toContain("live pages use the networks' SDKs");
-    const payload = await post('checkout', { network: 'visa', checkoutResponse: 'eyJhbGciOi.encrypted.payload' });
-    expect(payload.body.result.code).toBe('600.200.200');
-    expect(payload.body.result.description).toContain('cannot be decrypted');
+      const body = (await response.json()) as { result: { code: string; description: string } };
+      expect([response.status, body.result.code]).toEqual([400, '600.200.200']);
+      expect(body.result.description).toContain("live pages use the networks' SDKs");
+    }
   });
 
   it('refuses a closed checkout, and logs no e-mail, code, token or cryptogram', async () => {

@@ -9,12 +9,15 @@ import { pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { noSession } from '../checkouts/results.ts';
-import { choose, lookUp, validate, type ClickToPayContext } from './service.ts';
+import type { CardVault } from '../vault/cardVault.ts';
+import { choose, lookUp, start, validate, type ClickToPayContext } from './service.ts';
 
 /**
  * /v1/checkouts/{id}/clickToPay/...: the widget's Click to Pay form talking to the test environment's simulated SRC
- * system (service.ts). Like the checkout's submit, no credentials: the checkout id is the capability. Every answer
- * is the envelope with `clickToPay`, the step's outcome; what the shopper typed wrongly is a 400 naming the parameter.
+ * system (lookup, validation, checkout with a card id) or, with the networks' SDKs, opening a session (session) and
+ * handing over a network's checkout response (checkout with checkoutResponse): service.ts. Like the checkout's submit,
+ * no credentials: the checkout id is the capability. Every answer is the envelope with `clickToPay`, the step's
+ * outcome; what the shopper typed wrongly is a 400 naming the parameter.
  */
 
 const checkoutNdc: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -23,11 +26,12 @@ const checkoutNdc: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-export function clickToPayRoutes(deps: HttpDependencies): Hono<AppEnv> {
-  const context: ClickToPayContext = { store: deps.store, environment: deps.config.environment, now: deps.now };
+export function clickToPayRoutes(deps: HttpDependencies & { readonly payments: { readonly vault: CardVault } }): Hono<AppEnv> {
+  const context: ClickToPayContext = { store: deps.store, vault: deps.payments.vault, environment: deps.config.environment, now: deps.now };
   const router = new Hono<AppEnv>();
   const checkoutId = pathId('checkout', () => noSession());
   const steps = {
+    session: (context: ClickToPayContext, id: string) => start(context, id),
     lookup: lookUp,
     validation: validate,
     checkout: choose,

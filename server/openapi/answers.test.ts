@@ -20,6 +20,7 @@ import {
   type TestGateway,
 } from '../testing/harness.ts';
 import { startNodeReceiver, type NodeReceiver } from '../testing/webhookReceivers.ts';
+import { checkoutResponseOf, srcTestKeys } from '../testing/srcNetwork.ts';
 import { testAuthority } from '../testing/certificates.ts';
 import type { AppEnv } from '../http/context.ts';
 import { notificationRequest } from '../webhooks/crypto.ts';
@@ -523,6 +524,21 @@ describe.each(STORE_KINDS)('the answers of every documented operation on %s', (k
     await call('PUT /admin/v1/entities/:entityId/applePay', identityPath, { json: { merchantIdentifier: 'merchant.com.example.shop', displayName: 'Example Shop', domains: ['shop.example.com'], certificate: merchantIdentity.certificate, privateKey: merchantIdentity.privateKey } }, ['set', 'The merchant’s Apple Pay identity: its certificate and key never shown again']);
     await call('GET /admin/v1/entities/:entityId/applePay', identityPath, {}, ['read', 'The identity: its certificate’s subject and expiry, never the certificate or its key']);
     await call('DELETE /admin/v1/entities/:entityId/applePay', identityPath, {}, ['removed', 'Removed']);
+    // Click to Pay with the networks: refused without the entity's settings; set through the admin API, a session for
+    // the SDKs and a (stand-in) network's checkout response, opened and held for the submit.
+    const srcCheckout = await call('POST /v1/checkouts', '/v1/checkouts', { form: { entityId: entity, amount: '10.00', currency: 'EUR', paymentType: 'DB' } });
+    const srcPath = `/v1/checkouts/${srcCheckout.body.id}/clickToPay`;
+    expect((await call('POST /v1/checkouts/:id/clickToPay/session', `${srcPath}/session`, { token: null }, ['notConfigured', 'No Click to Pay settings for the checkout’s entity'])).status).toBe(400);
+    const srcKeys = srcTestKeys();
+    const settingsPath = `/admin/v1/entities/${entity}/clickToPay`;
+    const srcSettings = { dpaName: 'Example Shop', keyId: srcKeys.merchant.keyId, privateKey: srcKeys.merchant.privateKeyPem, mastercard: { srcDpaId: 'dpa-mc-0001', srcInitiatorId: 'init-mc-0001', signingKey: srcKeys.network.publicKeyPem } };
+    await call('PUT /admin/v1/entities/:entityId/clickToPay', settingsPath, { json: srcSettings }, ['set', 'Mastercard’s registration and the entity’s decryption key (never shown again)']);
+    await call('GET /admin/v1/entities/:entityId/clickToPay', settingsPath, {}, ['read', 'The settings, without the private key']);
+    const srcSession = await call('POST /v1/checkouts/:id/clickToPay/session', `${srcPath}/session`, { token: null }, ['session', 'What the widget initialises the networks’ SDKs with']);
+    const srciTransactionId = srcSession.body.clickToPay.srciTransactionId as string;
+    const checkoutResponse = await checkoutResponseOf(srcKeys, { srciTransactionId });
+    await call('POST /v1/checkouts/:id/clickToPay/checkout', `${srcPath}/checkout`, { form: { sessionId: srciTransactionId, network: 'mastercard', checkoutResponse }, token: null }, ['networkChosen', 'A network’s checkout response, opened: the correlation id']);
+    await call('DELETE /admin/v1/entities/:entityId/clickToPay', settingsPath, {}, ['removed', 'Removed']);
 
     // An example shows what its name says: these refused, every other accepted.
     const refusals = ['refused', 'declined', 'notAllowed', 'unknown', 'noCredentials', 'unknownToken', 'invalidCard', 'gone', 'nothing', 'undecryptable', 'notConnector', 'notConfigured'];

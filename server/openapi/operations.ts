@@ -141,8 +141,8 @@ const checkoutSubmit = (kind: 'payment' | 'registration'): OperationEntry => ({
 });
 
 /**
- * Click to Pay's steps with the test environment's simulated SRC system (server/clickToPay/), from the widget like the
- * submit: no Authorization, the checkout id is the capability. A live gateway refuses them (600.200.200).
+ * Click to Pay's steps (server/clickToPay/), from the widget like the submit: no Authorization, the checkout id is the
+ * capability. The simulated SRC system's (lookup, validation, a card id) are refused by a live gateway (600.200.200).
  */
 const clickToPayStep = (summary: string, form: OperationEntry['form']): OperationEntry => ({
   summary,
@@ -197,6 +197,15 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
   'GET /v1/checkouts/:id/payment': checkoutRead('payment'),
   'POST /v1/checkouts/:id/registration': checkoutSubmit('registration'),
   'GET /v1/checkouts/:id/registration': checkoutRead('registration'),
+  'POST /v1/checkouts/:id/clickToPay/session': {
+    summary: 'Click to Pay with the networks: a session for their SDKs',
+    description:
+      'What the widget initialises the networks’ SRC SDKs with (live): the srciTransactionId, the entity’s DPA registrations and SDK URLs (PUT /admin/v1/entities/{entityId}/clickToPay), the transaction’s amount. The network’s checkout response for this session then goes to …/clickToPay/checkout. Valid 10 minutes.',
+    tag: 'Checkouts',
+    security: 'none',
+    answers: { 200: { description: 'The session.', schema: 'ClickToPaySession' }, 400: { description: 'The checkout closed (200.300.404), or no Click to Pay settings for its entity (600.200.201).', schema: 'Envelope' } },
+    codes: [RESULTS.successfulRequest, RESULTS.invalidParameter, RESULTS.notConfiguredForMethod],
+  },
   'POST /v1/checkouts/:id/clickToPay/lookup': clickToPayStep(
     'Click to Pay: the shopper’s e-mail looked up in the SRC system (test)',
     [own('email', 'The shopper’s e-mail address (never echoed).', { type: 'string' }, true)],
@@ -205,9 +214,11 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     own('sessionId', 'The session the lookup answered.', { type: 'string', pattern: '^[0-9a-f]{32}$' }, true),
     own('otp', 'The six digits of the code (never echoed); the third wrong one locks the session.', { type: 'string', pattern: '^[0-9]{6}$' }, true),
   ]),
-  'POST /v1/checkouts/:id/clickToPay/checkout': clickToPayStep('Click to Pay: the card chosen from the card list, held for the checkout’s submit', [
-    own('sessionId', 'The validated session.', { type: 'string', pattern: '^[0-9a-f]{32}$' }, true),
-    own('cardId', 'A card of the card list.', { type: 'string' }, true),
+  'POST /v1/checkouts/:id/clickToPay/checkout': clickToPayStep('Click to Pay: the card chosen, held for the checkout’s submit (from the simulator’s card list, or a network’s checkout response)', [
+    own('sessionId', 'The validated session (simulator), or the srciTransactionId of …/clickToPay/session (networks).', { type: 'string', pattern: '^[0-9a-f]{32}$' }, true),
+    own('cardId', 'Simulator: a card of the card list.', { type: 'string' }),
+    own('network', 'Networks: the network whose SDK answered (mastercard, visa).', { enum: ['mastercard', 'visa'] }),
+    own('checkoutResponse', 'Networks: the checkoutResponse of the SDK’s checkout(): signed by the network, its payload encrypted to the entity’s key; opened by the gateway, never echoed.', { type: 'string', maxLength: 32768 }),
   ]),
   'POST /v1/registrations': {
     summary: 'Store a card or a SEPA account', tag: 'Registrations', security: 'merchant', form: 'registration', idempotent: true,

@@ -382,10 +382,10 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
           ),
           correlationId: string(ID, 'The chosen card, for the checkout’s submit (clickToPay.correlationId): once, within 5 minutes.'),
         },
-        'Click to Pay’s step with the simulated SRC system.',
+        'Click to Pay’s step with the simulated SRC system, or the card a network’s checkout response carried (correlationId).',
       ),
     },
-    'A step of Click to Pay (test environment).',
+    'A step of Click to Pay.',
   ),
   Checkout: enveloped(['id'], { id: string(CHECKOUT_ID), integrity: string('^sha384-[A-Za-z0-9+/]+={0,2}$', 'The SRI hash of the checkout’s paymentWidgets.js (integrity=true).') }),
   CheckoutResult: { anyOf: [ref('Payment'), ref('Registration'), ref('Envelope')], description: 'The payment, a registration-only checkout’s registration, or 000.200.000 while there is none yet.' },
@@ -487,6 +487,37 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
       certificate: nullable(object(['subject', 'expiresAt'], { subject: string(), expiresAt: dateTime }, 'The Merchant Identity certificate’s subject and expiry: renew it before then.')),
       updatedAt: nullable(dateTime),
     }, 'The entity’s Apple Pay merchant identity: never the certificate or its key.'),
+  }),
+  ClickToPaySettings: enveloped(['clickToPay'], {
+    clickToPay: object(['entityId', 'set', 'dpaName', 'keyId', 'networks', 'updatedAt'], {
+      entityId: string(ID),
+      set: { type: 'boolean' },
+      dpaName: nullable(string()),
+      keyId: nullable(string()),
+      networks: list(
+        object(['network', 'srcDpaId', 'srcInitiatorId', 'sdkUrl', 'signingKey'], {
+          network: oneOf(['mastercard', 'visa']),
+          srcDpaId: string(),
+          srcInitiatorId: string(),
+          sdkUrl: string(),
+          signingKey: string(undefined, 'The network’s public key, PEM.'),
+        }),
+      ),
+      updatedAt: nullable(dateTime),
+    }, 'The entity’s Click to Pay with the networks: never its private key.'),
+  }),
+  ClickToPaySession: enveloped(['clickToPay'], {
+    clickToPay: object(['srciTransactionId', 'dpaName', 'networks', 'dpaTransactionOptions'], {
+      srciTransactionId: string(ID, 'The session: the SDKs are initialised with it, and the network’s checkout response must name it.'),
+      dpaName: nullable(string()),
+      networks: list(
+        object(['network', 'srcDpaId', 'srcInitiatorId', 'sdkUrl'], { network: oneOf(['mastercard', 'visa']), srcDpaId: string(), srcInitiatorId: string(), sdkUrl: string() }),
+      ),
+      dpaTransactionOptions: object(['transactionAmount', 'paymentOptions'], {
+        transactionAmount: object(['transactionAmount', 'transactionCurrencyCode'], { transactionAmount: string(), transactionCurrencyCode: string() }),
+        paymentOptions: list(object(['dynamicDataType'], { dynamicDataType: string() })),
+      }),
+    }, 'What the widget initialises the networks’ SRC SDKs with (EMVCo SRC init).'),
   }),
   ApplePayMerchantSession: { type: 'object', additionalProperties: true, description: 'Apple’s merchant session object, as Apple answered it: opaque, for ApplePaySession.completeMerchantValidation (it expires in 5 minutes).' },
   AcquirerCredentialsList: enveloped(['acquirerCredentials'], { acquirerCredentials: list(acquirerCredentials) }),

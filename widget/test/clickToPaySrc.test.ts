@@ -16,6 +16,10 @@ interface Calls {
 function standIn(network: string, email: string, code = '654321', calls: Calls = { made: [] }): NetworkSrcSdk {
   let failures = 0;
   return {
+    init: async () => {
+      calls.made.push(`${network}.init`);
+      return {};
+    },
     identityLookup: async ({ consumerIdentity }) => {
       calls.made.push(`${network}.identityLookup ${consumerIdentity.identityType}`);
       return { consumerPresent: consumerIdentity.identityValue === email };

@@ -1,3 +1,4 @@
+import { loadScript } from '../scriptLoader.ts';
 import type { CheckoutInfo } from '../types.ts';
 
 /**
@@ -7,7 +8,8 @@ import type { CheckoutInfo } from '../types.ts';
  * page: the card list is masked, and what the payment needs stays between the SRC system and the gateway.
  *
  * Two SRC systems: the test environment's, simulated by the gateway (`simulatedSrc`), and in live the networks' own,
- * through their SDKs in this page (`networkSrc`, EMVCo's SRC JavaScript API).
+ * through their SDKs, which the widget loads into this page and initialises with the session the gateway opens for
+ * the checkout (`networksSrc` over `networkSrc`, EMVCo's SRC JavaScript API).
  */
 
 export type LookupResult =
@@ -76,6 +78,13 @@ export function simulatedSrc(checkout: CheckoutInfo): SrcClient {
  * `vAdapters.VisaSRCI`), the few calls the form makes.
  */
 export interface NetworkSrcSdk {
+  init(input: {
+    srciTransactionId: string;
+    srcInitiatorId: string;
+    srciDpaId: string;
+    dpaTransactionOptions: unknown;
+    dpaData?: { dpaName: string };
+  }): Promise<unknown>;
   identityLookup(input: { consumerIdentity: { identityProvider: 'SRC'; identityType: 'EMAIL_ADDRESS'; identityValue: string } }): Promise<{ consumerPresent: boolean }>;
   initiateIdentityValidation(input?: Record<string, unknown>): Promise<{ maskedValidationChannel?: string }>;
   completeIdentityValidation(input: { validationData: string }): Promise<{ idToken: string }>;
@@ -168,18 +177,69 @@ export function networkSrc(sdks: readonly { readonly network: string; readonly s
   };
 }
 
-/** The networks' SDK objects this page loaded (live), by network. */
-export function loadedNetworkSdks(): { network: string; sdk: NetworkSrcSdk }[] {
-  const page = window as { SRCSDK_MASTERCARD?: NetworkSrcSdk; vAdapters?: { VisaSRCI?: NetworkSrcSdk } };
-  return [
-    ...(page.SRCSDK_MASTERCARD ? [{ network: 'mastercard', sdk: page.SRCSDK_MASTERCARD }] : []),
-    ...(page.vAdapters?.VisaSRCI ? [{ network: 'visa', sdk: page.vAdapters.VisaSRCI }] : []),
-  ];
+/** Where each network's SDK puts itself once loaded. */
+const SDK_OF: Readonly<Record<string, () => NetworkSrcSdk | undefined>> = {
+  mastercard: () => (window as { SRCSDK_MASTERCARD?: NetworkSrcSdk }).SRCSDK_MASTERCARD,
+  visa: () => (window as { vAdapters?: { VisaSRCI?: NetworkSrcSdk } }).vAdapters?.VisaSRCI,
+};
+
+/** What the gateway answers for a session with the networks (server/clickToPay/service.ts, start). */
+interface NetworkSession {
+  readonly srciTransactionId: string;
+  readonly dpaName: string | null;
+  readonly networks: readonly { readonly network: string; readonly srcDpaId: string; readonly srcInitiatorId: string; readonly sdkUrl: string }[];
+  readonly dpaTransactionOptions: unknown;
+}
+
+/**
+ * Live: a session with the networks for this checkout, opened by the gateway at the first step (its entity's DPA
+ * registrations, its transaction), each network's SDK loaded and initialised with it; a network whose SDK does not
+ * load or initialise is left out, none at all makes Click to Pay unavailable. The chosen card's checkout response goes
+ * to the gateway with the session's id, which it must name.
+ */
+export function networksSrc(checkout: CheckoutInfo): SrcClient {
+  const base = `${checkout.gatewayUrl}/v1/checkouts/${encodeURIComponent(checkout.id)}/clickToPay`;
+  let started: Promise<SrcClient> | undefined;
+  const start = async (): Promise<SrcClient> => {
+    const session = (await post(`${base}/session`, {})) as unknown as NetworkSession;
+    const sdks: { network: string; sdk: NetworkSrcSdk }[] = [];
+    for (const { network, srcDpaId, srcInitiatorId, sdkUrl } of session.networks) {
+      try {
+        if (!SDK_OF[network]?.()) await loadScript(sdkUrl);
+        const sdk = SDK_OF[network]?.();
+        if (!sdk) continue;
+        await sdk.init({
+          srciTransactionId: session.srciTransactionId,
+          srcInitiatorId,
+          srciDpaId: srcDpaId,
+          dpaTransactionOptions: session.dpaTransactionOptions,
+          ...(session.dpaName ? { dpaData: { dpaName: session.dpaName } } : {}),
+        });
+        sdks.push({ network, sdk });
+      } catch {
+        // This network's SDK is unavailable; the others may know the shopper.
+      }
+    }
+    if (sdks.length === 0) throw new SrcUnavailable("no network's SRC SDK could be loaded");
+    return networkSrc(sdks, async (network, checkoutResponse) =>
+      String((await post(`${base}/checkout`, { sessionId: session.srciTransactionId, network, checkoutResponse })).correlationId),
+    );
+  };
+  const client = (): Promise<SrcClient> => {
+    started ??= start().catch((error: unknown) => {
+      started = undefined;
+      throw error instanceof SrcUnavailable ? error : new SrcUnavailable(String(error));
+    });
+    return started;
+  };
+  return {
+    lookUp: async (email) => (await client()).lookUp(email),
+    validate: async (otp) => (await client()).validate(otp),
+    checkout: async (cardId) => (await client()).checkout(cardId),
+  };
 }
 
 /** The SRC system of the checkout's environment: a live checkout's id names a production cluster (`.prod…`). */
 export function srcFor(checkout: CheckoutInfo): SrcClient {
-  if (!/\.prod/.test(checkout.id)) return simulatedSrc(checkout);
-  const base = `${checkout.gatewayUrl}/v1/checkouts/${encodeURIComponent(checkout.id)}/clickToPay`;
-  return networkSrc(loadedNetworkSdks(), async (network, checkoutResponse) => String((await post(`${base}/checkout`, { network, checkoutResponse })).correlationId));
+  return /\.prod/.test(checkout.id) ? networksSrc(checkout) : simulatedSrc(checkout);
 }

@@ -1,6 +1,7 @@
 import type { WalletBrand } from '../../shared/walletSheet.ts';
 import { reportError } from '../callbacks.ts';
 import { readOptions } from '../options.ts';
+import { loadScript } from '../scriptLoader.ts';
 import { APPLE_NETWORKS, GOOGLE_NETWORKS, type WalletSettings } from './walletOptions.ts';
 
 /**
@@ -63,34 +64,12 @@ type GooglePayments = { payments: { api: { PaymentsClient: new (options: Json) =
 
 const bootstrap = () => (window as { wpwl?: { url?: string; checkout?: { id?: string } | null } }).wpwl ?? {};
 
-/** The nonce the widget's scripts run with (strict CSP pages), for the wallet's SDK. */
-const widgetNonce = () => Array.from(document.scripts).find((script) => /\/js\/static\.min\.js$/.test(script.src))?.nonce || undefined;
-
-let googleLoad: Promise<GooglePayments> | undefined;
-
-/** pay.js, loaded once per page (a failed load is tried again next time). */
-function loadGooglePay(): Promise<GooglePayments> {
-  const loaded = (window as { google?: GooglePayments }).google;
-  if (loaded?.payments?.api) return Promise.resolve(loaded);
-  googleLoad ??= new Promise<GooglePayments>((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = GOOGLE_PAY_JS;
-    script.async = true;
-    const nonce = widgetNonce();
-    if (nonce) script.nonce = nonce;
-    script.onload = () => {
-      const google = (window as { google?: GooglePayments }).google;
-      if (google?.payments?.api) resolve(google);
-      else reject(new Error('pay.js defined no google.payments.api'));
-    };
-    script.onerror = () => {
-      googleLoad = undefined;
-      script.remove();
-      reject(new Error(`${GOOGLE_PAY_JS} could not be loaded`));
-    };
-    document.head.appendChild(script);
-  });
-  return googleLoad;
+/** pay.js, loaded once per page unless the page has it already (a failed load is tried again next time). */
+async function loadGooglePay(): Promise<GooglePayments> {
+  if (!(window as { google?: GooglePayments }).google?.payments?.api) await loadScript(GOOGLE_PAY_JS);
+  const google = (window as { google?: GooglePayments }).google;
+  if (!google?.payments?.api) throw new Error('pay.js defined no google.payments.api');
+  return google;
 }
 
 const strings = (value: unknown): string[] | undefined =>
