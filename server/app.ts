@@ -16,7 +16,7 @@ import { clickToPaySettingsAdminRoutes } from './clickToPay/settingsRoutes.ts';
 import { paymentRoutes, registrationPaymentRoutes } from './payments/routes.ts';
 import { queryRoutes } from './query/routes.ts';
 import { redirectRoutes } from './redirects/routes.ts';
-import { GOOGLE_PAY_GATEWAY, walletRoutes } from './wallets/routes.ts';
+import { walletRoutes } from './wallets/routes.ts';
 import { applePayValidationSettings } from './wallets/applePaySession.ts';
 import { applePayIdentityAdminRoutes } from './wallets/applePayIdentityRoutes.ts';
 import { providerRoutes } from './providers/routes.ts';
@@ -106,7 +106,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     walletRoutes({
       environment: deps.config.environment,
       staticBaseUrl: deps.staticBaseUrl,
-      googlePayGateway: GOOGLE_PAY_GATEWAY,
+      googlePayGateway: deps.config.googlePayGateway,
       applePay: {
         store: deps.store,
         vault: deps.payments.vault,

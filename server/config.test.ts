@@ -25,7 +25,13 @@ describe('configuration from the environment', () => {
       cardDataKeyFile: undefined,
       cardDataPreviousKeys: [],
       cardDataPreviousKeysFile: undefined,
+      googlePayGateway: 'wpwlgateway',
     });
+  });
+
+  it('reads GOOGLE_PAY_GATEWAY, the name Google registered for the operator, refusing what cannot be one', () => {
+    expect(loadConfig({ GOOGLE_PAY_GATEWAY: 'examplepsp' }).googlePayGateway).toBe('examplepsp');
+    expect(() => loadConfig({ GOOGLE_PAY_GATEWAY: 'Example PSP' })).toThrow(/GOOGLE_PAY_GATEWAY must be the gateway name Google registered/);
   });
 
   it('reads every documented variable', () => {

@@ -62,6 +62,12 @@ export interface GatewayConfig {
    */
   readonly clientAddressHeader: string | undefined;
   /**
+   * GOOGLE_PAY_GATEWAY: the name Google registered for this gateway's operator, the `gateway` of Google Pay's
+   * tokenizationSpecification the wallet buttons send (wallets/routes.ts). Google's TEST environment takes any name;
+   * paying in PRODUCTION needs the registered one.
+   */
+  readonly googlePayGateway: string;
+  /**
    * ACQUIRERS: the acquirers payments can go to, by name. New payments go to DEFAULT_ACQUIRER (or where the entity's
    * routing rules send them); every later operation on a payment goes to the acquirer recorded with it
    * (acquirers/registry.ts).
@@ -278,6 +284,15 @@ function parseHeaderName(name: string, raw: string | undefined): string | undefi
   if (raw === undefined || raw === '') return undefined;
   if (!/^[A-Za-z0-9-]{1,64}$/.test(raw)) throw new ConfigError(`${name} must be an HTTP header name, got "${raw}"`);
   return raw.toLowerCase();
+}
+
+/** The name a gateway goes by in Google Pay when its operator has none registered yet. */
+export const DEFAULT_GOOGLE_PAY_GATEWAY = 'wpwlgateway';
+
+function parseGooglePayGateway(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULT_GOOGLE_PAY_GATEWAY;
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(raw)) throw new ConfigError(`GOOGLE_PAY_GATEWAY must be the gateway name Google registered (lowercase letters, digits, _ and -), got "${raw.slice(0, 64)}"`);
+  return raw;
 }
 
 const ACQUIRER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -506,6 +521,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     limits: parseRequestLimits(env),
     throttle: parseThrottleBackend(env),
     clientAddressHeader: parseHeaderName('CLIENT_ADDRESS_HEADER', env.CLIENT_ADDRESS_HEADER),
+    googlePayGateway: parseGooglePayGateway(env.GOOGLE_PAY_GATEWAY),
     ...acquirers,
     connectors: parseConnectors(env.ACQUIRERS_FILE, acquirers.acquirers),
     registrationLifetimeMonths: parseInteger('REGISTRATION_LIFETIME_MONTHS', env.REGISTRATION_LIFETIME_MONTHS, 13, 1, 120),

@@ -17,6 +17,13 @@ describe('the wallet buttons’ routes', () => {
     const answer = await fetch(`${t.url}/v1/wallets/config`);
     expect([answer.status, answer.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
     expect(await answer.json()).toMatchObject({ environment: 'test', googlePay: { gateway: 'wpwlgateway' }, result: { code: '000.000.100' } });
+    // The operator's registered name (GOOGLE_PAY_GATEWAY) where it has one: what a live gateway's buttons send.
+    const operated = await startTestGateway('PGlite', { googlePayGateway: 'examplepsp' });
+    try {
+      expect(await (await fetch(`${operated.url}/v1/wallets/config`)).json()).toMatchObject({ googlePay: { gateway: 'examplepsp' } });
+    } finally {
+      await operated.close();
+    }
     const live = await (await liveApp(t)).request('/v1/wallets/config');
     expect(((await live.json()) as { environment: string }).environment).toBe('live');
   });

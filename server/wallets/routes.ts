@@ -27,17 +27,13 @@ import { startApplePaySession, type ApplePaySessionRequest, type ApplePaySession
  *   credentials: the checkout id is the capability, as for the shopper's submit.
  */
 
-/**
- * The name this gateway goes by in Google Pay's tokenization (`tokenizationSpecification.parameters.gateway`), with the
- * entity id as `gatewayMerchantId`. Google's TEST environment takes any name; paying in PRODUCTION needs the name Google
- * registered for the gateway's operator (not configurable yet: docs/widget.md).
- */
-export const GOOGLE_PAY_GATEWAY = 'wpwlgateway';
-
 export interface WalletRouteOptions {
   readonly environment: GatewayEnvironment;
   readonly staticBaseUrl: string;
-  /** The gateway's name in Google Pay's tokenizationSpecification (`gateway`). */
+  /**
+   * The gateway's name in Google Pay's tokenizationSpecification (`gateway`, GOOGLE_PAY_GATEWAY), with the entity id as
+   * `gatewayMerchantId`.
+   */
   readonly googlePayGateway: string;
   /** Apple Pay's merchant validation: the store, the vault holding the entities' identities, how Apple is reached. */
   readonly applePay: ApplePaySessionServices;
