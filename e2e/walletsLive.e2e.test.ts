@@ -26,7 +26,7 @@ const GOOGLE_TOKEN = JSON.stringify({
   paymentMethodDetails: { pan: '5454545454545454', expirationMonth: 12, expirationYear: 2031, authMethod: 'CRYPTOGRAM_3DS' },
 });
 
-async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePayments: boolean } }): Promise<{ page: Page; posts: URLSearchParams[]; callbacks: string[]; logged: Asked }> {
+async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePayments: boolean }; sheetCallbacks?: boolean }): Promise<{ page: Page; posts: URLSearchParams[]; callbacks: string[]; logged: Asked }> {
   const page = env.track(await (await env.browser.newContext()).newPage());
   const posts: URLSearchParams[] = [];
   const callbacks: string[] = [];
@@ -42,7 +42,37 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
     if (request.method() === 'POST' && /\/v1\/checkouts\/[^/]+\/payment$/.test(request.url())) posts.push(new URLSearchParams(request.postData() ?? ''));
   });
   await page.addInitScript(
-    ({ google, apple, token }) => {
+    ({ google, apple, token, sheetCallbacks }) => {
+      if (sheetCallbacks) {
+        // The platform's sheet callbacks, as a shop with shipping writes them: a shipping fee by the shopper's country.
+        const fee = (country: unknown) => (country === 'DE' ? '4.90' : '9.90');
+        (window as unknown as { wpwlOptions: unknown }).wpwlOptions = {
+          googlePay: {
+            gatewayMerchantId: 'e2e-entity',
+            merchantName: 'E2E shop',
+            shippingAddressRequired: true,
+            onPaymentDataChanged(data: { shippingAddress?: { countryCode?: string } }) {
+              console.info(`callback onPaymentDataChanged ${JSON.stringify(data)}`);
+              return Promise.resolve({ newTransactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '92.00', currencyCode: 'EUR', displayItems: [{ label: 'Shipping', type: 'LINE_ITEM', price: fee(data.shippingAddress?.countryCode) }] } });
+            },
+          },
+          applePay: {
+            displayName: 'E2E shop',
+            countryCode: 'DE',
+            requiredShippingContactFields: ['postalAddress'],
+            onShippingContactSelected(contact: { countryCode?: string }) {
+              console.info(`callback onShippingContactSelected ${JSON.stringify(contact)}`);
+              return { newTotal: { label: 'E2E shop', amount: '92.00' }, newLineItems: [{ label: 'Shipping', amount: fee(contact.countryCode) }] };
+            },
+            onShippingMethodSelected() {
+              throw new Error('no shipping methods here');
+            },
+            onCancel() {
+              console.info('callback applePay.onCancel');
+            },
+          },
+        };
+      }
       // Each call is logged too: the result page the payment ends on no longer has the page's records.
       const record = (list: unknown[]) => ({
         push(call: { method: string; argument: unknown }) {
@@ -55,8 +85,10 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
       const asked = { google: record(lists.google), apple: record(lists.apple) };
       if (google) {
         class PaymentsClient {
-          constructor(options: unknown) {
+          callbacks: { onPaymentDataChanged?: (data: unknown) => Promise<unknown> } | undefined;
+          constructor(options: { paymentDataCallbacks?: { onPaymentDataChanged?: (data: unknown) => Promise<unknown> } }) {
             asked.google.push({ method: 'PaymentsClient', argument: options });
+            this.callbacks = options.paymentDataCallbacks;
           }
           isReadyToPay(request: unknown) {
             asked.google.push({ method: 'isReadyToPay', argument: request });
@@ -71,8 +103,13 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
             button.addEventListener('click', () => options.onClick());
             return button;
           }
-          loadPaymentData(request: unknown) {
+          async loadPaymentData(request: unknown) {
             asked.google.push({ method: 'loadPaymentData', argument: request });
+            // The shopper's address in the sheet: Google asks the page's callback and shows its update.
+            if (this.callbacks?.onPaymentDataChanged) {
+              const update = await this.callbacks.onPaymentDataChanged({ callbackTrigger: 'INITIALIZE', shippingAddress: { countryCode: 'DE', postalCode: '10115' } });
+              asked.google.push({ method: 'paymentDataChanged', argument: update });
+            }
             return Promise.resolve({ paymentMethodData: { type: 'CARD', info: { cardNetwork: 'MASTERCARD' }, tokenizationData: { type: 'PAYMENT_GATEWAY', token } } });
           }
         }
@@ -86,6 +123,8 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
             return apple!.canMakePayments;
           }
           onvalidatemerchant: ((event: { validationURL: string }) => void) | null = null;
+          onshippingcontactselected: ((event: { shippingContact: unknown }) => void) | null = null;
+          onshippingmethodselected: ((event: { shippingMethod: unknown }) => void) | null = null;
           onpaymentauthorized: unknown = null;
           oncancel: unknown = null;
           constructor(version: number, request: unknown) {
@@ -93,10 +132,19 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
           }
           begin() {
             asked.apple.push({ method: 'begin', argument: null });
+            // The shopper's contact and a shipping method chosen in the sheet, when the page answers them.
+            this.onshippingcontactselected?.({ shippingContact: { countryCode: 'FR', postalCode: '75001' } });
+            this.onshippingmethodselected?.({ shippingMethod: { identifier: 'express' } });
             setTimeout(() => this.onvalidatemerchant?.({ validationURL: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession' }), 0);
           }
           completeMerchantValidation(session: unknown) {
             asked.apple.push({ method: 'completeMerchantValidation', argument: session });
+          }
+          completeShippingContactSelection(update: unknown) {
+            asked.apple.push({ method: 'completeShippingContactSelection', argument: update });
+          }
+          completeShippingMethodSelection(update: unknown) {
+            asked.apple.push({ method: 'completeShippingMethodSelection', argument: update });
           }
           completePayment(status: number) {
             asked.apple.push({ method: 'completePayment', argument: status });
@@ -108,7 +156,7 @@ async function open(standIns: { google?: { ready: boolean }; apple?: { canMakePa
         (window as unknown as { ApplePaySession: unknown }).ApplePaySession = ApplePaySession;
       }
     },
-    { google: standIns.google, apple: standIns.apple, token: GOOGLE_TOKEN },
+    { google: standIns.google, apple: standIns.apple, token: GOOGLE_TOKEN, sheetCallbacks: standIns.sheetCallbacks === true },
   );
   await page.goto(env.site.pageUrl('wallets'));
   await page.waitForFunction(() => Array.isArray((window as unknown as { readyForms?: unknown }).readyForms));
@@ -186,5 +234,30 @@ describe('wallet buttons in the live environment (the wallets’ APIs stood in f
     await expect.poll(async () => (await askedOf(page)).apple.map((call) => call.method)).toContain('abort');
     expect(callbacks.filter((line) => line.includes('Apple Pay'))).toEqual([expect.stringContaining('onError WidgetError: Apple Pay merchant validation failed')]);
     expect(posts).toEqual([]);
+  });
+  it('answers the shopper’s choices in the wallets’ sheets with the page’s callbacks: Google’s onPaymentDataChanged, Apple’s onShippingContactSelected', async () => {
+    const google = await open({ google: { ready: true }, sheetCallbacks: true });
+    await google.page.locator('.wpwl-form-virtualAccount-GOOGLEPAY .wpwl-google-pay-button button.gpay-button').click();
+    await google.page.waitForURL(/\/result\?/);
+    const asked = google.logged.google;
+    // Google is given the callback and the intents it answers, and shows the page's update.
+    expect(Object.keys((asked[0]?.argument ?? {}) as object)).toEqual(['environment', 'paymentDataCallbacks']);
+    expect(asked.find((call) => call.method === 'loadPaymentData')?.argument).toMatchObject({ shippingAddressRequired: true, callbackIntents: ['SHIPPING_ADDRESS'] });
+    expect(asked.find((call) => call.method === 'paymentDataChanged')?.argument).toEqual({
+      newTransactionInfo: { totalPriceStatus: 'FINAL', totalPrice: '92.00', currencyCode: 'EUR', displayItems: [{ label: 'Shipping', type: 'LINE_ITEM', price: '4.90' }] },
+    });
+    expect(google.callbacks.filter((line) => line.startsWith('onPaymentDataChanged'))).toHaveLength(1);
+
+    const apple = await open({ apple: { canMakePayments: true }, sheetCallbacks: true });
+    await apple.page.locator('button.wpwl-apple-pay-button').click();
+    await expect.poll(async () => (await askedOf(apple.page)).apple.map((call) => call.method)).toContain('abort');
+    const calls = (await askedOf(apple.page)).apple;
+    expect(calls.find((call) => call.method === 'completeShippingContactSelection')?.argument).toEqual({
+      newTotal: { label: 'E2E shop', amount: '92.00' },
+      newLineItems: [{ label: 'Shipping', amount: '9.90' }],
+    });
+    // A callback that throws is told to onError, and the sheet still answered with the total as it was.
+    expect(calls.find((call) => call.method === 'completeShippingMethodSelection')?.argument).toEqual({ newTotal: { label: 'E2E shop', amount: '92.00' } });
+    expect(apple.callbacks).toEqual(expect.arrayContaining([expect.stringContaining('onError WidgetError: the Apple Pay sheet callback failed: no shipping methods here')]));
   });
 });

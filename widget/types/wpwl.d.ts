@@ -423,6 +423,17 @@ declare global {
     merchantIdentifier?: string;
     requiredShippingContactFields?: string[];
     requiredBillingContactFields?: string[];
+    /**
+     * Live: the shopper chose another card in Apple's sheet; answer an `ApplePayPaymentMethodUpdate`
+     * (`{ newTotal, newLineItems }`) or a promise of one. No answer (or a failure, told to onError) keeps the total.
+     */
+    onPaymentMethodSelected?: (paymentMethod: unknown) => object | PromiseLike<object> | void;
+    /** Live: the shopper's shipping contact (redacted by Apple until they pay); answer an `ApplePayShippingContactUpdate`. */
+    onShippingContactSelected?: (shippingContact: unknown) => object | PromiseLike<object> | void;
+    /** Live: the shopper chose a shipping method of `shippingMethods`; answer an `ApplePayShippingMethodUpdate`. */
+    onShippingMethodSelected?: (shippingMethod: unknown) => object | PromiseLike<object> | void;
+    /** Live: the shopper closed Apple's sheet without paying. */
+    onCancel?: () => void;
     [other: string]: unknown;
   }
 
@@ -450,6 +461,19 @@ declare global {
     countryCode?: string;
     emailRequired?: boolean;
     shippingAddressRequired?: boolean;
+    shippingAddressParameters?: { allowedCountryCodes?: string[]; phoneNumberRequired?: boolean };
+    shippingOptionRequired?: boolean;
+    shippingOptionParameters?: { defaultSelectedOptionId?: string; shippingOptions: { id: string; label: string; description?: string }[] };
+    /** The lines under the total in Google's sheet (`transactionInfo.displayItems`). */
+    displayItems?: { label: string; type: string; price: string; status?: string }[];
+    /**
+     * Live: the shopper's address or shipping option changed in Google's sheet (`intermediatePaymentData`); answer
+     * Google's `PaymentDataRequestUpdate` (`{ newTransactionInfo, newShippingOptionParameters, error }`) or a promise
+     * of one. A failure is told to onError and answered with no change.
+     */
+    onPaymentDataChanged?: (intermediatePaymentData: unknown) => object | PromiseLike<object>;
+    /** What onPaymentDataChanged is called for. @default ['SHIPPING_ADDRESS'] (and 'SHIPPING_OPTION' with shippingOptionRequired) */
+    callbackIntents?: ('SHIPPING_ADDRESS' | 'SHIPPING_OPTION' | 'OFFER')[];
     [other: string]: unknown;
   }
 

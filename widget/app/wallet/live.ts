@@ -46,18 +46,61 @@ interface ApplePaySessionClass {
 
 interface ApplePaySessionInstance {
   onvalidatemerchant: ((event: { validationURL: string }) => void) | null;
+  onpaymentmethodselected: ((event: { paymentMethod: unknown }) => void) | null;
+  onshippingcontactselected: ((event: { shippingContact: unknown }) => void) | null;
+  onshippingmethodselected: ((event: { shippingMethod: unknown }) => void) | null;
   onpaymentauthorized: ((event: { payment: { token: unknown; shippingContact?: unknown; billingContact?: unknown } }) => void) | null;
   oncancel: (() => void) | null;
   begin(): void;
   abort(): void;
   completeMerchantValidation(session: unknown): void;
+  completePaymentMethodSelection(update: Json): void;
+  completeShippingContactSelection(update: Json): void;
+  completeShippingMethodSelection(update: Json): void;
   completePayment(status: number): void;
+}
+
+/**
+ * The merchant's answer to a choice the shopper made in the wallet's sheet (applePay.onShippingContactSelected …,
+ * googlePay.onPaymentDataChanged): the callback's update, or a promise (any thenable) of it, handed to the wallet;
+ * `fallback` when it gives none, throws or rejects (the sheet must always be answered, or the wallet ends it), the
+ * failure told to onError.
+ */
+function answerSheet(brand: WalletBrand, callback: unknown, argument: unknown, fallback: Json): Promise<Json> {
+  const failed = (error: unknown) => {
+    reportError(readOptions(), { name: 'WidgetError', message: `the ${brand === 'APPLEPAY' ? 'Apple' : 'Google'} Pay sheet callback failed: ${error instanceof Error ? error.message : String(error)}`, brand });
+    return fallback;
+  };
+  let update: unknown;
+  try {
+    update = (callback as (argument: unknown) => unknown)(argument);
+  } catch (error) {
+    return Promise.resolve(failed(error));
+  }
+  return Promise.resolve(update).then((value) => (typeof value === 'object' && value !== null ? (value as Json) : fallback), failed);
+}
+
+/**
+ * Apple's sheet events the platform's `applePay` options answer (onPaymentMethodSelected, onShippingContactSelected,
+ * onShippingMethodSelected), each with the event's object; set only for the callbacks the page gives (a handler set
+ * must be completed, one not set lets Safari go on by itself). Without an update the total stays.
+ */
+function answerAppleSheet(session: ApplePaySessionInstance, given: Json, total: Json): void {
+  const events = [
+    [given.onPaymentMethodSelected, 'onpaymentmethodselected', 'paymentMethod', 'completePaymentMethodSelection'],
+    [given.onShippingContactSelected, 'onshippingcontactselected', 'shippingContact', 'completeShippingContactSelection'],
+    [given.onShippingMethodSelected, 'onshippingmethodselected', 'shippingMethod', 'completeShippingMethodSelection'],
+  ] as const;
+  for (const [callback, handler, field, complete] of events) {
+    if (typeof callback !== 'function') continue;
+    session[handler] = (event: Record<string, unknown>) => void answerSheet('APPLEPAY', callback, event[field], { newTotal: total }).then((update) => session[complete](update));
+  }
 }
 
 interface GooglePaymentsClient {
   isReadyToPay(request: Json): Promise<{ result: boolean }>;
   createButton(options: Json): HTMLElement;
-  loadPaymentData(request: Json): Promise<{ paymentMethodData: { tokenizationData: { token: string } }; email?: string; shippingAddress?: unknown }>;
+  loadPaymentData(request: Json): Promise<{ paymentMethodData: { tokenizationData: { token: string } }; email?: string; shippingAddress?: unknown; shippingOptionData?: unknown }>;
 }
 
 type GooglePayments = { payments: { api: { PaymentsClient: new (options: Json) => GooglePaymentsClient } } };
@@ -101,7 +144,9 @@ function appleWallet(): LiveWallet | undefined {
     button: () => document.createElement('span'),
     start(settings) {
       const version = typeof settings.given.version === 'number' ? settings.given.version : 3;
-      const session = new Session(version, appleRequest(settings));
+      const request = appleRequest(settings);
+      const session = new Session(version, request);
+      answerAppleSheet(session, settings.given, request.total as Json);
       let settle: (approval: LiveApproval | undefined) => void = () => undefined;
       const approved = new Promise<LiveApproval | undefined>((resolve) => (settle = resolve));
       session.onvalidatemerchant = (event) => {
@@ -137,7 +182,10 @@ function appleWallet(): LiveWallet | undefined {
           json: { shippingContact: event.payment.shippingContact, billingContact: event.payment.billingContact },
           finish: (success) => session.completePayment(success ? Session.STATUS_SUCCESS : Session.STATUS_FAILURE),
         });
-      session.oncancel = () => settle(undefined);
+      session.oncancel = () => {
+        if (typeof settings.given.onCancel === 'function') void answerSheet('APPLEPAY', settings.given.onCancel, undefined, {});
+        settle(undefined);
+      };
       session.begin();
       return {
         approved,
@@ -153,7 +201,13 @@ function appleWallet(): LiveWallet | undefined {
 async function googleWallet(settings: WalletSettings, gateway: string): Promise<LiveWallet | undefined> {
   const given = settings.given;
   const google = await loadGooglePay();
-  const client = new google.payments.api.PaymentsClient({ environment: given.environment === 'TEST' ? 'TEST' : 'PRODUCTION' });
+  // The platform's googlePay.onPaymentDataChanged answers the shopper's address and shipping option in Google's sheet
+  // (Google's paymentDataCallbacks; the request names the intents: googlePay.callbackIntents, or the shipping ones).
+  const onPaymentDataChanged = given.onPaymentDataChanged;
+  const client = new google.payments.api.PaymentsClient({
+    environment: given.environment === 'TEST' ? 'TEST' : 'PRODUCTION',
+    ...(typeof onPaymentDataChanged === 'function' ? { paymentDataCallbacks: { onPaymentDataChanged: (data: unknown) => answerSheet('GOOGLEPAY', onPaymentDataChanged, data, {}) } } : {}),
+  });
   const parameters = {
     allowedAuthMethods: settings.authMethods.length > 0 ? settings.authMethods : ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
     allowedCardNetworks: settings.networks.length > 0 ? settings.networks.map((network) => GOOGLE_NETWORKS[network]) : Object.values(GOOGLE_NETWORKS),
@@ -175,9 +229,20 @@ async function googleWallet(settings: WalletSettings, gateway: string): Promise<
             tokenizationSpecification: { type: 'PAYMENT_GATEWAY', parameters: { gateway, gatewayMerchantId: typeof given.gatewayMerchantId === 'string' ? given.gatewayMerchantId : '' } },
           },
         ],
-        transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: current.amount, currencyCode: current.currency, ...(current.countryCode ? { countryCode: current.countryCode } : {}) },
+        transactionInfo: {
+          totalPriceStatus: 'FINAL',
+          totalPrice: current.amount,
+          currencyCode: current.currency,
+          ...(current.countryCode ? { countryCode: current.countryCode } : {}),
+          ...(Array.isArray(given.displayItems) ? { displayItems: given.displayItems } : {}),
+        },
         emailRequired: given.emailRequired === true,
         shippingAddressRequired: given.shippingAddressRequired === true,
+        ...(given.shippingAddressParameters !== undefined ? { shippingAddressParameters: given.shippingAddressParameters } : {}),
+        ...(given.shippingOptionRequired === true ? { shippingOptionRequired: true, shippingOptionParameters: given.shippingOptionParameters } : {}),
+        ...(typeof onPaymentDataChanged === 'function'
+          ? { callbackIntents: strings(given.callbackIntents) ?? ['SHIPPING_ADDRESS', ...(given.shippingOptionRequired === true ? ['SHIPPING_OPTION'] : [])] }
+          : {}),
       };
       const approved = client.loadPaymentData(request).then(
         (data): LiveApproval => ({
@@ -185,7 +250,7 @@ async function googleWallet(settings: WalletSettings, gateway: string): Promise<
             ['googlePay.paymentToken', data.paymentMethodData.tokenizationData.token],
             ['googlePay.source', 'web'],
           ],
-          json: { email: data.email, shippingAddress: data.shippingAddress },
+          json: { email: data.email, shippingAddress: data.shippingAddress, ...(data.shippingOptionData ? { shippingOptionData: data.shippingOptionData } : {}) },
           finish: () => undefined,
         }),
         (error: { statusCode?: string }) => {
