@@ -19,6 +19,8 @@ const FLOORS: Readonly<Record<string, number>> = {
   domain: 0,
   // Platform: configuration, logging, metrics, the parameter catalogue, the store, the outbox, outbound HTTP, jobs, the
   // card vault, idempotency keys, and the HTTP edge's toolkit (auth, envelopes, ids in paths) with the ports it declares.
+  // Where the package's own files are (docs, built assets, migrations), from its sources or compiled.
+  'paths.ts': 1,
   'config.ts': 1,
   'logger.ts': 1,
   metrics: 1,
@@ -62,6 +64,9 @@ const FLOORS: Readonly<Record<string, number>> = {
   'deps.ts': 6,
   'gateway.ts': 6,
   'main.ts': 6,
+  'run.ts': 6,
+  'bin.ts': 6,
+  'compile.ts': 6,
   cli: 6,
   // The back office: its API over the features, operators and sessions, and its app's page.
   dashboard: 6,

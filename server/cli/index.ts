@@ -196,9 +196,9 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
   }
 }
 
-// Run as a script (`npm run gateway -- ...`), not when a test imports runCli.
+// Run as a script (`npm run gateway -- ...`), not when a test imports runCli, nor inside the compiled command (bin.ts).
 const entry = process.argv[1];
-if (entry !== undefined && import.meta.url === pathToFileURL(resolve(entry)).href) {
+if (entry !== undefined && /cli[\\/]index\.ts$/.test(entry) && import.meta.url === pathToFileURL(resolve(entry)).href) {
   runCli(process.argv.slice(2), { env: process.env, progress: (line) => process.stdout.write(`${line}\n`) }).then(
     ({ exitCode, stdout, stderr }) => {
       process.stdout.write(stdout);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { gzipIfSmaller, type StaticFile } from '../widget/build.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * The dashboard app's built files (dist/dashboard, made by dashboard/build.ts), held in memory with their types and
@@ -16,7 +17,7 @@ export interface DashboardBuild {
   readonly files: ReadonlyMap<string, StaticFile>;
 }
 
-export const DEFAULT_DASHBOARD_DIST = new URL('../../dist/dashboard/', import.meta.url).pathname;
+export const DEFAULT_DASHBOARD_DIST = packagePath('dist/dashboard/').pathname;
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Result } from '../domain/resultCodes.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { ParameterError } from '../domain/errors.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * The JSON envelope every response carries (COMPAT §1): result, buildNumber, timestamp, ndc.
@@ -14,7 +15,7 @@ function sourceRevision(): string {
     return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   } catch {
     // Not a git checkout (e.g. an unpacked release): identify the build by its package manifest.
-    const manifest = readFileSync(new URL('../../package.json', import.meta.url));
+    const manifest = readFileSync(packagePath('package.json'));
     return createHash('sha1').update(manifest).digest('hex');
   }
 }

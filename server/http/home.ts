@@ -4,6 +4,7 @@ import { GatewayError, withReason } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { AppEnv } from './context.ts';
 import { pathId } from './pathIds.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * What someone who opens the gateway's address in a browser finds (issue 24): `GET /` is a small page linking the
@@ -13,7 +14,7 @@ import { pathId } from './pathIds.ts';
  * too, is the OpenAPI document's (openapi/routes.ts). Plain HTML, no script or style, under a CSP that allows nothing.
  */
 
-const DOCS_DIR = new URL('../../docs/', import.meta.url);
+const DOCS_DIR = packagePath('docs/');
 
 /** A page name of the right shape that is no page of this build, or one of the wrong shape (never echoed). */
 const noPage = () => new GatewayError(withReason(RESULTS.invalidRequestStructure, 'no such documentation page'), 404);

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { packagePath } from '../paths.ts';
 
 /**
  * The document's examples: real exchanges with a gateway, recorded by answers.test.ts (which checks every answer
@@ -29,7 +30,7 @@ export interface Exchange {
 /** By operation (`POST /v1/payments`, as the route table lists it), then by the example's name. */
 export type Examples = Readonly<Record<string, Readonly<Record<string, Exchange>>>>;
 
-export const EXAMPLES_FILE = new URL('./examples.json', import.meta.url);
+export const EXAMPLES_FILE = packagePath('server/openapi/examples.json');
 
 /** The recorded examples; none when the file is missing (the document is complete without them). */
 export function loadExamples(): Examples {

@@ -7,6 +7,7 @@ import { CORS_HEADERS } from '../http/respond.ts';
 import { openApiDocument, type RouteRow } from './document.ts';
 import { loadExamples } from './examples.ts';
 import { REFERENCE_CSP, referencePage } from './reference.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * `GET /v1/openapi.json` (the OpenAPI 3.1 document) and `GET /docs` (the same as a page, with the documentation pages),
@@ -21,7 +22,7 @@ export interface OpenApiRouteOptions {
   readonly publicUrl: string;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
 export function openApiRoutes(options: OpenApiRouteOptions): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isRightToLeft, languageOf, type Language } from '../../widget/i18n/languages.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * The gateway's own pages speak the shopper's language, from the same locales/<code>.json files as the
@@ -15,7 +16,7 @@ const locales = new Map<Language, LocaleFile>();
 function localeOf(language: Language): LocaleFile {
   let file = locales.get(language);
   if (!file) {
-    file = JSON.parse(readFileSync(new URL(`../../locales/${language}.json`, import.meta.url), 'utf8')) as LocaleFile;
+    file = JSON.parse(readFileSync(packagePath(`locales/${language}.json`), 'utf8')) as LocaleFile;
     locales.set(language, file);
   }
   return file;

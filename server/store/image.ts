@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { migrate, migrationsDigest } from './migrate.ts';
 import { openPGliteStore } from './pglite.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * A migrated, empty embedded database as a file (issue 24: the CI mode's start). Creating a PGlite database runs
@@ -11,7 +12,7 @@ import { openPGliteStore } from './pglite.ts';
  * none for this build's migrations makes the database the slow way (and says how to make the image).
  */
 
-export const STORE_IMAGE_DIR = new URL('../../dist/store/', import.meta.url);
+export const STORE_IMAGE_DIR = packagePath('dist/store/');
 const PREFIX = 'migrated-';
 const SUFFIX = '.tar.gz';
 
@@ -50,7 +51,7 @@ export async function loadStoreImage(dir: URL = STORE_IMAGE_DIR): Promise<Blob |
 }
 
 // `npm run build` (after the widget): tsx server/store/image.ts
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
+if (process.argv[1] && /store[\\/]image\.ts$/.test(process.argv[1]) && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
   buildStoreImage().then(
     (path) => process.stdout.write(`store image ${path}\n`),
     (error: unknown) => {

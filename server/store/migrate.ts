@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import type { Queryable, Store } from './types.ts';
+import { packagePath } from '../paths.ts';
 
-const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+const MIGRATIONS_DIR = packagePath('server/store/migrations/');
 
 /**
  * Applies every migrations/*.sql file not applied yet, in file-name order, each in its own transaction.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { packagePath } from '../paths.ts';
 
 /** The built widget files (dist/widget, made by widget/build.ts), held in memory with their headers and gzipped. */
 
@@ -19,7 +20,7 @@ export interface WidgetBuild {
   readonly files: ReadonlyMap<string, StaticFile>;
 }
 
-export const DEFAULT_WIDGET_DIST = new URL('../../dist/widget/', import.meta.url).pathname;
+export const DEFAULT_WIDGET_DIST = packagePath('dist/widget/').pathname;
 
 /** Text types, which compress. */
 const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.json', '.svg', '.ts']);

@@ -1,0 +1,125 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileServer } from '../server/compile.ts';
+import { freePort } from '../server/testing/harness.ts';
+
+/**
+ * The gateway as a shop uses it in CI (issue 36 point 1): `npm pack` of this project, installed as a dev dependency
+ * of a temporary shop (ci/shop: its own server, Playwright configuration and test) with `npm ci --offline` — from a
+ * lockfile as the shop would have committed it, the packages from npm's cache, nothing from the network — then the
+ * package's `wpwl-gateway` command started as the gateway process itself, and the shop's own Playwright tests run
+ * against it in Debian's Chromium.
+ */
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CHROMIUM = '/usr/bin/chromium';
+const run = promisify(execFile);
+
+interface LockEntry {
+  readonly version: string;
+  readonly resolved?: string;
+  readonly dev?: boolean;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * The shop's package-lock.json as `npm install` would write it: the shop's devDependencies, the gateway's runtime
+ * packages and Playwright at the versions of this project's lockfile, the gateway from the tarball.
+ */
+function shopLockfile(shopDir: string): string {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const gateway = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & { version: string };
+  const shop = JSON.parse(readFileSync(join(shopDir, 'package.json'), 'utf8')) as { name: string; devDependencies: Record<string, string> };
+  const playwright = new Set(['@playwright/test', 'playwright', 'playwright-core']);
+  const packages: Record<string, unknown> = { '': { name: shop.name, devDependencies: shop.devDependencies } };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const name = path.slice('node_modules/'.length);
+    if (!path.startsWith('node_modules/') || (entry.dev && !playwright.has(name))) continue;
+    // npm leaves `resolved` out of some entries; the registry's tarball URL is what it stands for.
+    packages[path] = { ...entry, resolved: entry.resolved ?? `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`, dev: true };
+  }
+  packages['node_modules/payment-gateway'] = {
+    version: gateway.version,
+    resolved: shop.devDependencies['payment-gateway'],
+    dev: true,
+    dependencies: gateway.dependencies,
+    bin: gateway.bin,
+    engines: gateway.engines,
+  };
+  return JSON.stringify({ name: shop.name, lockfileVersion: 3, requires: true, packages }, null, 2);
+}
+
+/** Only what a shop's machine has: no database, no settings of this suite. */
+const shopEnv = (more: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...more });
+
+describe('the gateway as a dev dependency of a shop', () => {
+  let temp: string;
+  let shop: string;
+  let tarball: string;
+  const started: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    temp = await mkdtemp(join(tmpdir(), 'gateway-package-'));
+    // The widget, dashboard and store image are this suite's (globalSetup); the compiled server is made here.
+    await compileServer();
+    const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', temp], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    tarball = join(temp, packed.stdout.trim().split('\n').pop() as string);
+    shop = join(temp, 'shop');
+    cpSync(join(ROOT, 'ci/shop'), shop, { recursive: true });
+    cpSync(tarball, join(shop, 'payment-gateway-0.1.0.tgz'));
+    writeFileSync(join(shop, 'package-lock.json'), shopLockfile(shop));
+    await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: shop, env: shopEnv(), maxBuffer: 16 * 1024 * 1024 });
+  }, 240_000);
+  afterAll(async () => {
+    for (const child of started) child.kill('SIGKILL');
+    await rm(temp, { recursive: true, force: true });
+  });
+
+  it('packs what the gateway runs — compiled, built, its migrations and docs — and none of the sources or tests', async () => {
+    const listed = (await run('tar', ['tzf', tarball], { maxBuffer: 16 * 1024 * 1024 })).stdout.split('\n').map((line) => line.replace(/^package\//, ''));
+    for (const file of ['dist/server/bin.js', 'dist/ci/playwright.js', 'dist/ci/playwright.d.ts', 'dist/widget/manifest.json', 'dist/dashboard/manifest.json', 'server/store/migrations/0001_merchants_and_payments.sql', 'server/openapi/examples.json', 'docs/ci.md', 'locales/de.json']) {
+      expect(listed, file).toContain(file);
+    }
+    expect(listed.some((file) => /^dist\/store\/migrated-[0-9a-f]+\.tar\.gz$/.test(file))).toBe(true);
+    expect(listed.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('dist/widget/'))).toEqual([]);
+  });
+
+  it('starts with one command, as the gateway process itself: a payment, then SIGTERM drains it and it exits', async () => {
+    const port = await freePort();
+    const gateway = spawn(join(shop, 'node_modules/.bin/wpwl-gateway'), ['--ci'], { cwd: shop, env: shopEnv({ PORT: String(port) }), stdio: ['ignore', 'ignore', 'pipe'] });
+    started.push(gateway);
+    let banner = '';
+    gateway.stderr?.on('data', (chunk: Buffer) => (banner += chunk.toString('utf8')));
+    const url = `http://127.0.0.1:${port}`;
+    await expect.poll(async () => (await fetch(`${url}/ready`).catch(() => undefined))?.status, { timeout: 60_000, interval: 100 }).toBe(200);
+    // The process node runs is the gateway's: its command line is the compiled command, not npm, a shell or tsx.
+    expect(readFileSync(`/proc/${gateway.pid}/cmdline`, 'utf8').split('\0').filter(Boolean).slice(1)).toEqual([join(shop, 'node_modules/.bin/wpwl-gateway'), '--ci']);
+    const paid = await fetch(`${url}/v1/payments`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer OGFjN2E0Yzc5Mzk0YmRjODAxOTM5NzM2ZjFhNzA2NDF8ZGVtby1tZXJjaGFudA==', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ entityId: '8ac7a4c79394bdc801939736f17e063d', amount: '92.00', currency: 'EUR', paymentType: 'DB', paymentBrand: 'VISA', 'card.number': '4200000000000000', 'card.holder': 'Jane Jones', 'card.expiryMonth': '05', 'card.expiryYear': '2034', 'card.cvv': '123' }).toString(),
+    });
+    expect([paid.status, ((await paid.json()) as { result: { code: string } }).result.code]).toEqual([200, '000.100.110']);
+    const exited = new Promise<number | null>((resolve) => gateway.on('exit', (code) => resolve(code)));
+    gateway.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(banner).toContain('SIGTERM: draining');
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  }, 90_000);
+
+  it('runs the shop’s own Playwright tests against it, offline, in the machine’s Chromium', async () => {
+    const [gatewayPort, shopPort] = [await freePort(), await freePort()];
+    const result = await run('npx', ['playwright', 'test'], {
+      cwd: shop,
+      env: shopEnv({ CHROMIUM_PATH: CHROMIUM, GATEWAY_PORT: String(gatewayPort), SHOP_PORT: String(shopPort), CI: '1' }),
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`, failed: true }));
+    expect(result.stdout).toContain('3 passed');
+    expect('failed' in result).toBe(false);
+  }, 120_000);
+});
