@@ -67,6 +67,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     c.set('log', log);
     c.set('bodyConsumed', false);
     c.set('baseHeaders', baseHeaders);
+    if (deps.movedClock) c.set('clock', deps.now);
     const started = performance.now();
     await next();
     const elapsedMs = performance.now() - started;

@@ -41,6 +41,11 @@ export interface AppDependencies extends HttpDependencies {
   /** The test-only control API (control/routes.ts), with TEST_CONTROL_API=true only. */
   readonly control?: ControlDependencies;
   /**
+   * Whether `now` is a clock of its own (the control API's, a test's) rather than the machine's: then the answers'
+   * `timestamp` is read from it too (http/respond.ts), as everything else the gateway shows is.
+   */
+  readonly movedClock?: boolean;
+  /**
    * The token `POST /admin/v1/commands` takes besides ADMIN_TOKEN: a gateway holding an embedded store on disk makes
    * one and writes it in DATA_DIR for the command line (cli/localCommands.ts); absent otherwise.
    */

@@ -259,6 +259,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   const commandToken = store.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? newCommandToken() : undefined;
   const app = createApp({
     ...(clock ? { control: { clock, store, runDueWork: () => runDueWork() } } : {}),
+    ...(clock || options.now ? { movedClock: true } : {}),
     metrics,
     readiness: readinessOf(store, lifecycle, options.jobPollMs ?? DEFAULT_JOB_POLL_MS),
     config,

@@ -63,6 +63,29 @@ describe.each(STORE_KINDS)('the control API on %s', (kind) => {
     expect(Date.parse(retried.body.attemptedAt as string)).toBeGreaterThan(Date.parse(failed.body.attemptedAt as string));
   });
 
+  it('answers each step and the total, shows the moved time in every answer, and resets to the machine’s time', async () => {
+    await t.delete('/test/v1/clock', {}, { token: null });
+    const first = await advance('3600');
+    expect(first.body).toMatchObject({ steppedSeconds: 3600, advancedSeconds: 3600 });
+    const second = await advance('86400');
+    expect(second.body).toMatchObject({ steppedSeconds: 86400, advancedSeconds: 90000 });
+    // A payment made now, and its answer's envelope, are a day and an hour ahead of the machine.
+    const paid = await t.post('/v1/payments', cardPayment(t.entityId));
+    const ahead = Date.parse(`${(paid.body.timestamp as string).replace(' ', 'T').replace(/\+0000$/, 'Z')}`) - Date.now();
+    expect(ahead).toBeGreaterThan(90000 * 1000 - 60_000);
+    expect(ahead).toBeLessThan(90000 * 1000 + 60_000);
+    const back = await t.post('/test/v1/clock', { reset: 'true' }, { token: null });
+    expect(back.body).toMatchObject({ steppedSeconds: -90000, advancedSeconds: 0, ran: 0 });
+    expect(Math.abs(Date.parse(back.body.now as string) - Date.now())).toBeLessThan(60_000);
+    const read = await t.get(`/v1/payments/${paid.body.id}`, { entityId: t.entityId });
+    expect(Math.abs(Date.parse(`${(read.body.timestamp as string).replace(' ', 'T').replace(/\+0000$/, 'Z')}`) - Date.now())).toBeLessThan(60_000);
+    expect((await t.delete('/test/v1/clock', {}, { token: null })).body).toMatchObject({ steppedSeconds: 0, advancedSeconds: 0 });
+    for (const bad of [{ reset: 'yes' }, { reset: 'true', advanceSeconds: '60' }] as Record<string, string>[]) {
+      const refused = await t.post('/test/v1/clock', bad, { token: null });
+      expect([refused.status, refused.body.result.parameterErrors?.[0]?.name]).toEqual([400, 'reset']);
+    }
+  });
+
   it('refuses an advance that is not a whole number of seconds in range', async () => {
     for (const bad of ['', '0', '-5', '1.5', 'soon', String(400 * 86_400 + 1)]) {
       const answer = await advance(bad);

@@ -5,11 +5,16 @@ import type { Queryable } from '../store/index.ts';
  * forward, and what the gateway last sent out. Only with TEST_CONTROL_API=true, which config.ts refuses in live.
  */
 
-/** The gateway's clock: the machine's time plus what the control API has advanced it by. */
+/**
+ * The gateway's clock: the machine's time plus what the control API has advanced it by. Each gateway has its own (a
+ * CI worker's gateway moves alone).
+ */
 export interface ControlledClock {
   now(): Date;
   advance(ms: number): void;
   offsetMs(): number;
+  /** Back to the machine's time; answers the offset it had. */
+  reset(): number;
 }
 
 export function createControlledClock(base: () => Date = () => new Date()): ControlledClock {
@@ -20,6 +25,11 @@ export function createControlledClock(base: () => Date = () => new Date()): Cont
       offset += ms;
     },
     offsetMs: () => offset,
+    reset() {
+      const had = offset;
+      offset = 0;
+      return had;
+    },
   };
 }
 

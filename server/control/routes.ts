@@ -13,7 +13,8 @@ import { lastNotificationSent, lastWebhookSent, type ControlledClock } from './c
  *
  * - `POST /test/v1/clock` with `advanceSeconds`: moves the gateway's clock forward, then runs what fell due (jobs:
  *   the 29-minute call, webhook retries, captures, expiry and recovery; schedules; settlements and files) until
- *   nothing more is due; answers the new time and how much ran. `GET /test/v1/clock` reads it.
+ *   nothing more is due; answers the new time, the step and the total advance, and how much ran. With `reset=true`
+ *   (or `DELETE /test/v1/clock`), back to the machine's time: nothing runs. `GET /test/v1/clock` reads it.
  * - `GET /test/v1/sent/webhook` (`entityId` optional): the last webhook delivery attempt, with the notification it
  *   carried as the receiver decrypts it; `GET /test/v1/sent/notification`: the last call to a checkout's
  *   shopperResultUrl or notificationUrl. 404 when nothing was sent.
@@ -34,10 +35,25 @@ const MAX_ROUNDS = 20;
 
 export function controlRoutes(control: ControlDependencies): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  const clockAnswer = () => ({ now: control.clock.now().toISOString(), advancedSeconds: control.clock.offsetMs() / 1000 });
+  /** The time, the total advance, and (after a change) the step just taken, in seconds. */
+  const clockAnswer = (steppedSeconds?: number) => ({
+    now: control.clock.now().toISOString(),
+    ...(steppedSeconds === undefined ? {} : { steppedSeconds }),
+    advancedSeconds: control.clock.offsetMs() / 1000,
+  });
+  const reset = () => ({ ...clockAnswer(-control.clock.reset() / 1000), ran: 0 });
   routes.get('/clock', (c) => jsonResponse(c, clockAnswer(), 200));
+  routes.delete('/clock', (c) => jsonResponse(c, reset(), 200));
   routes.post('/clock', requestParams, async (c) => {
-    const raw = c.get('params').get('advanceSeconds') ?? '';
+    const params = c.get('params');
+    const resetAsked = params.get('reset');
+    if (resetAsked !== undefined) {
+      if (resetAsked !== 'true' || params.has('advanceSeconds')) {
+        throw invalidParameters([{ name: 'reset', value: resetAsked, message: 'must be true, alone: back to the machine’s time (or advanceSeconds to move forward)' }]);
+      }
+      return jsonResponse(c, reset(), 200);
+    }
+    const raw = params.get('advanceSeconds') ?? '';
     const seconds = Number(raw);
     if (!/^\d{1,9}$/.test(raw) || seconds < 1 || seconds > MAX_ADVANCE_SECONDS) {
       throw invalidParameters([{ name: 'advanceSeconds', value: raw, message: `must be a whole number of seconds from 1 to ${MAX_ADVANCE_SECONDS}` }]);
@@ -49,7 +65,7 @@ export function controlRoutes(control: ControlDependencies): Hono<AppEnv> {
       ran += now;
       if (now === 0) break;
     }
-    return jsonResponse(c, { ...clockAnswer(), ran }, 200);
+    return jsonResponse(c, { ...clockAnswer(seconds), ran }, 200);
   });
   routes.get('/sent/webhook', requestParams, async (c) => {
     const entityId = c.get('params').get('entityId');

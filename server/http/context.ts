@@ -18,5 +18,7 @@ export interface AppEnv {
     /** What the answer names, for the request's log line (jsonResponse sets them): its result code and resource id. */
     resultCode: string;
     resourceId: string;
+    /** A gateway's own clock (the control API's, a test's), which the answers' timestamp follows (respond.ts). */
+    clock: (() => Date) | undefined;
   };
 }

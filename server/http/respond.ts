@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { formatTimestamp } from '../domain/timestamps.ts';
 import type { AppEnv } from './context.ts';
 
 /**
@@ -51,7 +52,10 @@ export function jsonResponse(
   const named = body as { readonly id?: unknown; readonly result?: { readonly code?: unknown } } | null;
   if (typeof named?.result?.code === 'string') c.set('resultCode', named.result.code);
   if (typeof named?.id === 'string') c.set('resourceId', named.id);
-  return jsonTextResponse(c, JSON.stringify(body), status, extraHeaders);
+  // The envelope's time is the machine's (envelope.ts); a gateway on a clock of its own answers with that clock's.
+  const clock = c.get('clock');
+  const timed = clock && typeof (body as { timestamp?: unknown } | null)?.timestamp === 'string' && 'buildNumber' in (body as object) ? { ...(body as object), timestamp: formatTimestamp(clock()) } : body;
+  return jsonTextResponse(c, JSON.stringify(timed), status, extraHeaders);
 }
 
 /** JSON the gateway relays as it came (Apple Pay's merchant session), with the headers of every JSON answer. */
