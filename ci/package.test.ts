@@ -82,7 +82,7 @@ describe('the gateway as a dev dependency of a shop', () => {
 
   it('packs what the gateway runs — compiled, built, its migrations and docs — and none of the sources or tests', async () => {
     const listed = (await run('tar', ['tzf', tarball], { maxBuffer: 16 * 1024 * 1024 })).stdout.split('\n').map((line) => line.replace(/^package\//, ''));
-    for (const file of ['dist/server/bin.js', 'dist/ci/playwright.js', 'dist/ci/playwright.d.ts', 'dist/widget/manifest.json', 'dist/dashboard/manifest.json', 'server/store/migrations/0001_merchants_and_payments.sql', 'server/openapi/examples.json', 'docs/ci.md', 'locales/de.json']) {
+    for (const file of ['dist/server/bin.js', 'dist/ci/playwright.js', 'dist/ci/playwright.d.ts', 'dist/ci/fixture.js', 'dist/ci/fixture.d.ts', 'dist/widget/manifest.json', 'dist/dashboard/manifest.json', 'server/store/migrations/0001_merchants_and_payments.sql', 'server/openapi/examples.json', 'docs/ci.md', 'locales/de.json']) {
       expect(listed, file).toContain(file);
     }
     expect(listed.some((file) => /^dist\/store\/migrated-[0-9a-f]+\.tar\.gz$/.test(file))).toBe(true);
@@ -112,14 +112,34 @@ describe('the gateway as a dev dependency of a shop', () => {
     await expect(fetch(`${url}/health`)).rejects.toThrow();
   }, 90_000);
 
-  it('runs the shop’s own Playwright tests against it, offline, in the machine’s Chromium', async () => {
-    const [gatewayPort, shopPort] = [await freePort(), await freePort()];
-    const result = await run('npx', ['playwright', 'test'], {
+  it('runs the shop’s own Playwright tests against it, offline, in the machine’s Chromium: a gateway per worker', async () => {
+    const result = await run('npx', ['playwright', 'test', '--reporter=json'], {
       cwd: shop,
-      env: shopEnv({ CHROMIUM_PATH: CHROMIUM, GATEWAY_PORT: String(gatewayPort), SHOP_PORT: String(shopPort), CI: '1' }),
-      maxBuffer: 16 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`, failed: true }));
-    expect(result.stdout).toContain('3 passed');
+      env: shopEnv({ CHROMIUM_PATH: CHROMIUM, CI: '1' }),
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', failed: true }));
+    const report = JSON.parse(result.stdout) as {
+      stats: { expected: number; unexpected: number };
+      suites: { suites?: unknown[]; specs: { title: string; tests: { annotations: { type: string; description: string }[]; results: { workerIndex: number; status: string }[] }[] }[] }[];
+    };
+    const specs = report.suites.flatMap((suite) => suite.specs);
+    expect(specs.map((spec) => [spec.title, spec.tests[0]?.results[0]?.status])).toEqual([
+      ['pays the order with the test card', 'passed'],
+      ['passes a 3-D Secure challenge', 'passed'],
+      ['shows a decline', 'passed'],
+      ['pays a day later on the gateway’s clock, which only this worker’s gateway moved', 'passed'],
+    ]);
+    // Two workers, each with a gateway of its own.
+    const served = new Map<number, Set<string>>();
+    for (const spec of specs) {
+      const test = spec.tests[0];
+      const worker = test?.results[0]?.workerIndex as number;
+      for (const note of test?.annotations.filter((annotation) => annotation.type === 'gateway') ?? []) served.set(worker, (served.get(worker) ?? new Set()).add(note.description));
+    }
+    expect(served.size).toBe(2);
+    const urls = [...served.values()].map((set) => [...set]);
+    expect(urls.every((list) => list.length === 1)).toBe(true);
+    expect(new Set(urls.flat()).size).toBe(2);
     expect('failed' in result).toBe(false);
-  }, 120_000);
+  }, 180_000);
 });

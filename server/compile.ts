@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { packagePath } from './paths.ts';
 
 /**
@@ -17,7 +17,11 @@ const OUT_DIRS = ['dist/server/', 'dist/ci/'] as const;
 export async function compileServer(): Promise<string> {
   for (const dir of OUT_DIRS) rmSync(packagePath(dir), { recursive: true, force: true });
   await build({
-    entryPoints: { 'server/bin': packagePath('server/bin.ts').pathname, 'ci/playwright': packagePath('ci/playwright.ts').pathname },
+    entryPoints: {
+      'server/bin': packagePath('server/bin.ts').pathname,
+      'ci/playwright': packagePath('ci/playwright.ts').pathname,
+      'ci/fixture': packagePath('ci/fixture.ts').pathname,
+    },
     outdir: packagePath('dist/').pathname,
     bundle: true,
     splitting: true,
@@ -28,19 +32,27 @@ export async function compileServer(): Promise<string> {
     sourcemap: false,
     legalComments: 'none',
     logLevel: 'warning',
+    // The command's shebang (bin.js); harmless at the top of the helpers' modules.
     banner: { js: '#!/usr/bin/env node' },
     chunkNames: 'server/chunks/[name]-[hash]',
   });
-  // The helpers' types, for a shop's tests in TypeScript.
+  // The helpers' and the fixtures' types, for a shop's tests in TypeScript (dist/ci/*.d.ts).
   execFileSync(
     process.execPath,
     [
       packagePath('node_modules/typescript/bin/tsc').pathname,
       '--declaration', '--emitDeclarationOnly', '--skipLibCheck', '--strict', '--target', 'ES2022', '--module', 'ESNext',
-      '--moduleResolution', 'Bundler', '--types', 'node', '--outDir', packagePath('dist/ci/').pathname, packagePath('ci/playwright.ts').pathname,
+      '--moduleResolution', 'Bundler', '--types', 'node', '--allowImportingTsExtensions', '--rewriteRelativeImportExtensions',
+      '--rootDir', packagePath('.').pathname, '--outDir', packagePath('dist/').pathname,
+      packagePath('ci/playwright.ts').pathname, packagePath('ci/fixture.ts').pathname,
     ],
     { stdio: 'inherit' },
   );
+  // tsc keeps the sources' `.ts` specifiers in declarations; the package has .js beside .d.ts.
+  const fixtureTypes = packagePath('dist/ci/fixture.d.ts');
+  writeFileSync(fixtureTypes, readFileSync(fixtureTypes, 'utf8').replaceAll("from './playwright.ts'", "from './playwright.js'"));
+  // Emitted beside them for the fixture's import of it, and no use to anyone: the fixture's module holds it compiled.
+  rmSync(packagePath('dist/server/paths.d.ts'), { force: true });
   return packagePath('dist/server/bin.js').pathname;
 }
 

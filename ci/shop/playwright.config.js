@@ -1,21 +1,16 @@
-// The shop's Playwright configuration: the CI gateway from its devDependencies (`wpwl-gateway --ci`, in memory) and
-// the shop's own server, both started by Playwright and stopped after the run. CHROMIUM_PATH: a Chromium already on
-// the machine (Debian's /usr/bin/chromium), so nothing is downloaded.
+// The shop's Playwright configuration. The fixtures of `payment-gateway/playwright/test` start, per worker, a gateway
+// (`wpwl-gateway --ci`: in memory, its own clock) and the shop's server told that gateway (`shop` below), so workers
+// run in parallel without sharing a payment or a clock. CHROMIUM_PATH: a Chromium already on the machine (Debian's
+// /usr/bin/chromium), so nothing is downloaded.
 import { defineConfig } from '@playwright/test';
-
-const GATEWAY_PORT = process.env.GATEWAY_PORT ?? '8080';
-const SHOP_PORT = process.env.SHOP_PORT ?? '3000';
-const GATEWAY_URL = `http://localhost:${GATEWAY_PORT}`;
 
 export default defineConfig({
   testDir: 'tests',
-  reporter: 'line',
-  webServer: [
-    { command: 'wpwl-gateway --ci', url: `${GATEWAY_URL}/ready`, env: { PORT: GATEWAY_PORT }, reuseExistingServer: false },
-    { command: 'node shop.js', url: `http://localhost:${SHOP_PORT}/`, env: { GATEWAY_URL, SHOP_PORT }, reuseExistingServer: false },
-  ],
+  fullyParallel: true,
+  workers: 2,
+  reporter: process.env.CI ? 'line' : 'list',
   use: {
-    baseURL: `http://localhost:${SHOP_PORT}`,
+    shop: { command: 'node shop.js' },
     browserName: 'chromium',
     ...(process.env.CHROMIUM_PATH ? { launchOptions: { executablePath: process.env.CHROMIUM_PATH, args: ['--no-sandbox'] } } : {}),
   },
