@@ -61,6 +61,8 @@ describe('the gateway as a dev dependency of a shop', () => {
   let temp: string;
   let shop: string;
   let tarball: string;
+  /** What the shop's `npm ci` printed. */
+  let installed = '';
   const started: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -73,7 +75,8 @@ describe('the gateway as a dev dependency of a shop', () => {
     cpSync(join(ROOT, 'ci/shop'), shop, { recursive: true });
     cpSync(tarball, join(shop, 'payment-gateway-0.1.0.tgz'));
     writeFileSync(join(shop, 'package-lock.json'), shopLockfile(shop));
-    await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: shop, env: shopEnv(), maxBuffer: 16 * 1024 * 1024 });
+    const install = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: shop, env: shopEnv(), maxBuffer: 16 * 1024 * 1024 });
+    installed = `${install.stdout}${install.stderr}`;
   }, 240_000);
   afterAll(async () => {
     for (const child of started) child.kill('SIGKILL');
@@ -87,6 +90,9 @@ describe('the gateway as a dev dependency of a shop', () => {
     }
     expect(listed.some((file) => /^dist\/store\/migrated-[0-9a-f]+\.tar\.gz$/.test(file))).toBe(true);
     expect(listed.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('dist/widget/'))).toEqual([]);
+    // Its runtime packages run no install script a shop would be asked to approve.
+    expect(installed).toMatch(/added \d+ packages/);
+    expect(installed).not.toMatch(/warn|install-scripts/);
   });
 
   it('starts with one command, as the gateway process itself: a payment, then SIGTERM drains it and it exits', async () => {
