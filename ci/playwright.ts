@@ -4,7 +4,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
  * Playwright helpers for your own browser tests that pay through the gateway's widget (docs/ci.md). They work with
  * `@playwright/test`'s `page` and with playwright-core's alike, and drive the widget as a shopper does: the card
  * number and CVV are typed into the hosted fields (each an iframe of the gateway), expiry and holder into your page's
- * form. Copy this file into your tests, or import it from a checkout of the gateway.
+ * form. A shop imports them from the installed package (`payment-gateway/playwright`; with fixtures: ci/fixture.ts).
  *
  * The test cards (docs/widget.md): 4200 0000 0000 0000 is approved; a holder naming a result code (e.g. 800.100.151)
  * is declined with it; 4200 0000 0000 0042 asks for a 3-D Secure challenge, which `completeChallenge` answers.
