@@ -17,8 +17,14 @@ const ADMIN_TOKEN = 'front-admin-token-for-connector-tests-0123456789';
 /** The secret the provider encrypts its notifications with, and the acquirer's notificationKey. */
 const NOTIFICATION_KEY = 'C0FFEE'.repeat(10) + 'ABCD';
 
+/**
+ * The settlement cut-off of both gateways. The default (22:00 UTC) unless the suite runs after 21:00 UTC: then the
+ * payments a test makes belong to tomorrow's settlement, which cannot be run yet, so the day ends at 23:59 instead.
+ */
+const CUTOFF_UTC = new Date().getUTCHours() >= 21 ? '23:59' : '22:00';
+
 beforeAll(async () => {
-  upstream = await startUpstream();
+  upstream = await startUpstream({ SETTLEMENT_CUTOFF_UTC: CUTOFF_UTC });
 }, 60_000);
 afterAll(async () => {
   await upstream?.close();
@@ -32,6 +38,7 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
       adminToken: ADMIN_TOKEN,
       // The tests read answers again at once (the reports' summary, then a detail): reads are not limited here.
       limits: { ...loadConfig({}).limits, listQueriesPerSecond: 0, paymentReadsPerMinute: 0 },
+      settlement: loadConfig({ SETTLEMENT_CUTOFF_UTC: CUTOFF_UTC }).settlement,
     });
     // The provider's webhook for the merchant's entity there notifies this gateway (its activation message first).
     const webhook = await upstream.admin('POST', '/admin/v1/webhooks', {
