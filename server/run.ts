@@ -24,8 +24,8 @@ function dashboardLines(config: GatewayConfig, url: string, inMemory: boolean, o
 }
 
 /**
- * `--in-memory` (`npm run start:ci`): the embedded database in memory, nothing written to disk, loaded from the
- * migrated image `npm run build` made (image.ts) — what a CI pipeline starts beside its browser tests.
+ * `--in-memory` (`wpwl-gateway --ci`, `npm run start:ci`): the embedded database in memory, nothing written to disk,
+ * loaded from the migrated image `npm run build` made (image.ts) — what a CI pipeline starts beside its browser tests.
  */
 async function inMemoryConfig(): Promise<GatewayConfig> {
   if (process.env.DATABASE_URL) throw new ConfigError('--in-memory keeps its database in memory: unset DATABASE_URL');
