@@ -39,6 +39,12 @@ export interface EnvelopeResult extends Result {
   readonly parameterErrors?: readonly ParameterError[];
 }
 
+/**
+ * Marks an answer whose `timestamp` is the time it is answered (not a record's own time, as a query's records carry):
+ * a gateway on a clock of its own gives that clock's time instead (respond.ts). A symbol: never serialized.
+ */
+export const ANSWERED_AT = Symbol('timestamp: the time of the answer');
+
 export function envelope(result: EnvelopeResult, ndc: string, body: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...body, result, buildNumber: currentBuildNumber(), timestamp: formatTimestamp(new Date()), ndc };
+  return { ...body, result, buildNumber: currentBuildNumber(), timestamp: formatTimestamp(new Date()), ndc, [ANSWERED_AT]: true };
 }

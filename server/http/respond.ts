@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import type { AppEnv } from './context.ts';
+import { ANSWERED_AT } from './envelope.ts';
 
 /**
  * Every API answer is built here, with its headers as one plain object. Under @hono/node-server such a
@@ -52,9 +53,9 @@ export function jsonResponse(
   const named = body as { readonly id?: unknown; readonly result?: { readonly code?: unknown } } | null;
   if (typeof named?.result?.code === 'string') c.set('resultCode', named.result.code);
   if (typeof named?.id === 'string') c.set('resourceId', named.id);
-  // The envelope's time is the machine's (envelope.ts); a gateway on a clock of its own answers with that clock's.
+  // The time of an answer is the machine's (envelope.ts); a gateway on a clock of its own answers with that clock's.
   const clock = c.get('clock');
-  const timed = clock && typeof (body as { timestamp?: unknown } | null)?.timestamp === 'string' && 'buildNumber' in (body as object) ? { ...(body as object), timestamp: formatTimestamp(clock()) } : body;
+  const timed = clock && (body as { [ANSWERED_AT]?: boolean } | null)?.[ANSWERED_AT] ? { ...(body as object), timestamp: formatTimestamp(clock()) } : body;
   return jsonTextResponse(c, JSON.stringify(timed), status, extraHeaders);
 }
 

@@ -7,7 +7,7 @@ import { RESULTS } from '../domain/resultCodes.ts';
 import { formatTimestamp } from '../domain/timestamps.ts';
 import { requireMerchant } from '../http/auth.ts';
 import type { AppEnv } from '../http/context.ts';
-import { currentBuildNumber } from '../http/envelope.ts';
+import { ANSWERED_AT, currentBuildNumber } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { isPathId, pathId } from '../http/pathIds.ts';
 import { requestParams } from '../http/requestParams.ts';
@@ -52,6 +52,7 @@ function listBody(entityId: string, page: RecordPage): Record<string, unknown> {
     ndc: newNdc(entityId),
     payments: page.records.map(listedView),
     pages: page.pages,
+    [ANSWERED_AT]: true,
   };
 }
 
