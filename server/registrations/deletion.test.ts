@@ -22,6 +22,8 @@ const IBAN_MASKED = 'DE2310************7890';
 const MIGRATION = '0029_deleted_registrations_scrubbed.sql';
 /** What must be gone: the holders' names, the expiry, the mandate, the customer and the billing address. */
 const PERSONAL = ['Jones', 'Johanna', '2034', 'MANDATE-JONES', '2025-06-01', 'jane@shop.example', 'Hauptstr', '10115'];
+/** What is kept, as text, without the random ids (32 hex), in which a year like 2034 may appear by chance. */
+const keptText = (value: unknown): string => JSON.stringify(value).replace(/[0-9a-f]{32}/g, '<id>');
 const CUSTOMER = { 'customer.givenName': 'Johanna', 'customer.surname': 'Jones', 'customer.email': 'jane@shop.example', 'billing.street1': 'Hauptstr. 1', 'billing.postcode': '10115', 'billing.city': 'Berlin', 'billing.country': 'DE' };
 
 describe.each(STORE_KINDS)('a deleted registration on %s', (kind) => {
@@ -58,10 +60,10 @@ describe.each(STORE_KINDS)('a deleted registration on %s', (kind) => {
     expect(row).toMatchObject({ payment_brand: 'VISA', card: { bin: '420000', last4Digits: '0000' }, bank_account: null, sealed_card_id: null, request_echo: { merchantTransactionId: 'deleted-card-1' } });
     expect(row.card).toEqual({ bin: '420000', last4Digits: '0000' });
     expect(row.request_echo).toEqual({ merchantTransactionId: 'deleted-card-1' });
-    for (const text of PERSONAL) expect(JSON.stringify(row), text).not.toContain(text);
+    for (const text of PERSONAL) expect(keptText(row), text).not.toContain(text);
     const events = await eventsOf(id);
     expect(events.length).toBeGreaterThanOrEqual(2);
-    for (const text of PERSONAL) expect(JSON.stringify(events), text).not.toContain(text);
+    for (const text of PERSONAL) expect(keptText(events), text).not.toContain(text);
 
     // What the query API shows of it: the brand, BIN and last 4, and the merchant's reference.
     const records = await query({ merchantTransactionId: 'deleted-card-1', paymentTypes: 'RG,DR' });
@@ -69,7 +71,7 @@ describe.each(STORE_KINDS)('a deleted registration on %s', (kind) => {
       { id, paymentType: 'RG', paymentBrand: 'VISA', card: { bin: '420000', last4Digits: '0000' } },
       { id: deleted.body.id, referencedId: id, paymentType: 'DR', paymentBrand: 'VISA' },
     ]);
-    for (const text of PERSONAL) expect(JSON.stringify(records.body), text).not.toContain(text);
+    for (const text of PERSONAL) expect(keptText(records.body), text).not.toContain(text);
     // The payment made with it is the payment's own record: its card as it was paid.
     expect((await t.get(`/v1/query/${paid.body.id}`, { entityId: t.entityId })).body).toMatchObject({ paymentBrand: 'VISA', card: { bin: '420000', last4Digits: '0000' } });
   });
@@ -96,8 +98,8 @@ describe.each(STORE_KINDS)('a deleted registration on %s', (kind) => {
     expect(row).toMatchObject({ payment_brand: 'DIRECTDEBIT_SEPA', card: null, sealed_card_id: null });
     expect(row.bank_account).toEqual({ iban: IBAN_MASKED, bic: 'MARKDEF1100', country: 'DE' });
     expect(row.request_echo).toEqual({ merchantTransactionId: 'deleted-sepa-1' });
-    for (const text of [...PERSONAL, IBAN.slice(4, 18)]) expect(JSON.stringify(row), text).not.toContain(text);
-    for (const text of PERSONAL) expect(JSON.stringify(await eventsOf(id)), text).not.toContain(text);
+    for (const text of [...PERSONAL, IBAN.slice(4, 18)]) expect(keptText(row), text).not.toContain(text);
+    for (const text of PERSONAL) expect(keptText(await eventsOf(id)), text).not.toContain(text);
 
     const records = await query({ merchantTransactionId: 'deleted-sepa-1', paymentTypes: 'RG,DR' });
     expect(records.status, JSON.stringify(records.body)).toBe(200);
@@ -105,7 +107,7 @@ describe.each(STORE_KINDS)('a deleted registration on %s', (kind) => {
       { id, paymentType: 'RG', paymentBrand: 'DIRECTDEBIT_SEPA', bankAccount: { iban: IBAN_MASKED, bic: 'MARKDEF1100', country: 'DE' } },
       { id: deleted.body.id, paymentType: 'DR' },
     ]);
-    for (const text of PERSONAL) expect(JSON.stringify(records.body), text).not.toContain(text);
+    for (const text of PERSONAL) expect(keptText(records.body), text).not.toContain(text);
   });
 });
 
