@@ -11,7 +11,7 @@ import {
   type StoredAnswer,
 } from '../idempotency/repository.ts';
 import type { AppEnv } from './context.ts';
-import { jsonResponse } from './respond.ts';
+import { answeredBody, jsonResponse } from './respond.ts';
 
 /**
  * `Idempotency-Key` on the POSTs that create something (POST /v1/payments, /v1/payments/{id}, /v1/checkouts), with
@@ -74,6 +74,8 @@ export async function idempotently(
     let answer: Answer;
     try {
       answer = await work.run(id, false);
+      // Kept as it is answered (its time on the gateway's clock), so that a replay is the same answer.
+      answer = { ...answer, body: answeredBody(c, answer.body) };
     } catch (error) {
       // Refused before anything was made: the key is free again. Anything else: the next request resumes it (a run
       // that found another making the same payment did nothing: that one is still under way, and app.ts answers 409).
@@ -97,7 +99,8 @@ export async function idempotently(
   if (used.answer) return answerResponse(c, used.answer, { 'idempotent-replayed': 'true' });
   const running = used.instanceId !== '' && (await store.isInstanceAlive(used.instanceId));
   if (running || !(await takeOverKey(store, entityId, key, used.instanceId, store.instanceId))) throw stillBeingMade();
-  const resumed = await work.resume(used.resourceId);
+  const resumedAnswer = await work.resume(used.resourceId);
+  const resumed = resumedAnswer && { ...resumedAnswer, body: answeredBody(c, resumedAnswer.body) };
   if (resumed) {
     await recordAnswer(store, entityId, key, resumed);
     return answerResponse(c, resumed);

@@ -43,6 +43,15 @@ function leavesBodyUnread(c: Context<AppEnv>): boolean {
   return (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
 }
 
+/**
+ * The body as it is answered: the time of an answer is the machine's (envelope.ts); a gateway on a clock of its own
+ * answers with that clock's. What is kept of an answer to give it again (an Idempotency-Key's) is this.
+ */
+export function answeredBody<T>(c: Context<AppEnv>, body: T): T {
+  const clock = c.get('clock');
+  return clock && (body as { [ANSWERED_AT]?: boolean } | null)?.[ANSWERED_AT] ? { ...body, timestamp: formatTimestamp(clock()), [ANSWERED_AT]: false } : body;
+}
+
 export function jsonResponse(
   c: Context<AppEnv>,
   body: unknown,
@@ -53,10 +62,7 @@ export function jsonResponse(
   const named = body as { readonly id?: unknown; readonly result?: { readonly code?: unknown } } | null;
   if (typeof named?.result?.code === 'string') c.set('resultCode', named.result.code);
   if (typeof named?.id === 'string') c.set('resourceId', named.id);
-  // The time of an answer is the machine's (envelope.ts); a gateway on a clock of its own answers with that clock's.
-  const clock = c.get('clock');
-  const timed = clock && (body as { [ANSWERED_AT]?: boolean } | null)?.[ANSWERED_AT] ? { ...(body as object), timestamp: formatTimestamp(clock()) } : body;
-  return jsonTextResponse(c, JSON.stringify(timed), status, extraHeaders);
+  return jsonTextResponse(c, JSON.stringify(answeredBody(c, body)), status, extraHeaders);
 }
 
 /** JSON the gateway relays as it came (Apple Pay's merchant session), with the headers of every JSON answer. */
