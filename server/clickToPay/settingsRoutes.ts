@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { GatewayError, invalidParameters } from '../domain/errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { HttpDependencies } from '../http/access.ts';
-import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
+import { adminJsonBodyWithSecrets, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -39,17 +39,8 @@ export function clickToPaySettingsJson(entityId: string, shown: ClickToPaySettin
 
 const SHAPES = { mastercard: 'object', visa: 'object', keyId: 'string', privateKey: 'string', dpaName: 'string' } as const;
 
-/** The PUT body; a refusal never quotes the private key, even under a mistyped name. */
-async function settingsBodyOf(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  try {
-    return await adminJsonBody(c, SHAPES);
-  } catch (error) {
-    if (error instanceof GatewayError && error.parameterErrors) {
-      throw invalidParameters(error.parameterErrors.map((problem) => (problem.name === 'keyId' || problem.name === 'dpaName' ? problem : { ...problem, value: '' })));
-    }
-    throw error;
-  }
-}
+/** Fields whose values a refusal may quote back (never the private key, even under a mistyped name). */
+const QUOTABLE = new Set(['keyId', 'dpaName']);
 
 export function clickToPaySettingsAdminRoutes(
   deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: { readonly vault: CardVault } },
@@ -72,7 +63,7 @@ export function clickToPaySettingsAdminRoutes(
 
   routes.put('/:entityId/clickToPay', entityPathId, async (c) => {
     const entityId = c.req.param('entityId');
-    const input = await settingsBodyOf(c);
+    const input = await adminJsonBodyWithSecrets(c, SHAPES, QUOTABLE);
     let settings;
     try {
       settings = checkClickToPaySettings(input);

@@ -117,3 +117,22 @@ export async function adminJsonBody(c: Context<AppEnv>, shapes: Readonly<Record<
   if (errors.length > 0) throw invalidParameters(errors);
   return body;
 }
+
+/**
+ * adminJsonBody for a body carrying secrets (a private key, a certificate): a refusal quotes back only the values of
+ * `quotable` fields — a secret sent under a mistyped name is still the secret.
+ */
+export async function adminJsonBodyWithSecrets(
+  c: Context<AppEnv>,
+  shapes: Readonly<Record<string, JsonShape>>,
+  quotable: ReadonlySet<string>,
+): Promise<Record<string, unknown>> {
+  try {
+    return await adminJsonBody(c, shapes);
+  } catch (error) {
+    if (error instanceof GatewayError && error.parameterErrors) {
+      throw invalidParameters(error.parameterErrors.map((problem) => (quotable.has(problem.name) ? problem : { ...problem, value: '' })));
+    }
+    throw error;
+  }
+}

@@ -39,6 +39,16 @@ const ROUTING_ANSWER = ok('The rules in the order they are tried, the default ac
 const CREDENTIALS_ANSWER = ok('Whether the entity’s credentials at the connector are set, the provider’s entity id and when: never the token.', 'AcquirerCredentials');
 const APPLE_PAY_ANSWER = ok('Whether the entity’s Apple Pay merchant identity is set: its identifier, display name, domains, the certificate’s subject and expiry; never the certificate or its key.', 'ApplePayIdentity');
 const CLICK_TO_PAY_ANSWER = ok('The entity’s Click to Pay settings: per network its registration, SDK and signing key (public), the key id; never the private key.', 'ClickToPaySettings');
+/** An entity's registration with one card network's SRC system (PUT …/clickToPay: `mastercard`, `visa`). */
+const SRC_NETWORK_SETTINGS = body(
+  {
+    srcDpaId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The DPA id the network registered.' },
+    srcInitiatorId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The SRC initiator id the network gave.' },
+    signingKey: { type: 'string', description: 'The network’s public key (PEM key or certificate) its checkout responses are signed with.' },
+    sdkUrl: { type: 'string', description: 'The SDK the widget loads; default the network’s production SDK. https (http only on loopback).' },
+  },
+  ['srcDpaId', 'srcInitiatorId', 'signingKey'],
+);
 const ENTITY_OR_CONNECTOR_NOT_FOUND = { 404: notFound('entity, or no connector of that name') };
 const ROUTING_RULE: Schema = {
   type: 'object',
@@ -121,28 +131,8 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
   'PUT /admin/v1/entities/:entityId/clickToPay': admin('Set or replace an entity’s Click to Pay with the networks', { 200: CLICK_TO_PAY_ANSWER, ...ENTITY_NOT_FOUND }, {
     description: 'What the widget initialises the networks’ SRC SDKs with (POST /v1/checkouts/{id}/clickToPay/session) and what opens their checkout responses: per network the DPA registration, SDK and signing key, and the entity’s RSA decryption key (sealed in the vault, never shown again). At least one network.',
     json: body({
-      mastercard: {
-        type: 'object',
-        properties: {
-          srcDpaId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The DPA id the network registered.' },
-          srcInitiatorId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The SRC initiator id the network gave.' },
-          signingKey: { type: 'string', description: 'The network’s public key (PEM key or certificate) its checkout responses are signed with.' },
-          sdkUrl: { type: 'string', description: 'The SDK the widget loads; default the network’s production SDK. https (http only on loopback).' },
-        },
-        required: ['srcDpaId', 'srcInitiatorId', 'signingKey'],
-        additionalProperties: false,
-      },
-      visa: {
-        type: 'object',
-        properties: {
-          srcDpaId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The DPA id the network registered.' },
-          srcInitiatorId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The SRC initiator id the network gave.' },
-          signingKey: { type: 'string', description: 'The network’s public key (PEM key or certificate) its checkout responses are signed with.' },
-          sdkUrl: { type: 'string', description: 'The SDK the widget loads; default the network’s production SDK. https (http only on loopback).' },
-        },
-        required: ['srcDpaId', 'srcInitiatorId', 'signingKey'],
-        additionalProperties: false,
-      },
+      mastercard: SRC_NETWORK_SETTINGS,
+      visa: SRC_NETWORK_SETTINGS,
       keyId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The key id (kid) the networks know the entity’s public key by.' },
       privateKey: { type: 'string', writeOnly: true, description: 'The entity’s RSA private key (2048 bits or more), PEM, unencrypted: sealed, never shown again.' },
       dpaName: { type: 'string', minLength: 1, maxLength: 60, description: 'The shop’s name the networks show.' },

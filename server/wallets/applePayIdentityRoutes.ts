@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import { GatewayError, invalidParameters } from '../domain/errors.ts';
+import { invalidParameters } from '../domain/errors.ts';
 import { RESULTS } from '../domain/resultCodes.ts';
 import type { HttpDependencies } from '../http/access.ts';
-import { adminJsonBody, adminNotFound, requireAdminToken } from '../http/admin.ts';
+import { adminJsonBodyWithSecrets, adminNotFound, requireAdminToken } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { envelope } from '../http/envelope.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -51,18 +51,6 @@ const SHAPES = { merchantIdentifier: 'string', displayName: 'string', domains: '
 /** Fields whose values a refusal may quote back. */
 const QUOTABLE = new Set(['merchantIdentifier', 'displayName', 'domains']);
 
-/** The PUT body; a refusal quotes no value but those of QUOTABLE fields (a key under a mistyped name is still the key). */
-async function identityBodyOf(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  try {
-    return await adminJsonBody(c, SHAPES);
-  } catch (error) {
-    if (error instanceof GatewayError && error.parameterErrors) {
-      throw invalidParameters(error.parameterErrors.map((problem) => (QUOTABLE.has(problem.name) ? problem : { ...problem, value: '' })));
-    }
-    throw error;
-  }
-}
-
 export function applePayIdentityAdminRoutes(
   deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: { readonly vault: CardVault } },
   adminToken: string,
@@ -84,7 +72,7 @@ export function applePayIdentityAdminRoutes(
 
   routes.put('/:entityId/applePay', entityPathId, async (c) => {
     const entityId = c.req.param('entityId');
-    const input = await identityBodyOf(c);
+    const input = await adminJsonBodyWithSecrets(c, SHAPES, QUOTABLE);
     const at = now();
     let checked;
     try {
