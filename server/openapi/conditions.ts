@@ -55,8 +55,6 @@ export const GENERAL_RULES: readonly string[] = [
 export interface Conditions {
   /** The payment types the kind takes (rules.ts PAYMENT_TYPES), narrower than the catalogue's list. */
   readonly paymentTypes?: readonly string[];
-  /** Whether merchantTransactionId must be 8 characters at least (every kind but queries). */
-  readonly longReference: boolean;
   /** What else JSON Schema can say of the kind's parameters. */
   readonly schema?: Schema;
   readonly rules: readonly string[];
@@ -65,7 +63,6 @@ export interface Conditions {
 export const CONDITIONS: Readonly<Record<Operation, Conditions>> = {
   payment: {
     paymentTypes: ['PA', 'DB', 'CD', 'PA.CP'],
-    longReference: true,
     rules: [
       'card.number, card.expiryMonth and card.expiryYear are required for a card payment: when one of them is sent, or when no other instrument (bankAccount.*, virtualAccount.*, tokenAccount.*, a wallet token, registrationId, referenceUuid, giftCard.number, pos.encryptedSred.data) and no brand other than a card brand is.',
       'card.cvv is required with card.number, except on card-on-file payments (standingInstruction.* or recurringType), wallet brands and brands without a CVV.',
@@ -73,22 +70,19 @@ export const CONDITIONS: Readonly<Record<Operation, Conditions>> = {
   },
   backOffice: {
     paymentTypes: ['CP', 'RV', 'RF', 'CB', 'CR'],
-    longReference: true,
     schema: { if: { properties: { paymentType: { not: { const: 'RV' } } } }, then: { required: ['amount', 'currency'] } },
     rules: ['amount and currency are required, except on a reversal (RV), which covers the whole payment.'],
   },
   checkout: {
     paymentTypes: ['PA', 'DB'],
-    longReference: true,
     rules: [
       'paymentType, amount and currency are required unless createRegistration=true makes the checkout registration-only (no paymentType); overridePaymentType[*] takes PA or DB.',
     ],
   },
-  registration: { longReference: true, rules: ['card.number, card.expiryMonth and card.expiryYear are required to register a card (or bankAccount.* for DIRECTDEBIT_SEPA); amount, currency and paymentType are ignored.'] },
-  registrationUpdate: { longReference: true, rules: ['card.holder, card.expiryMonth or card.expiryYear is required; card.number, card.cvv and paymentBrand cannot be changed.'] },
-  schedule: { paymentTypes: ['PA', 'DB', 'CD'], longReference: true, rules: ['job.* or job.expression says when the schedule fires.'] },
+  registration: { rules: ['card.number, card.expiryMonth and card.expiryYear are required to register a card (or bankAccount.* for DIRECTDEBIT_SEPA); amount, currency and paymentType are ignored.'] },
+  registrationUpdate: { rules: ['card.holder, card.expiryMonth or card.expiryYear is required; card.number, card.cvv and paymentBrand cannot be changed.'] },
+  schedule: { paymentTypes: ['PA', 'DB', 'CD'], rules: ['job.* or job.expression says when the schedule fires.'] },
   query: {
-    longReference: false,
     schema: { dependentRequired: { 'date.from': ['date.to'], 'date.to': ['date.from'] } },
     rules: ['date.from and date.to are sent together, and not with merchantTransactionId.'],
   },
@@ -105,7 +99,6 @@ export function requestSchema(operation: Operation, catalogueRef: string): Schem
   const conditions = CONDITIONS[operation];
   const properties: Record<string, Schema> = {
     ...(conditions.paymentTypes ? { paymentType: { enum: [...conditions.paymentTypes] } } : {}),
-    ...(conditions.longReference ? { merchantTransactionId: { minLength: 8 } } : {}),
   };
   const required = requiredFor(operation);
   return {

@@ -456,8 +456,8 @@ export const CATALOGUE: readonly ParamSpec[] = [
   bool('integrity'),
   oneOf('overridePaymentType[*]', ['PA', 'DB', 'CD', 'CP', 'RV', 'RF'], { keyPattern: /^[A-Za-z0-9_]{1,32}$/ }),
   text('descriptor', 1, 127),
-  // Payment: 8 to 255; query (doc 3 §2.16): up to 255. The entry accepts both (1 to 255); rules.ts requires
-  // at least 8 characters in every operation except 'query'.
+  // Payment: 8 to 255; query (doc 3 §2.16): up to 255. Accepted from 1 everywhere (COMPAT §2: shops send their
+  // order number); the merchant's integration report lists the short ones (server/integration/report.ts).
   text('merchantTransactionId', 1, 255),
   text('merchantInvoiceId', 8, 255),
   text('merchantMemo', 8, 255),

@@ -236,13 +236,6 @@ function queryInterval(params: Params, operation: Operation): ParameterError[] {
   return errors;
 }
 
-/** Doc 2 §2.1 (8 to 255) vs doc 3 §2.16 (up to 255): shorter references are accepted in queries only. */
-function merchantTransactionIdLength(params: Params, operation: Operation): ParameterError[] {
-  const value = params.get('merchantTransactionId');
-  if (operation === 'query' || value === undefined || [...value].length >= 8) return [];
-  return [{ name: 'merchantTransactionId', value, message: 'must be between 8 and 255 characters long' }];
-}
-
 /** Doc 3 §2.13: job.dayOfMonth and job.dayOfWeek cannot both be specified, one must be '?' (also inside job.expression). */
 function jobDays(params: Params): ParameterError[] {
   const errors: ParameterError[] = [];
@@ -299,7 +292,6 @@ export const CROSS_FIELD_RULES: readonly CrossFieldRule[] = [
   forexPair,
   shopperResultUrl,
   queryInterval,
-  merchantTransactionIdLength,
   jobDays,
   groupRequirements,
 ];

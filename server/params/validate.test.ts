@@ -660,13 +660,11 @@ describe('cross-field rules', () => {
     expect(validate({ 'date.from': '2030-01-01' }, 'registration')).toEqual([]);
   });
 
-  it('merchantTransactionId: 8 to 255 characters, shorter ones only in queries', () => {
-    expect(validate({ merchantTransactionId: 'abc' }, 'query')).toEqual([]);
-    expect(validate({ merchantTransactionId: 'abc' }, 'registration')).toEqual([
-      { name: 'merchantTransactionId', value: 'abc', message: 'must be between 8 and 255 characters long' },
-    ]);
-    expect(validate({ merchantTransactionId: 'abcdefgh' }, 'registration')).toEqual([]);
-    expect(names(validate({ merchantTransactionId: 'x'.repeat(256) }, 'query'))).toEqual(['merchantTransactionId']);
+  it('merchantTransactionId: 1 to 255 characters on every endpoint (COMPAT §2: shops send their order number)', () => {
+    for (const operation of ['query', 'registration', 'payment', 'checkout', 'schedule'] as const) {
+      expect(validate({ merchantTransactionId: '1' }, operation), operation).not.toContainEqual(expect.objectContaining({ name: 'merchantTransactionId' }));
+      expect(names(validate({ merchantTransactionId: 'x'.repeat(256) }, operation)), operation).toContain('merchantTransactionId');
+    }
   });
 
   it("job.dayOfMonth and job.dayOfWeek: one of the two must be '?'", () => {
