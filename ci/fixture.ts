@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { packagePath } from '../server/paths.ts';
 import { completeChallenge, payWithTestCard, type PayOptions } from './playwright.ts';
@@ -36,14 +38,60 @@ export interface CiGateway {
     now(): Promise<Date>;
   };
   readonly sent: {
+    /**
+     * Everything sent, newest first: webhook delivery attempts (`kind: 'webhook'`, the notification decrypted and the
+     * receiver's answer), calls to a checkout's shopperResultUrl or notificationUrl (`'notification'`), and pages the
+     * shopper was sent to and back from (`'redirect'`); of one payment (with the operations on it) or checkout.
+     */
+    list(filter?: SentFilter): Promise<SentItem[]>;
     /** The last webhook delivery attempt, with the notification decrypted; undefined before any. */
     lastWebhook(): Promise<Record<string, unknown> | undefined>;
     /** The last call to a checkout's shopperResultUrl or notificationUrl; undefined before any. */
     lastNotification(): Promise<Record<string, unknown> | undefined>;
   };
+  /**
+   * Makes an event happen now on the shop's own objects (docs/ci.md, "Triggering events"), with what the gateway does
+   * when it comes by itself, and what fell due after it; answers what it caused. Throws with the gateway's words when it
+   * is refused (an unknown payment, a chargeback of more than was paid).
+   */
+  trigger(name: TriggerName, parameters?: Record<string, string>): Promise<TriggerAnswer>;
   /** A checkout made as the merchant's server makes one (amount, currency, paymentType...); its id. */
   createCheckout(parameters: Record<string, string>): Promise<string>;
 }
+
+export type TriggerName =
+  | 'chargeback'
+  | 'chargeback-reversal'
+  | 'async-approval'
+  | 'async-decline'
+  | 'async-expiry'
+  | 'webhook-resend'
+  | 'checkout-expiry'
+  | 'schedule-fire'
+  | 'registration-expiry'
+  | 'settlement'
+  | 'upstream-notification';
+
+export interface TriggerAnswer {
+  readonly trigger: TriggerName;
+  /** What it made or changed: `chargeback`, `reversal`, `payment` (as the API answers them), ids, `files` … */
+  // Each trigger answers its own objects (docs/ci.md); a test reads what it asked for.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly caused: Record<string, any>;
+  /** The events appended meanwhile (each sent to the shop's webhooks): type, action, resourceId. */
+  readonly events: readonly { readonly id: number; readonly type: string; readonly action: string; readonly resourceId: string; readonly createdAt: string }[];
+  /** Jobs and schedules that fell due and ran after it. */
+  readonly ran: number;
+}
+
+export interface SentFilter {
+  readonly paymentId?: string;
+  readonly checkoutId?: string;
+  readonly kind?: 'webhook' | 'notification' | 'redirect';
+}
+
+/** One thing the gateway sent (docs/ci.md, "What was sent"). */
+export type SentItem = Record<string, unknown> & { readonly kind: 'webhook' | 'notification' | 'redirect'; readonly at: string };
 
 export interface ShopOption {
   /** The command that starts the shop's server (run by a shell in the current directory), e.g. `node shop.js`. */
@@ -114,8 +162,18 @@ async function startGateway(): Promise<{ gateway: CiGateway; stop(): Promise<voi
       now: async () => new Date(String((await control('GET', '/clock'))?.now)),
     },
     sent: {
+      list: async (filter = {}) => {
+        const query = new URLSearchParams({ entityId, ...filter }).toString();
+        return ((await control('GET', `/sent?${query}`)) as { sent: SentItem[] }).sent;
+      },
       lastWebhook: () => control('GET', `/sent/webhook?entityId=${entityId}`),
       lastNotification: () => control('GET', '/sent/notification'),
+    },
+    async trigger(name, parameters = {}) {
+      const response = await fetch(`${url}/test/v1/triggers/${encodeURIComponent(name)}`, { method: 'POST', body: new URLSearchParams(parameters) });
+      const body = (await response.json()) as TriggerAnswer & { result?: { description?: string } };
+      if (!response.ok) throw new Error(`trigger ${name}: ${response.status} ${body.result?.description ?? JSON.stringify(body.caused)}`);
+      return body;
     },
     async createCheckout(parameters) {
       const response = await fetch(`${url}/v1/checkouts`, {
@@ -172,11 +230,30 @@ interface TestFixtures {
   completeChallenge(otp?: string): Promise<void>;
 }
 
+/**
+ * The gateway's integration report of the demo merchant (docs/ci.md, "The integration report") as `<name>.json` and
+ * `<name>.txt` in `directory`. A report that cannot be read is said in the text file, never a failed test.
+ */
+async function writeIntegrationReport(gateway: CiGateway, directory: string, name: string): Promise<void> {
+  await mkdir(directory, { recursive: true });
+  try {
+    for (const format of ['json', 'text'] as const) {
+      const response = await fetch(`${gateway.url}/test/v1/report?entityId=${gateway.entityId}&format=${format}`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      await writeFile(join(directory, `${name}.${format === 'json' ? 'json' : 'txt'}`), await response.text());
+    }
+  } catch (error) {
+    await writeFile(join(directory, `${name}.txt`), `The gateway's integration report could not be read: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   gateway: [
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
       const started = await startGateway();
       await use(started.gateway);
+      // What this worker's tests leaned on, kept beside Playwright's results (the job's artifact): JSON and text.
+      await writeIntegrationReport(started.gateway, join(workerInfo.project.outputDir, 'gateway-integration-report'), `worker-${workerInfo.workerIndex}`);
       await started.stop();
     },
     { scope: 'worker', timeout: STARTUP_MS + 10_000 },

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +132,7 @@ describe('the gateway as a dev dependency of a shop', () => {
     expect(specs.map((spec) => [spec.title, spec.tests[0]?.results[0]?.status])).toEqual([
       ['pays the order with the test card', 'passed'],
       ['passes a 3-D Secure challenge', 'passed'],
+      ['a chargeback on a paid order', 'passed'],
       ['shows a decline', 'passed'],
       ['pays a day later on the gateway’s clock, which only this worker’s gateway moved', 'passed'],
     ]);
@@ -147,5 +148,14 @@ describe('the gateway as a dev dependency of a shop', () => {
     expect(urls.every((list) => list.length === 1)).toBe(true);
     expect(new Set(urls.flat()).size).toBe(2);
     expect('failed' in result).toBe(false);
+    // Each worker's gateway left its integration report beside the results, as JSON and as text.
+    const reports = join(shop, 'test-results', 'gateway-integration-report');
+    const files = readdirSync(reports).sort();
+    expect(files).toEqual([...served.keys()].sort().flatMap((worker) => [`worker-${worker}.json`, `worker-${worker}.txt`]));
+    const texts = files.filter((file) => file.endsWith('.txt')).map((file) => readFileSync(join(reports, file), 'utf8'));
+    expect(texts.every((text) => text.startsWith('Integration report for entity '))).toBe(true);
+    // Between them the workers took a challenge and saw a decline: neither report says all three were never tested.
+    const coverage = files.filter((file) => file.endsWith('.json')).map((file) => (JSON.parse(readFileSync(join(reports, file), 'utf8')) as { coverage: Record<string, number> }).coverage);
+    expect(coverage.reduce((sum, counts) => sum + (counts.threeDSecureChallenge ?? 0) + (counts.declinedPayment ?? 0), 0)).toBeGreaterThanOrEqual(2);
   }, 180_000);
 });

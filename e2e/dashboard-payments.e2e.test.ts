@@ -118,4 +118,19 @@ describe('the payments in the back office', () => {
     expect(await row.innerText()).toContain('Open');
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it('shows the entity’s integration report: what was never tested, what the widget did not know, and the paths taken', async () => {
+    const checkout = await t.post('/v1/checkouts', { entityId: t.entityId, amount: '5.00', currency: 'EUR', paymentType: 'DB' });
+    await fetch(`${t.url}/v1/checkouts/${checkout.body.id}/widgetReport`, { method: 'POST', body: JSON.stringify(['style', 'brandDetecton']) });
+    const page = await open('/integration');
+    await page.getByRole('heading', { level: 1, name: 'Integration report' }).waitFor();
+    const findings = page.getByRole('table', { name: 'Findings' });
+    await findings.waitFor();
+    const challenge = findings.getByRole('row').filter({ hasText: 'Never tested: a 3-D Secure challenge passed' });
+    expect(await challenge.innerText()).toContain('Never tested');
+    expect(await findings.getByRole('row').filter({ hasText: 'brandDetecton' }).innerText()).toContain('Ignored');
+    const coverage = page.getByRole('table', { name: 'Paths tested' });
+    expect(await coverage.getByRole('row').filter({ hasText: 'A payment declined by the bank' }).innerText()).toMatch(/[1-9]\d*$/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

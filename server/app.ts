@@ -43,6 +43,8 @@ import { homeRoutes } from './http/home.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { metricsResponder } from './metrics/routes.ts';
 import { controlRoutes } from './control/routes.ts';
+import { observeRequests } from './integration/observations.ts';
+import { integrationReportAdminRoutes, widgetReportRoutes } from './integration/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 
 /** The route template that answered, as a metrics label (never the path itself: it holds ids), or `unmatched`. */
@@ -84,6 +86,10 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     });
   });
 
+  // What merchants' servers send, seen for their integration reports (integration/observations.ts).
+  app.use('/v1/*', observeRequests(deps.observations));
+  app.use('/scheduling/*', observeRequests(deps.observations));
+
   // The back office is same-origin: /dashboard gives a page of another site no CORS permission, neither to a preflight
   // (it is not answered as one) nor on an answer (jsonResponse gives every JSON answer the API's CORS headers).
   const isDashboard = (path: string) => path === '/dashboard' || path.startsWith('/dashboard/');
@@ -98,6 +104,8 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
   app.route('/v1/checkouts', checkoutRoutes({ ...deps, clickToPay: clickToPayRedemption(deps.payments.vault) }));
   // Issue 35 point 6: Click to Pay's steps with the test environment's simulated SRC system or the networks', per checkout.
   app.route('/v1/checkouts', clickToPayRoutes(deps));
+  // Issue 36: the widget tells which wpwlOptions the page set (the integration report).
+  app.route('/v1/checkouts', widgetReportRoutes(deps));
   app.route('/v1/registrations', registrationRoutes(deps));
   app.route('/v1/registrations', registrationPaymentRoutes(deps));
   app.route('/scheduling/v1/schedules', scheduleRoutes(deps));
@@ -144,6 +152,7 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     app.route('/admin/v1/entities', acquirerCredentialsAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', applePayIdentityAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', clickToPaySettingsAdminRoutes(deps, adminToken));
+    app.route('/admin/v1/entities', integrationReportAdminRoutes(deps, adminToken));
     app.route('/admin/v1/payments', settlementAdminRoutes(deps, adminToken));
     app.route('/admin/v1/credentials', credentialAdminRoutes(deps, adminToken));
     app.route('/admin/v1/entities', entityAdminRoutes(deps, adminToken));

@@ -57,7 +57,9 @@ const FLOORS: Readonly<Record<string, number>> = {
   reconciliation: 5,
   // What connectors' providers send: the shopper's return from their pages, their notifications, their reports.
   providers: 5,
-  // The test-only control API (a clock to move, what was sent), over the features' tables.
+  // What merchants' integrations lean on (observed requests, the widget's options), reported over the features' tables.
+  integration: 5,
+  // The test-only control API (a clock to move, what was sent, triggers), over the features' tables.
   control: 5,
   // Composition: the app, the process, the commands, the demo, the widget's server side, the test harness.
   'app.ts': 6,

@@ -2,6 +2,7 @@ import type { HttpDependencies } from './http/access.ts';
 import type { Readiness } from './http/health.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ControlDependencies } from './control/routes.ts';
+import type { ObservationRecorder } from './integration/observations.ts';
 import type { PaymentServices } from './payments/services.ts';
 import type { Throttling } from './throttling/service.ts';
 import type { WebhookServices } from './webhooks/service.ts';
@@ -38,6 +39,8 @@ export interface AppDependencies extends HttpDependencies {
    * configured outbound policy (OUTBOUND_ALLOW_PRIVATE).
    */
   readonly applePay?: ApplePayValidationSettings;
+  /** What merchants' integrations are seen doing, for their integration reports (integration/observations.ts). */
+  readonly observations: ObservationRecorder;
   /** The test-only control API (control/routes.ts), with TEST_CONTROL_API=true only. */
   readonly control?: ControlDependencies;
   /**

@@ -49,6 +49,7 @@ import { openStore, type Store } from './store/index.ts';
 import { pendingMigrations } from './store/migrate.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createControlledClock } from './control/control.ts';
+import { createObservationRecorder, type ObservationRecorder } from './integration/observations.ts';
 import { dueJobQueues } from './jobs/repository.ts';
 import { metricsResponder } from './metrics/routes.ts';
 import type { Readiness } from './http/health.ts';
@@ -82,6 +83,8 @@ export interface RunningGateway {
   readonly reconciliation: { readonly uploads: JobWorker };
   /** What the operator must hear about at start (the start banner prints them; they are logged too). */
   readonly notices: readonly string[];
+  /** What merchants' integrations were seen doing, for their integration reports (integration/observations.ts). */
+  readonly observations: ObservationRecorder;
   close(): Promise<void>;
 }
 
@@ -257,10 +260,22 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // The embedded store on disk admits this process only: the command line sends its commands here, with the token
   // this gateway writes in DATA_DIR once it listens (cli/localCommands.ts).
   const commandToken = store.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? newCommandToken() : undefined;
+  const observations = createObservationRecorder(store, now, logger);
   const app = createApp({
-    ...(clock ? { control: { clock, store, runDueWork: () => runDueWork() } } : {}),
+    ...(clock
+      ? {
+          control: {
+            clock,
+            store,
+            runDueWork: () => runDueWork(),
+            observations,
+            triggers: { payments, store, settlement: { acquirers: simulatedAcquirers(config), settlement: config.settlement }, pspId: config.pspEntityId },
+          },
+        }
+      : {}),
     ...(clock || options.now ? { movedClock: true } : {}),
     metrics,
+    observations,
     readiness: readinessOf(store, lifecycle, options.jobPollMs ?? DEFAULT_JOB_POLL_MS),
     config,
     store,
@@ -294,6 +309,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     }
   } catch (error) {
     server?.close();
+    await observations.close();
     await throttling.close();
     await store.close();
     throw error;
@@ -402,6 +418,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
     schedules: { scheduler, executions: scheduleExecutions },
     reconciliation: { uploads: reconciliationUploads },
     notices,
+    observations,
     async close() {
       // A drain: /ready answers 503 from now on, no new connection is taken (idle ones are closed, busy ones close
       // after their answer), the jobs stop while the requests being handled finish, then the store closes.
@@ -415,6 +432,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       // A client that hung up leaves its request running: let it record what it started before the store closes.
       if (!(await requests.drained(config.http.requestTimeoutMs))) logger.warn('closing the store while requests are still being handled');
       await throttling.close();
+      await observations.close();
       payments.acquirers.close();
       removeCommandFile();
       await store.close();

@@ -31,7 +31,7 @@ createServer(async (request, response) => {
     const payment = await call('GET', `${url.searchParams.get('resourcePath')}?entityId=${entityId}`);
     const paid = /^(000\.000\.|000\.100\.1|000\.[36])/.test(payment.result?.code ?? '');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(page('Result', `<h1>${paid ? 'Thank you for your order' : 'The payment did not go through'}</h1><p id="code">${payment.result?.code}</p>`));
+    response.end(page('Result', `<h1>${paid ? 'Thank you for your order' : 'The payment did not go through'}</h1><p id="code">${payment.result?.code}</p><p id="payment">${payment.id}</p>`));
   } else {
     response.writeHead(404).end();
   }

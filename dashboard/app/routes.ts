@@ -12,6 +12,7 @@ import { PaymentsPage } from './pages/Payments.tsx';
  */
 
 /** The pages reached after the first: each a chunk of its own, loaded when first shown (lazy.tsx). */
+const IntegrationPage = lazyPage(() => import('./pages/Integration.tsx').then((module) => module.IntegrationPage));
 const ChargebacksPage = lazyPage(() => import('./pages/Chargebacks.tsx').then((module) => module.ChargebacksPage));
 const OverviewPage = lazyPage(() => import('./pages/Overview.tsx').then((module) => module.OverviewPage));
 const RegistrationsPage = lazyPage(() => import('./pages/Registrations.tsx').then((module) => module.RegistrationsPage));
@@ -23,7 +24,7 @@ const UsersPage = lazyPage(() => import('./pages/Users.tsx').then((module) => mo
 const WebhookDetailPage = lazyPage(() => import('./pages/WebhookDetail.tsx').then((module) => module.WebhookDetailPage));
 const WebhooksPage = lazyPage(() => import('./pages/Webhooks.tsx').then((module) => module.WebhooksPage));
 
-export const NAV = ['overview', 'payments', 'chargebacks', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'users', 'tokens'] as const;
+export const NAV = ['overview', 'payments', 'chargebacks', 'registrations', 'schedules', 'webhooks', 'settings', 'settlements', 'integration', 'users', 'tokens'] as const;
 export type NavEntry = (typeof NAV)[number];
 
 /** Navigation entries only an operator is shown (the API refuses anyone else). */
@@ -50,6 +51,7 @@ export const ROUTES: readonly AppRoute[] = [
   { name: 'webhook', pattern: '/webhooks/:id', page: WebhookDetailPage, nav: 'webhooks' },
   { name: 'settings', pattern: '/settings', page: SettingsPage, nav: 'settings' },
   { name: 'settlements', pattern: '/settlements', page: SettlementsPage, nav: 'settlements' },
+  { name: 'integration', pattern: '/integration', page: IntegrationPage, nav: 'integration' },
   { name: 'users', pattern: '/users', page: UsersPage, nav: 'users' },
   { name: 'tokens', pattern: '/tokens', page: TokensPage, nav: 'tokens' },
 ];

@@ -170,6 +170,31 @@ export interface DayRange {
   readonly to?: string | undefined;
 }
 
+/** A merchant's integration report (server/integration/report.ts; docs/ci.md, "The integration report"). */
+export interface IntegrationFinding {
+  readonly id: string;
+  readonly severity: 'refused' | 'retired' | 'failing' | 'untested' | 'notice';
+  readonly title: string;
+  readonly advice: string;
+  readonly count: number;
+  readonly firstSeen: string | null;
+  readonly lastSeen: string | null;
+  readonly examples: readonly string[];
+  readonly details?: readonly { readonly name: string; readonly count: number }[];
+}
+
+export interface IntegrationReportAnswer extends Envelope {
+  readonly report: {
+    readonly entityId: string;
+    readonly generatedAt: string;
+    readonly since: string;
+    readonly payments: number;
+    readonly findings: readonly IntegrationFinding[];
+    readonly coverage: Readonly<Record<string, number>>;
+    readonly widgetOptions: readonly string[];
+  };
+}
+
 const entityPath = (entityId: string, rest: string) => `/entities/${segment(entityId)}/${rest}`;
 
 export const settingsApi = {
@@ -190,6 +215,7 @@ export const settingsApi = {
   saveCredentials: (entityId: string, acquirer: string, input: { readonly entityId: string; readonly accessToken: string }) =>
     api.put<CredentialsAnswer>(entityPath(entityId, `acquirers/${segment(acquirer)}`), input),
   removeCredentials: (entityId: string, acquirer: string) => api.delete<CredentialsAnswer>(entityPath(entityId, `acquirers/${segment(acquirer)}`)),
+  integrationReport: (entityId: string, signal?: AbortSignal) => api.get<IntegrationReportAnswer>(entityPath(entityId, 'integrationReport'), undefined, signal),
 };
 
 export const settlementsApi = {

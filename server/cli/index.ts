@@ -13,7 +13,9 @@ import { WebhookConfigError } from '../webhooks/service.ts';
 import { ACQUIRER_USAGE, acquirerCommand } from './acquirer.ts';
 import { BRANDS_USAGE, brandsCommand } from './brands.ts';
 import { LOCAL_FILES, type CliIO, type CliResult, type CommandFiles, type Outcome } from './command.ts';
+import { CONTROL_COMMANDS, CONTROL_USAGE, controlCommand } from './control.ts';
 import { CREDENTIALS_USAGE, credentialsCommand } from './credentials.ts';
+import { INTEGRATION_REPORT_USAGE, integrationReportCommand } from './integrationReport.ts';
 import { ENTITY_USAGE, entityCommand } from './entity.ts';
 import { batchOption, generateKey, KEYS_USAGE, keysCommand } from './keys.ts';
 import { OPERATOR_USAGE, operatorCommand } from './operator.ts';
@@ -39,7 +41,7 @@ import { WEBHOOK_USAGE, webhookCommand, webhookRefusal } from './webhook.ts';
 
 const USAGE = `Usage: npm run gateway -- <command>
 
-${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${ROUTING_USAGE}${ACQUIRER_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}${USER_USAGE}
+${ENTITY_USAGE}${CREDENTIALS_USAGE}${BRANDS_USAGE}${PAYMENTS_USAGE}${SETTLEMENT_USAGE}${RECONCILIATION_USAGE}${KEYS_USAGE}${WEBHOOK_USAGE}${SMART_RETRY_USAGE}${ROUTING_USAGE}${ACQUIRER_USAGE}${THROTTLING_USAGE}${OPERATOR_USAGE}${USER_USAGE}${INTEGRATION_REPORT_USAGE}${CONTROL_USAGE}
 A command finds a running gateway whose embedded store it is (the same DATA_DIR) and runs there, through the address
 and token that gateway wrote in DATA_DIR, or at GATEWAY_URL (default http://127.0.0.1:PORT) with its ADMIN_TOKEN;
 with PostgreSQL (DATABASE_URL) it runs beside running gateways.
@@ -65,6 +67,8 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<CliRes
   let opened: Store | undefined;
   try {
     if (generatesKey(args)) return resultOf(generateKey());
+    // The test gateway's control API: a call to the running gateway, no store and no configuration of its own.
+    if (CONTROL_COMMANDS.has(args[0] ?? '') && !args.slice(1, 3).some((arg) => HELP.has(arg))) return await controlCommand(args, io.env);
     const config = loadConfig(io.env);
     // A store in memory is a running gateway's own (npm run start:ci): a command reaches it only through its admin API.
     if (!config.databaseUrl && config.dataDir.startsWith('memory://')) {
@@ -153,6 +157,7 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       'access-token-file': { type: 'string' },
       'rules-file': { type: 'string' },
       role: { type: 'string' },
+      format: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -191,6 +196,8 @@ async function run(args: string[], context: CommandContext): Promise<string | Ou
       return await operatorCommand(action, values, positionals, { store, now, files: io.files }, usage);
     case 'user':
       return await userCommand(action, values, positionals, { store, now, publicUrl: config.publicUrl }, usage);
+    case 'integration-report':
+      return await integrationReportCommand(action === undefined ? positionals : [action, ...positionals], values.format, store, now(), usage);
     default:
       throw usage(`unknown command: ${args.join(' ') || '(none)'}`);
   }

@@ -1,11 +1,16 @@
 import { Hono } from 'hono';
 import { invalidParameters } from '../domain/errors.ts';
-import { CHECKOUT_NOTIFICATION, SHOPPER_RESULT_CALL } from '../checkouts/callbacks.ts';
+import { isCheckoutId, RESOURCE_ID } from '../domain/ids.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { Queryable } from '../store/index.ts';
-import { lastNotificationSent, lastWebhookSent, type ControlledClock } from './control.ts';
+import { lastNotificationSent, lastWebhookSent, NOTIFICATION_KINDS, sentMessages, type ControlledClock, type SentFilter } from './control.ts';
+import { runTrigger, TRIGGER_NAMES, type TriggerDependencies } from './triggers.ts';
+import { adminNotFound } from '../http/admin.ts';
+import type { ObservationRecorder } from '../integration/observations.ts';
+import { reportText } from '../integration/report.ts';
+import { readReport } from '../integration/routes.ts';
 
 /**
  * The test-only control API, under /test/v1 (TEST_CONTROL_API=true; refused in live, absent otherwise), for CI
@@ -28,6 +33,10 @@ export interface ControlDependencies {
   readonly store: Queryable;
   /** Runs the jobs and schedules due now, once; resolves with how many ran. */
   runDueWork(): Promise<number>;
+  /** What the integration report is written from before it is read. */
+  readonly observations: ObservationRecorder;
+  /** What the triggers act through (besides runUntilQuiet, made here). */
+  readonly triggers: Omit<TriggerDependencies, 'runUntilQuiet'>;
 }
 
 /** Rounds of due work after an advance: what one round makes due (a retry after a failure) runs in the next. */
@@ -35,6 +44,17 @@ const MAX_ROUNDS = 20;
 
 export function controlRoutes(control: ControlDependencies): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
+  /** Runs what is due, round after round, until a round finds nothing; how many ran. */
+  const runUntilQuiet = async (): Promise<number> => {
+    let ran = 0;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const now = await control.runDueWork();
+      ran += now;
+      if (now === 0) break;
+    }
+    return ran;
+  };
+  const triggerDeps: TriggerDependencies = { ...control.triggers, runUntilQuiet };
   /** The time, the total advance, and (after a change) the step just taken, in seconds. */
   const clockAnswer = (steppedSeconds?: number) => ({
     now: control.clock.now().toISOString(),
@@ -59,12 +79,7 @@ export function controlRoutes(control: ControlDependencies): Hono<AppEnv> {
       throw invalidParameters([{ name: 'advanceSeconds', value: raw, message: `must be a whole number of seconds from 1 to ${MAX_ADVANCE_SECONDS}` }]);
     }
     control.clock.advance(seconds * 1000);
-    let ran = 0;
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const now = await control.runDueWork();
-      ran += now;
-      if (now === 0) break;
-    }
+    const ran = await runUntilQuiet();
     return jsonResponse(c, { ...clockAnswer(seconds), ran }, 200);
   });
   routes.get('/sent/webhook', requestParams, async (c) => {
@@ -73,8 +88,42 @@ export function controlRoutes(control: ControlDependencies): Hono<AppEnv> {
     return sent ? jsonResponse(c, sent, 200) : jsonResponse(c, { error: 'no webhook sent yet' }, 404);
   });
   routes.get('/sent/notification', async (c) => {
-    const sent = await lastNotificationSent(control.store, [SHOPPER_RESULT_CALL, CHECKOUT_NOTIFICATION]);
+    const sent = await lastNotificationSent(control.store, NOTIFICATION_KINDS);
     return sent ? jsonResponse(c, sent, 200) : jsonResponse(c, { error: 'no notification sent yet' }, 404);
+  });
+  routes.get('/sent', requestParams, async (c) => {
+    const params = c.get('params');
+    const filter: { -readonly [K in keyof SentFilter]: SentFilter[K] } = {};
+    const problems = [];
+    for (const name of ['paymentId', 'checkoutId', 'entityId'] as const) {
+      const value = params.get(name);
+      if (value === undefined) continue;
+      if (name === 'checkoutId' ? isCheckoutId(value) : RESOURCE_ID.test(value)) filter[name] = value;
+      else problems.push({ name, value, message: 'must be an id the gateway answered' });
+    }
+    const kind = params.get('kind');
+    if (kind === 'webhook' || kind === 'notification' || kind === 'redirect') filter.kind = kind;
+    else if (kind !== undefined) problems.push({ name: 'kind', value: kind, message: 'must be webhook, notification or redirect' });
+    const limit = params.get('limit');
+    if (limit !== undefined && /^\d{1,4}$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 1000) filter.limit = Number(limit);
+    else if (limit !== undefined) problems.push({ name: 'limit', value: limit, message: 'must be a whole number from 1 to 1000' });
+    if (problems.length > 0) throw invalidParameters(problems);
+    return jsonResponse(c, { sent: await sentMessages(control.store, filter) }, 200);
+  });
+  routes.get('/report', requestParams, async (c) => {
+    const entityId = c.get('params').get('entityId') ?? '';
+    if (!RESOURCE_ID.test(entityId)) throw invalidParameters([{ name: 'entityId', value: entityId, message: 'must be the entity’s 32-character id' }]);
+    const report = await readReport({ store: control.store, observations: control.observations, now: control.clock.now }, entityId);
+    if (!report) throw adminNotFound('entity', entityId);
+    const format = c.get('params').get('format') ?? 'json';
+    if (format === 'json') return jsonResponse(c, report, 200);
+    if (format !== 'text') throw invalidParameters([{ name: 'format', value: format, message: 'must be json or text' }]);
+    return c.body(reportText(report), 200, { 'content-type': 'text/plain; charset=utf-8', ...c.get('baseHeaders') });
+  });
+  routes.get('/triggers', (c) => jsonResponse(c, { triggers: TRIGGER_NAMES }, 200));
+  routes.post('/triggers/:name', requestParams, async (c) => {
+    const { status = 200, ...answer } = await runTrigger(triggerDeps, c.req.param('name'), c.get('params'));
+    return jsonResponse(c, { trigger: c.req.param('name'), ...answer }, status);
   });
   return routes;
 }

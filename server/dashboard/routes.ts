@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/context.ts';
 import type { AppDependencies } from '../deps.ts';
 import { acquirersApiRoutes } from './acquirersApi.ts';
 import { dashboardApiRoutes } from './api.ts';
+import { integrationApiRoutes } from './integrationApi.ts';
 import { dashboardPageRoutes } from './pages.ts';
 import { recordsApiRoutes } from './recordsApi.ts';
 import { settingsApiRoutes } from './settingsApi.ts';
@@ -25,6 +26,7 @@ export function dashboardRoutes(deps: AppDependencies): Hono<AppEnv> {
   routes.route('/api', dashboardApiRoutes(deps));
   routes.route('/api', settingsApiRoutes(deps));
   routes.route('/api', acquirersApiRoutes(deps));
+  routes.route('/api', integrationApiRoutes(deps));
   routes.route('/api', recordsApiRoutes(deps));
   routes.route('/api', tokensApiRoutes(deps));
   routes.route('/', dashboardPageRoutes());

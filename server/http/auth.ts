@@ -33,13 +33,13 @@ async function entitiesOf(
   deps: Credentials,
   legacy: { readonly userId: string | undefined; readonly password: string | undefined },
   failed: (failure: GatewayError) => Promise<GatewayError>,
-): Promise<{ readonly entityIds: ReadonlySet<string>; readonly credentials: string }> {
+): Promise<{ readonly entityIds: ReadonlySet<string>; readonly credentials: string; readonly legacy: boolean }> {
   const header = c.req.header('authorization');
   if (!header && (legacy.userId !== undefined || legacy.password !== undefined)) {
     const access = legacy.userId !== undefined && legacy.password !== undefined ? await deps.legacyAccess(legacy.userId, legacy.password) : undefined;
     // Never the values: a refusal names the parameters only.
     if (!access?.known) throw await failed(forbidden(`unknown ${USER_ID} or wrong ${PASSWORD}`));
-    return { entityIds: access.entityIds, credentials: `the ${USER_ID}` };
+    return { entityIds: access.entityIds, credentials: `the ${USER_ID}`, legacy: true };
   }
   const token = header ? BEARER.exec(header.trim())?.[1] : undefined;
   if (!token) {
@@ -51,7 +51,7 @@ async function entitiesOf(
   }
   const access = await deps.tokenAccess(token);
   if (!access.known) throw await failed(forbidden('unknown access token'));
-  return { entityIds: access.entityIds, credentials: 'the access token' };
+  return { entityIds: access.entityIds, credentials: 'the access token', legacy: false };
 }
 
 /**
@@ -81,7 +81,7 @@ export function requireMerchant<Use extends object>(
     const address = clientAddressOf(c, deps.config.clientAddressHeader);
     const failed = guardAuthentication(authFailures, address, deps.now);
 
-    const { entityIds, credentials } = await entitiesOf(c, deps, legacy, failed);
+    const { entityIds, credentials, legacy: legacyPair } = await entitiesOf(c, deps, legacy, failed);
     const entityId = params.get('entityId') ?? params.get('authentication.entityId');
     const entityParam = params.has('entityId') ? 'entityId' : 'authentication.entityId';
     const alias = params.get('authentication.entityId');
@@ -100,6 +100,7 @@ export function requireMerchant<Use extends object>(
     }
     if (!entityIds.has(entityId)) throw await failed(forbidden(`${credentials} is not allowed for this entityId`));
     c.set('entityId', entityId);
+    c.set('credentials', legacyPair ? 'legacy' : 'token');
     if (throttling) {
       const use = typeof limit === 'function' ? limit(c) : limit;
       await throttling.admit(entityId, use ? [use] : []);

@@ -9,6 +9,8 @@ export interface AppEnv {
     params: Map<string, string>;
     /** The authenticated entity, once the auth middleware has run. */
     entityId: string;
+    /** What a merchant's request authenticated with (requireMerchant): a bearer token, or the legacy pair (COMPAT §1). */
+    credentials: 'token' | 'legacy';
     /** The ndc every answer of this request carries, when the route fixes one (a checkout's id). */
     ndc: string;
     /** Whether a handler read the request body (an unread body means the connection must close). */

@@ -139,6 +139,7 @@ export const ADMIN_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
     }, ['keyId', 'privateKey']),
   }),
   'DELETE /admin/v1/entities/:entityId/clickToPay': admin('Remove an entity’s Click to Pay with the networks', { 200: CLICK_TO_PAY_ANSWER, ...ENTITY_NOT_FOUND }),
+  'GET /admin/v1/entities/:entityId/integrationReport': admin('An entity’s integration report', { 200: ok('What its integration leans on that a live provider may refuse or has retired, what it never tested, its failing webhook receivers (the last 30 days).', 'IntegrationReportAnswer'), ...ENTITY_NOT_FOUND }),
   'POST /admin/v1/payments/:paymentId/settlement': admin('Settle a waiting asynchronous payment (test)', {
     200: ok('The payment as it is then.', 'SettledPayment'),
     404: notFound('waiting payment'),

@@ -169,6 +169,7 @@ function formSchemaOf(entry: OperationEntry): Schema | undefined {
 }
 
 function responseOf(answer: Answer): Schema {
+  if (answer.contentType === 'none') return { description: answer.description };
   const contentType = answer.contentType ?? 'application/json';
   const schema = answer.schema ? { $ref: `#/components/schemas/${answer.schema}` } : contentType === 'text/html' || contentType.startsWith('text/') ? { type: 'string' } : undefined;
   return { description: answer.description, content: { [contentType]: schema ? { schema } : {} } };

@@ -31,7 +31,7 @@ export interface Answer {
   readonly description: string;
   /** A component schema of schemas.ts, for a JSON answer. */
   readonly schema?: string;
-  /** Other than application/json. */
+  /** Other than application/json; `none` for an answer without a body (204). */
   readonly contentType?: string;
 }
 

@@ -374,6 +374,14 @@ const MERCHANT_OPERATIONS: Readonly<Record<string, OperationEntry>> = {
       404: { description: 'A live gateway: there is no simulated sheet.', contentType: 'text/plain' },
     },
   },
+  'POST /v1/checkouts/:id/widgetReport': {
+    summary: 'The widget’s report of the options its page set',
+    description:
+      'Sent by the widget (navigator.sendBeacon) once a page rendered it: the names of the wpwlOptions the page set, a JSON array of at most 60 names. They go into the merchant’s integration report (GET /admin/v1/entities/{entityId}/integrationReport), which lists the names the widget does not know. One report per checkout counts.',
+    tag: 'Widget', security: 'none',
+    answers: { 204: { description: 'Taken.', contentType: 'none' }, 400: { description: 'Not a JSON array of names, or no such checkout (200.300.404).', schema: 'Envelope' } },
+    codes: [RESULTS.invalidParameter],
+  },
   'GET /v1/bins/:bin': {
     summary: 'The card brands of a BIN',
     description: 'The brands whose ranges a card’s first 6 to 8 digits fit, most specific first (mada before the Visa it is issued on): the BIN list the widget asks with brandDetectionType: binlist. Public; cached a day.',

@@ -538,5 +538,28 @@ export const ANSWER_SCHEMAS: Readonly<Record<string, Schema>> = {
   SettlementList: enveloped(['settlements'], { settlements: list(settlement) }),
   FtpSettings: enveloped(['ftp'], { ftp: nullable(ftpSettings) }),
   ReconciliationFile: enveloped(['file'], { file: reconciliationFile }),
+  IntegrationReportAnswer: enveloped(['report'], {
+    report: object(['entityId', 'generatedAt', 'since', 'payments', 'findings', 'coverage', 'widgetOptions'], {
+      entityId: string(ID),
+      generatedAt: dateTime,
+      since: dateTime,
+      payments: integer(),
+      findings: list(
+        object(['id', 'severity', 'title', 'advice', 'count', 'firstSeen', 'lastSeen', 'examples'], {
+          id: string(),
+          severity: oneOf(['refused', 'retired', 'failing', 'untested', 'notice'], 'refused: a live provider may refuse it; retired: deprecated; failing: fails now; untested: never tried; notice: ignored.'),
+          title: string(),
+          advice: string(),
+          count: integer(),
+          firstSeen: nullable(dateTime),
+          lastSeen: nullable(dateTime),
+          examples: list(string()),
+          details: list(object(['name', 'count'], { name: string(), count: integer() })),
+        }),
+      ),
+      coverage: { type: 'object', additionalProperties: integer(), description: 'How often each path a shop should test was taken (approvedPayment, declinedPayment, threeDSecureChallenge …).' },
+      widgetOptions: list(string()),
+    }),
+  }),
   ReconciliationFiles: enveloped(['files'], { from: string(DAY), to: string(DAY), date: string(DAY), files: list(reconciliationFile), next: string(ID, 'The entity to continue after (`after`), when the page is full.') }),
 };

@@ -325,6 +325,7 @@ export async function liveApp(t: TestGateway, now: () => Date = () => new Date()
     config,
     store: t.gateway.store,
     logger,
+    observations: t.gateway.observations,
     payments: createPaymentServices({
       store: t.gateway.store,
       outbox: createOutbox([cancelSchedulesOfDeletedRegistrations]),

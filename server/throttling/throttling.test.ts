@@ -355,6 +355,7 @@ describe('failed authentications from one address', () => {
       store: t.gateway.store,
       logger: createLogger({ level: 'silent' }),
       payments: t.gateway.payments,
+      observations: t.gateway.observations,
       webhooks: t.gateway.webhooks.services,
       tokenAccess: (token) => {
         lookups++;

@@ -145,6 +145,8 @@ async function renderForms(): Promise<void> {
     showInvalidCheckout(options, texts, forms);
     return;
   }
+  // Which options the page set, for the merchant's integration report: a beacon nothing waits for.
+  if (checkout?.id) navigator.sendBeacon?.(`${gatewayUrl}/v1/checkouts/${checkout.id}/widgetReport`, JSON.stringify(Object.keys(options.raw).slice(0, 60)));
   const rendered: { container: string; brands: string[] }[] = [];
   let storedCardsRendered = false;
   /** The other forms' hosts, hidden while registrations.hideInitialPaymentForms holds them back (the stored cards show them). */

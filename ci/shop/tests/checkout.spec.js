@@ -13,11 +13,24 @@ test('pays the order with the test card', async ({ page, payWithCard }) => {
   await expect(page.locator('h1')).toHaveText('Thank you for your order');
 });
 
-test('passes a 3-D Secure challenge', async ({ page, payWithCard, completeChallenge }) => {
+test('passes a 3-D Secure challenge', async ({ page, payWithCard, completeChallenge, gateway }) => {
   await page.goto('/');
   await payWithCard({ number: '4200000000000042' });
   await completeChallenge('1234');
   await expect(page.locator('h1')).toHaveText('Thank you for your order');
+  // The challenge page the gateway sent the shopper to, and how it ended.
+  const paymentId = await page.locator('#payment').textContent();
+  const [redirect] = await gateway.sent.list({ paymentId, kind: 'redirect' });
+  expect(redirect).toMatchObject({ page: 'threeDSecure', outcome: 'success' });
+});
+
+test('a chargeback on a paid order', async ({ page, payWithCard, gateway }) => {
+  await page.goto('/');
+  await payWithCard();
+  const paymentId = await page.locator('#payment').textContent();
+  const { caused, events } = await gateway.trigger('chargeback', { paymentId, reasonCode: '000.100.203' });
+  expect(caused.chargeback).toMatchObject({ paymentType: 'CB', referencedId: paymentId, amount: '49.00', result: { code: '000.100.203' } });
+  expect(events).toContainEqual(expect.objectContaining({ type: 'PAYMENT', action: 'CREATED', resourceId: caused.chargeback.id }));
 });
 
 test('shows a decline', async ({ page, payWithCard }) => {

@@ -81,7 +81,8 @@ export async function payAsynchronously(
   });
 }
 
-export type SettlementOutcome = 'approved' | 'declined';
+/** What the provider says: paid, refused, or (`expired`) its deadline passed without the money. */
+export type SettlementOutcome = 'approved' | 'declined' | 'expired';
 
 export type SettlementResult =
   | { readonly kind: 'unknown' }
@@ -107,7 +108,7 @@ export async function settleWaiting(
     if (!redirect || (options.entityId !== undefined && redirect.entityId !== options.entityId)) return { kind: 'unknown' } as const;
     if (redirect.kind === 'threeDSecure') return { kind: 'notAsynchronous' } as const;
     if (redirect.outcome !== null) return { kind: 'alreadyFinished', redirect } as const;
-    if (isExpired(redirect, services.now())) return { kind: 'settled', redirect: await endWithoutAcquirer(services, tx, redirect, 'timeout') } as const;
+    if (outcome === 'expired' || isExpired(redirect, services.now())) return { kind: 'settled', redirect: await endWithoutAcquirer(services, tx, redirect, 'timeout') } as const;
     if (outcome === 'declined') return { kind: 'settled', redirect: await endWithoutAcquirer(services, tx, redirect, 'failure') } as const;
     const success = await decideSuccess(services, tx, redirect);
     return 'attemptId' in success ? success : ({ kind: 'settled', redirect: success } as const);
