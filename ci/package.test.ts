@@ -1,10 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { compileServer } from '../server/compile.ts';
 import { freePort } from '../server/testing/harness.ts';
 
@@ -118,13 +119,31 @@ describe('the gateway as a dev dependency of a shop', () => {
     await expect(fetch(`${url}/health`)).rejects.toThrow();
   }, 90_000);
 
-  it('runs the shop’s own Playwright tests against it, offline, in the machine’s Chromium: a gateway per worker', async () => {
-    const result = await run('npx', ['playwright', 'test', '--reporter=json'], {
-      cwd: shop,
-      env: shopEnv({ CHROMIUM_PATH: CHROMIUM, CI: '1' }),
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', failed: true }));
-    const report = JSON.parse(result.stdout) as {
+  it('runs the shop’s tests as its GitHub Actions workflow and GitLab CI job do, offline, in the machine’s Chromium: a gateway per worker', async () => {
+    // The steps that run commands, as the runners run them. Left out: `uses:` (the runner's checkout, Node and artifact
+    // upload), `npm ci` (done above, offline, from the same lockfile) and the image's apt-get (Chromium is here).
+    const workflow = parse(readFileSync(join(shop, '.github/workflows/pay.yml'), 'utf8')) as { jobs: Record<string, { env: Record<string, string>; steps: { run?: string; uses?: string }[] }> };
+    const job = Object.values(workflow.jobs)[0] as (typeof workflow.jobs)[string];
+    const github = job.steps.flatMap((step) => (step.run === undefined || step.uses !== undefined ? [] : [step.run.trim()])).filter((command) => command !== 'npm ci');
+    const gitlabJob = (parse(readFileSync(join(shop, '.gitlab-ci.yml'), 'utf8')) as Record<string, { variables: Record<string, string>; before_script: string[]; script: string[]; artifacts: { paths: string[] } }>)['browser-tests'];
+    const gitlab = [...(gitlabJob?.before_script ?? []), ...(gitlabJob?.script ?? [])].filter((command) => command !== 'npm ci' && !command.startsWith('apt-get '));
+    // The two run the same commands: run once.
+    expect(github).toEqual(['npx playwright test']);
+    expect(gitlab).toEqual(github);
+    const env = shopEnv({ ...job.env, ...gitlabJob?.variables, CHROMIUM_PATH: CHROMIUM });
+    const outputs: string[] = [];
+    for (const command of github) {
+      const result = await run('bash', ['-e', '-c', command], { cwd: shop, env, maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string }) => ({
+        stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+        stderr: '',
+        failed: true,
+      }));
+      outputs.push(result.stdout);
+      expect('failed' in result, result.stdout.slice(-4000)).toBe(false);
+    }
+    // What the jobs keep as artifacts is there.
+    for (const path of gitlabJob?.artifacts.paths ?? []) expect(existsSync(join(shop, path)), path).toBe(true);
+    const report = JSON.parse(readFileSync(join(shop, 'playwright-report/results.json'), 'utf8')) as {
       stats: { expected: number; unexpected: number };
       suites: { suites?: unknown[]; specs: { title: string; tests: { annotations: { type: string; description: string }[]; results: { workerIndex: number; status: string }[] }[] }[] }[];
     };
@@ -147,7 +166,6 @@ describe('the gateway as a dev dependency of a shop', () => {
     const urls = [...served.values()].map((set) => [...set]);
     expect(urls.every((list) => list.length === 1)).toBe(true);
     expect(new Set(urls.flat()).size).toBe(2);
-    expect('failed' in result).toBe(false);
     // Each worker's gateway left its integration report beside the results, as JSON and as text.
     const reports = join(shop, 'test-results', 'gateway-integration-report');
     const files = readdirSync(reports).sort();
@@ -158,4 +176,22 @@ describe('the gateway as a dev dependency of a shop', () => {
     const coverage = files.filter((file) => file.endsWith('.json')).map((file) => (JSON.parse(readFileSync(join(reports, file), 'utf8')) as { coverage: Record<string, number> }).coverage);
     expect(coverage.reduce((sum, counts) => sum + (counts.threeDSecureChallenge ?? 0) + (counts.declinedPayment ?? 0), 0)).toBeGreaterThanOrEqual(2);
   }, 180_000);
+  it('runs docs/ci.md’s script steps in the shop: the gateway started with its command, a payment, triggers, what was sent, the report, the clock, and SIGTERM', async () => {
+    const page = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
+    const blocks = [...page.matchAll(/^```sh shop\n([\s\S]*?)^```$/gm)].map((match) => match[1] as string);
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const port = await freePort();
+    const script = blocks.join('\n').replaceAll('8080', String(port));
+    const result = await run('bash', ['-e', '-c', script], { cwd: shop, env: shopEnv(), maxBuffer: 16 * 1024 * 1024, timeout: 120_000 }).catch(
+      (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: `${error.stderr ?? ''}`, failed: true }),
+    );
+    expect('failed' in result, `${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`).toBe(false);
+    // The chargeback's reason, its reversal, and the report naming the order number sent as merchantTransactionId.
+    expect(result.stdout).toContain('"code": "000.100.203"');
+    expect(result.stdout).toContain('"paymentType": "CR"');
+    expect(result.stdout).toContain('"steppedSeconds": 86400');
+    expect(result.stdout).toContain('[refused] merchantTransactionId shorter than the spec’s 8 characters');
+    // Stopped: nothing answers on its port any more.
+    await expect(fetch(`http://127.0.0.1:${port}/ready`)).rejects.toThrow();
+  }, 150_000);
 });

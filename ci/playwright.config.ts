@@ -1,12 +1,14 @@
-// Playwright's configuration for ci/pay.spec.ts. CHROMIUM_PATH: a Chromium already on the machine (Debian's
-// /usr/bin/chromium); unset, Playwright's own (`npx playwright install chromium`).
+// Playwright's configuration for the gateway's own test (ci/pay.spec.ts), run by ci/ci.test.ts: two workers, each with
+// a gateway of its own (ci/fixture.ts, the compiled gateway). CHROMIUM_PATH: a Chromium already on the machine
+// (Debian's /usr/bin/chromium); unset, Playwright's own.
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: '.',
   testMatch: 'pay.spec.ts',
   timeout: 30_000,
-  workers: 1,
+  fullyParallel: true,
+  workers: 2,
   reporter: 'line',
   use: {
     browserName: 'chromium',

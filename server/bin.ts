@@ -13,7 +13,8 @@ import { runGateway } from './run.ts';
  */
 
 const USAGE = `usage: wpwl-gateway --ci | start | <command> [...]
-  --ci, --in-memory   start the gateway for tests: in memory, nothing kept (PORT, PUBLIC_URL, ADMIN_TOKEN, TEST_CONTROL_API...)
+  --ci, --in-memory   start the gateway for tests: in memory, nothing kept, with the control API (/test/v1)
+                      (PORT, PUBLIC_URL, ADMIN_TOKEN, DEMO_ENTITY_ID, DEMO_ACCESS_TOKEN, TEST_CONTROL_API=false...)
   start               start the gateway with the environment's configuration (docs/operating.md)
   <command>           the command line: entity, token, credentials, payments, settlement, operator, user, keys, ... (--help)
 `;

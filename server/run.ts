@@ -25,13 +25,14 @@ function dashboardLines(config: GatewayConfig, url: string, inMemory: boolean, o
 
 /**
  * `--in-memory` (`wpwl-gateway --ci`, `npm run start:ci`): the embedded database in memory, nothing written to disk,
- * loaded from the migrated image `npm run build` made (image.ts) — what a CI pipeline starts beside its browser tests.
+ * loaded from the migrated image `npm run build` made (image.ts) — what a CI pipeline starts beside its browser tests,
+ * with the control API its tests drive (its clock, triggers, what was sent, the report) unless TEST_CONTROL_API=false.
  */
 async function inMemoryConfig(): Promise<GatewayConfig> {
   if (process.env.DATABASE_URL) throw new ConfigError('--in-memory keeps its database in memory: unset DATABASE_URL');
   // Before the rest of the configuration, whose live refusals (a simulated acquirer) would hide this one.
   if (process.env.GATEWAY_ENV === 'live') throw new ConfigError('--in-memory is for tests, where nothing is kept: GATEWAY_ENV must be test');
-  const config = loadConfig({ ...process.env, DATA_DIR: 'memory://' });
+  const config = loadConfig({ TEST_CONTROL_API: 'true', ...process.env, DATA_DIR: 'memory://' });
   if (!(await hasStoreImage())) {
     say('no database image for these migrations: making it now (npm run build does it ahead) ...');
     say(`database image ${await buildStoreImage()}`);

@@ -8,7 +8,8 @@ export default defineConfig({
   testDir: 'tests',
   fullyParallel: true,
   workers: 2,
-  reporter: process.env.CI ? 'line' : 'list',
+  // What ran, for people and for the CI job's artifact (beside each worker's gateway integration report in test-results/).
+  reporter: [[process.env.CI ? 'line' : 'list'], ['json', { outputFile: 'playwright-report/results.json' }]],
   use: {
     shop: { command: 'node shop.js' },
     browserName: 'chromium',
