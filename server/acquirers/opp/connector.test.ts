@@ -3,6 +3,7 @@ import { loadConfig } from '../../config.ts';
 import { BROWSER_DATA, cardPayment, CIT_INITIAL, connectorTo, STORE_KINDS, warnIfPostgresSkipped } from '../../testing/harness.ts';
 import { startLiveFront, type LiveFront } from '../../testing/liveFront.ts';
 import { startUpstream, type Upstream } from '../../testing/upstream.ts';
+import { runTrigger } from '../../control/triggers.ts';
 
 warnIfPostgresSkipped('the opp connector');
 
@@ -258,7 +259,7 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     const reference = (await front.gateway.store.query<{ acquirer_reference: string }>('SELECT acquirer_reference FROM payments WHERE id = $1', [pending.body.id])).rows[0]?.acquirer_reference;
     expect((await upstream.admin('POST', `/admin/v1/payments/${reference}/settlement`, { outcome: 'approved' })).status).toBe(200);
     await eventually(pending.body.id, /^000\.100\.110$/);
-    const events = await front.gateway.store.query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY created_at", [pending.body.id]);
+    const events = await front.gateway.store.query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY id", [pending.body.id]);
     expect(events.rows.map((row) => row.action)).toEqual(['CREATED', 'UPDATED']);
   });
 
@@ -284,6 +285,19 @@ describe.each(STORE_KINDS)('a live gateway paying through the opp connector, on 
     await expect
       .poll(async () => (await front.gateway.store.query('SELECT 1 FROM payments WHERE parent_id = $1 AND payment_type = $2', [recorded, 'CR'])).rows.length, { timeout: 15_000, interval: 200 })
       .toBe(1);
+  });
+
+  it('records what the control API’s upstream-notification trigger says the provider notified: a chargeback on a payment', async () => {
+    const paid = await front.post('/v1/payments', cardPayment(front.entityId, { amount: '20.00' }));
+    expect(paid.body.result.code).toBe('000.100.110');
+    // The trigger a test gateway's control API runs (this front is live: its services, without the route).
+    const settlement = { acquirers: [], settlement: front.gateway.config.settlement };
+    const deps = { payments: front.gateway.payments, store: front.gateway.store, runUntilQuiet: async () => 0, settlement, pspId: front.gateway.config.pspEntityId };
+    const notified = await runTrigger(deps, 'upstream-notification', new Map([['paymentId', paid.body.id], ['paymentType', 'CB'], ['resultCode', '000.100.203']]));
+    expect(notified.caused).toEqual({ paymentId: paid.body.id, outcome: 'chargeback' });
+    const chargebacks = await front.gateway.store.query<{ id: string; result_code: string; amount_minor: number }>("SELECT id, result_code, amount_minor FROM payments WHERE parent_id = $1 AND payment_type = 'CB'", [paid.body.id]);
+    expect(chargebacks.rows).toEqual([{ id: expect.any(String), result_code: '000.100.203', amount_minor: 2000 }]);
+    expect(notified.events).toContainEqual(expect.objectContaining({ type: 'PAYMENT', action: 'CREATED', resourceId: chargebacks.rows[0]?.id }));
   });
 
   it('refuses a notification that does not decrypt with the acquirer’s key, and answers the provider’s test', async () => {

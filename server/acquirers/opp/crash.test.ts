@@ -127,7 +127,7 @@ describe.each([LIVE_STORE])('a live gateway killed in the middle of an attempt a
     return found.status === 200 ? (found.body.payments as { id: string; result: { code: string }; redirect?: { url: string; parameters: { value: string }[] } }[]) : [];
   };
   const eventsOf = async (gateway: RunningGateway, id: string) =>
-    (await gateway.store.query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY created_at", [id])).rows.map((row) => row.action);
+    (await gateway.store.query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY id", [id])).rows.map((row) => row.action);
 
   it.each([
     ['approved', 'Jane Jones', '000.100.110', 'approved'],

@@ -91,7 +91,7 @@ describe.each([LIVE_STORE])('a live gateway whose provider’s network fails, on
     // Asked, never sent again; the attempt closed with its payment written.
     expect(authorizationsSent()).toBe(sentBefore + 1);
     expect((await attemptsOf(paid.body.id)).map((row) => row.outcome)).toEqual(['recorded']);
-    const events = await store().query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY created_at", [paid.body.id]);
+    const events = await store().query<{ action: string }>("SELECT action FROM events WHERE resource_id = $1 AND type = 'PAYMENT' ORDER BY id", [paid.body.id]);
     expect(events.rows.map((row) => row.action)).toEqual(answered === 'pending' ? ['CREATED', 'UPDATED'] : ['CREATED']);
   });
 
