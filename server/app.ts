@@ -86,9 +86,9 @@ export function createApp(deps: AppDependencies): Hono<AppEnv> {
     });
   });
 
-  // What merchants' servers send, seen for their integration reports (integration/observations.ts).
-  app.use('/v1/*', observeRequests(deps.observations));
-  app.use('/scheduling/*', observeRequests(deps.observations));
+  // What merchants' servers send, seen for their integration reports (integration/observations.ts): every request a
+  // merchant's credentials authenticated, whatever its path (on '*', so an unmatched path stays `unmatched` above).
+  app.use('*', observeRequests(deps.observations));
 
   // The back office is same-origin: /dashboard gives a page of another site no CORS permission, neither to a preflight
   // (it is not answered as one) nor on an answer (jsonResponse gives every JSON answer the API's CORS headers).

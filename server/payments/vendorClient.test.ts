@@ -103,15 +103,9 @@ describe.each(STORE_KINDS)("the platform vendor's own client, replayed at the wi
   const asyncTests = testsOf('test_async_payments');
   it.each(asyncTests.map((entry) => [nameOf(entry.test), entry.requests[0] as WireRequest] as const))('%s: pending (000.200.000) with what the family hands the shopper', async (_name, captured) => {
     const brand = sentBrand(captured) as string;
-    let request = captured;
-    // The suite's TRUSTLY data sends merchantTransactionId=abc123; the spec (doc 2 §2.1) asks for 8 to 255 characters,
-    // and the spec decides the API: refused as the spec says, then paid with a reference of a valid length.
-    const reference = new URLSearchParams(captured.body).get('merchantTransactionId');
-    if (reference !== null && reference.length < 8) {
-      const refused = await replay(captured);
-      expect([refused.status, refused.body.result.parameterErrors?.map((error: { name: string }) => error.name)]).toEqual([400, ['merchantTransactionId']]);
-      request = { ...captured, body: captured.body.replace(`merchantTransactionId=${reference}`, `merchantTransactionId=${reference}-order`) };
-    }
+    // The suite's TRUSTLY data sends merchantTransactionId=abc123, shorter than the spec's 8: taken as it is sent
+    // (shops send their order number), as the platform's own client expects.
+    const request = captured;
     const pending = await replay(request);
     expect([pending.status, pending.body.result.code], JSON.stringify(pending.body.result)).toEqual([200, '000.200.000']);
     expect(pending.body.paymentBrand).toBe(brand);
