@@ -1,13 +1,13 @@
 import { CHECKOUT_NOTIFICATION, SHOPPER_RESULT_CALL } from '../checkouts/callbacks.ts';
 import type { Queryable } from '../store/index.ts';
 
+/**
+ * The test-only control API's model (issues 24 and 36, routes.ts): a clock the gateway runs on that a CI pipeline
+ * moves, and what the gateway sent out. Only with TEST_CONTROL_API=true, which config.ts refuses in live.
+ */
+
 /** The calls a checkout makes to the merchant's URLs. */
 export const NOTIFICATION_KINDS = [SHOPPER_RESULT_CALL, CHECKOUT_NOTIFICATION] as const;
-
-/**
- * The test-only control API's model (issue 24, routes.ts): a clock the gateway runs on that a CI pipeline moves
- * forward, and what the gateway last sent out. Only with TEST_CONTROL_API=true, which config.ts refuses in live.
- */
 
 /**
  * The gateway's clock: the machine's time plus what the control API has advanced it by. Each gateway has its own (a

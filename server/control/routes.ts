@@ -1,16 +1,16 @@
 import { Hono } from 'hono';
 import { invalidParameters } from '../domain/errors.ts';
 import { isCheckoutId, RESOURCE_ID } from '../domain/ids.ts';
+import { adminNotFound } from '../http/admin.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requestParams } from '../http/requestParams.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { Queryable } from '../store/index.ts';
-import { lastNotificationSent, lastWebhookSent, NOTIFICATION_KINDS, sentMessages, type ControlledClock, type SentFilter } from './control.ts';
-import { runTrigger, TRIGGER_NAMES, type TriggerDependencies } from './triggers.ts';
-import { adminNotFound } from '../http/admin.ts';
 import type { ObservationRecorder } from '../integration/observations.ts';
 import { reportText } from '../integration/report.ts';
 import { readReport } from '../integration/routes.ts';
+import type { Queryable } from '../store/index.ts';
+import { lastNotificationSent, lastWebhookSent, NOTIFICATION_KINDS, sentMessages, type ControlledClock, type SentFilter } from './control.ts';
+import { runTrigger, TRIGGER_NAMES, type TriggerDependencies } from './triggers.ts';
 
 /**
  * The test-only control API, under /test/v1 (TEST_CONTROL_API=true; refused in live, absent otherwise), for CI
@@ -20,9 +20,13 @@ import { readReport } from '../integration/routes.ts';
  *   the 29-minute call, webhook retries, captures, expiry and recovery; schedules; settlements and files) until
  *   nothing more is due; answers the new time, the step and the total advance, and how much ran. With `reset=true`
  *   (or `DELETE /test/v1/clock`), back to the machine's time: nothing runs. `GET /test/v1/clock` reads it.
- * - `GET /test/v1/sent/webhook` (`entityId` optional): the last webhook delivery attempt, with the notification it
- *   carried as the receiver decrypts it; `GET /test/v1/sent/notification`: the last call to a checkout's
- *   shopperResultUrl or notificationUrl. 404 when nothing was sent.
+ * - `POST /test/v1/triggers/{name}`: an event made to happen now on the caller's objects (triggers.ts), answering
+ *   what it caused; `GET /test/v1/triggers` lists them.
+ * - `GET /test/v1/sent` (`paymentId`, `checkoutId`, `entityId`, `kind`, `limit`): everything sent, newest first
+ *   (control.ts sentMessages); `GET /test/v1/sent/webhook` (`entityId` optional): the last webhook delivery attempt,
+ *   with the notification it carried as the receiver decrypts it; `GET /test/v1/sent/notification`: the last call to a
+ *   checkout's shopperResultUrl or notificationUrl. 404 when nothing was sent.
+ * - `GET /test/v1/report?entityId=` (`format=text`): the entity's integration report (integration/report.ts).
  */
 
 /** A year and a month at most per call: a CI test moves days ahead (a registration's expiry, a monthly schedule). */
