@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator } from '../server/dashboard/operators.ts';
 import { dashboardClient } from '../server/testing/dashboardClient.ts';
-import { cardPayment, startTestGateway, type TestGateway } from '../server/testing/harness.ts';
+import { BROWSER_DATA, cardPayment, startTestGateway, type TestGateway } from '../server/testing/harness.ts';
+import { startReceiver } from '../server/testing/receiver.ts';
+import { createWebhook } from '../server/webhooks/service.ts';
 import { launchBrowser } from './support/browser.ts';
 import { seriousViolations } from './support/dashboard.ts';
 
@@ -117,6 +120,26 @@ describe('the payments in the back office', () => {
     expect(await row.innerText()).toContain(String((chargeback.body.result as { code: string }).code));
     expect(await row.innerText()).toContain('Open');
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('shows on a payment’s page, in test, what was sent: the webhook with its notification and the receiver’s answer, the challenge page', async () => {
+    const receiver = await startReceiver();
+    try {
+      await createWebhook(t.gateway.webhooks.services, t.entityId, { url: `${receiver.url}/hook`, secret: randomBytes(32).toString('hex'), types: ['PAYMENT'] });
+      const challenged = await t.post('/v1/payments', cardPayment(t.entityId, { 'card.number': '4200000000000042', shopperResultUrl: `${receiver.url}/back`, ...BROWSER_DATA }));
+      await t.gateway.webhooks.deliveries.runDueJobs();
+      const page = await open(`/payments/${challenged.body.id}`);
+      const sent = page.getByRole('table', { name: 'Sent (test)' });
+      await sent.waitFor();
+      const webhook = sent.getByRole('row').filter({ hasText: 'Webhook' });
+      expect(await webhook.innerText()).toContain('HTTP 200');
+      await webhook.getByText('PAYMENT CREATED').click();
+      expect(await webhook.locator('pre').innerText()).toContain(challenged.body.id);
+      expect(await sent.getByRole('row').filter({ hasText: "Shopper's page" }).innerText()).toContain(`${receiver.url}/back`);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('shows the entity’s integration report: what was never tested, what the widget did not know, and the paths taken', async () => {

@@ -142,12 +142,29 @@ export interface AcquirerAttempt {
 
 export type BackOfficeAction = 'capture' | 'refund' | 'reverse';
 
+/** What the gateway sent about a payment (test environment only): GET /test/v1/sent's items. */
+export interface SentItem {
+  readonly kind: 'webhook' | 'notification' | 'redirect';
+  readonly at: string;
+  readonly url?: string | null;
+  readonly returnUrl?: string;
+  readonly notification?: { readonly type: string; readonly action: string; readonly payload: unknown };
+  readonly answer?: { readonly httpStatus: number | null; readonly latencyMs: number; readonly error: string | null };
+  readonly call?: string;
+  readonly page?: string;
+  readonly outcome?: string | null;
+  readonly attempts?: number;
+  readonly lastError?: string | null;
+}
+
 export interface PaymentDetailAnswer {
   readonly payment: PaymentDetail;
   readonly transactions: readonly PaymentRow[];
   readonly events: readonly PaymentEvent[];
   readonly webhookAttempts: readonly WebhookDelivery[];
   readonly operatorActions: readonly OperatorAction[];
+  /** In the test environment: everything sent about the payment. */
+  readonly sent?: readonly SentItem[];
   /** Not in the contract; the API sends it: the smart-retry facts. */
   readonly acquirerAttempts?: readonly AcquirerAttempt[];
   readonly actions: Readonly<Record<BackOfficeAction, boolean>>;

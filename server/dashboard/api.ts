@@ -23,6 +23,7 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import { chargebackRows, overviewOf } from './overview.ts';
 import { actorOf, entitiesOf, entityScope, mayActFor, requireEntity, requireRole, requireSession, sessionCookie, sessionOf } from './access.ts';
 import { actionsOnPayments, recordAction } from './audit.ts';
+import { sentMessages } from '../control/control.ts';
 import { acquirerAttemptsOf, eventsOf, paymentDetailView, paymentRowView, paymentsCsv, possibleActions, webhookAttemptsOf } from './paymentViews.ts';
 import { endSession, SESSION_COOKIE, sessionExpiry, type Session } from './sessions.ts';
 
@@ -269,6 +270,9 @@ export function dashboardApiRoutes(deps: AppDependencies): Hono<AppEnv> {
         ...(action.resultCode ? { resultCode: action.resultCode } : {}),
       })),
       actions: possibleActions(lifecycle),
+      // In test, everything the gateway sent about the payment (control/control.ts): webhook attempts with what they
+      // carried, the checkout's calls, the shopper's pages — what a shop's tests read through the control API.
+      ...(config.environment === 'test' ? { sent: await sentMessages(store, { paymentId: payment.id }) } : {}),
     });
   });
 

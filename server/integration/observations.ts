@@ -32,7 +32,7 @@ export interface Observation {
   readonly entityId: string;
   readonly kind: ObservationKind;
   readonly detail?: string;
-  /** The request's or checkout's id it came with. */
+  /** What it came with: the payment (or other resource) the request answered, the request, or the checkout. */
   readonly example?: string;
 }
 
@@ -153,7 +153,8 @@ export function observeRequests(recorder: ObservationRecorder): MiddlewareHandle
 }
 
 function observeRequest(recorder: ObservationRecorder, c: Context<AppEnv>, entityId: string): void {
-  const example = c.get('requestId');
+  // The payment (or other resource) the request made or read, else the request's own id.
+  const example = c.get('resourceId') ?? c.get('requestId');
   const seen = (kind: ObservationKind, detail?: string) => recorder.record({ entityId, kind, ...(detail !== undefined ? { detail } : {}), example });
   if (c.get('credentials') === 'legacy') seen('legacyCredentials');
   const params = c.get('params');

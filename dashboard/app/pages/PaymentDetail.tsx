@@ -15,7 +15,7 @@ import { formatAmount, formatDateTime, paymentTypeName, t } from '../i18n.ts';
 import { useLoad } from '../load.ts';
 import { href, type PageProps } from '../router.ts';
 import { session } from '../state.ts';
-import type { AcquirerAttempt, BackOfficeAction, OperatorAction, PaymentDetail, PaymentDetailAnswer, PaymentEvent, ResultInfo, WebhookDelivery } from '../types.ts';
+import type { AcquirerAttempt, BackOfficeAction, OperatorAction, PaymentDetail, PaymentDetailAnswer, PaymentEvent, ResultInfo, SentItem, WebhookDelivery } from '../types.ts';
 import { paymentColumns, StatusBadge } from './Payments.tsx';
 import { mayDo } from '../roles.ts';
 
@@ -118,6 +118,25 @@ function PaymentView(props: { readonly answer: PaymentDetailAnswer; readonly rel
           ]}
         />
       </Section>
+      {props.answer.sent && (
+        <Section title={t('payment.sent')} id="payment-sent">
+          <p class="hint">{t('payment.sentIntro')}</p>
+          <Table<SentItem>
+            caption={t('payment.sent')}
+            captionHidden
+            rows={props.answer.sent}
+            rowKey={(item) => `${item.kind}-${item.at}-${item.url ?? item.returnUrl ?? ''}`}
+            empty={t('payment.noneSent')}
+            columns={[
+              { key: 'at', header: t('payment.at'), cell: (item) => formatDateTime(item.at) },
+              { key: 'kind', header: t('payment.sentKind'), cell: (item) => t(`payment.sentKinds.${item.kind}`) },
+              { key: 'to', header: t('payment.sentTo'), cell: (item) => <span class="mono">{item.url ?? item.returnUrl ?? ''}</span> },
+              { key: 'what', header: t('payment.sentWhat'), cell: (item) => <SentWhat item={item} /> },
+              { key: 'answer', header: t('payment.sentAnswer'), cell: (item) => sentAnswer(item) },
+            ]}
+          />
+        </Section>
+      )}
       <Section title={t('payment.operatorActions')} id="payment-operator-actions">
         <Table<OperatorAction>
           caption={t('payment.operatorActions')}
@@ -144,6 +163,31 @@ function detailText(detail: OperatorAction['detail']): string {
   return factsOf(detail)
     .map(([name, value]) => `${name}: ${value}`)
     .join(', ');
+}
+
+/** What was sent: a webhook's notification (its payload to unfold), a checkout's call, the page a shopper went to. */
+function SentWhat(props: { readonly item: SentItem }) {
+  const { item } = props;
+  if (item.notification) {
+    return (
+      <details>
+        <summary class="mono">
+          {item.notification.type} {item.notification.action}
+        </summary>
+        <pre class="payload" tabIndex={0}>
+          {JSON.stringify(item.notification.payload, null, 2)}
+        </pre>
+      </details>
+    );
+  }
+  return <span class="mono">{item.call ?? item.page ?? ''}</span>;
+}
+
+/** The receiver's answer to a webhook attempt, a call's outcome, or how the shopper's page ended. */
+function sentAnswer(item: SentItem): string {
+  if (item.answer) return item.answer.httpStatus !== null ? `HTTP ${item.answer.httpStatus}` : (item.answer.error ?? '');
+  if (item.kind === 'notification') return [item.outcome, item.lastError].filter(Boolean).join(': ');
+  return item.outcome ?? t('payment.sentWaiting');
 }
 
 function Attempts(props: { readonly delivery: WebhookDelivery }) {
