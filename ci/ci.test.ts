@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { compileServer } from '../server/compile.ts';
 
 /**
  * The gateway's own Playwright test on the fixtures a shop uses (issue 36 point 2): ci/pay.spec.ts, two workers, each
@@ -18,7 +17,6 @@ const run = promisify(execFile);
 describe('the gateway’s own Playwright test, on the shop’s fixtures', () => {
   it('pays, passes a challenge and is declined through the widget, each worker on a gateway of its own', async () => {
     expect(existsSync(CHROMIUM), 'Debian chromium (.ci/run installs it)').toBe(true);
-    await compileServer();
     const result = await run('npx', ['playwright', 'test', '-c', 'ci/playwright.config.ts'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, CHROMIUM_PATH: CHROMIUM },

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { compileServer } from '../server/compile.ts';
 import { freePort } from '../server/testing/harness.ts';
 
 /**
@@ -68,8 +67,7 @@ describe('the gateway as a dev dependency of a shop', () => {
 
   beforeAll(async () => {
     temp = await mkdtemp(join(tmpdir(), 'gateway-package-'));
-    // The widget, dashboard and store image are this suite's (globalSetup); the compiled server is made here.
-    await compileServer();
+    // The widget, dashboard, store image and compiled server are this suite's (globalSetup).
     const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', temp], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
     tarball = join(temp, packed.stdout.trim().split('\n').pop() as string);
     shop = join(temp, 'shop');

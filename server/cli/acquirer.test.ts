@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../gateway.ts';
 import { configAt, freshStoreLocation } from '../testing/harness.ts';
 import { runCli } from './index.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * `npm run gateway -- acquirer credentials ...` and `routing ...` (issue 33) on the embedded store: credentials set
@@ -37,10 +38,13 @@ function file(name: string, text: string): string {
   return path;
 }
 
-/** The command line as an operator runs it, in its own process, `input` on its standard input. */
+/**
+ * The command line as an operator runs it, in its own process (`wpwl-gateway <args>`: the compiled gateway of
+ * globalSetup's build, the same command line as `npm run gateway --`), `input` on its standard input.
+ */
 function commandLine(env: Record<string, string>, input: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/index.ts', ...args], { env: { ...process.env, ...ENV, ...env } });
+    const child = spawn(process.execPath, [packagePath('dist/server/bin.js').pathname, ...args], { env: { ...process.env, ...ENV, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -9,19 +9,32 @@ import { loadConfig } from '../config.ts';
 import { startGateway } from '../gateway.ts';
 import { cardPayment, freshStoreLocation } from '../testing/harness.ts';
 import { COMMAND_FILE } from './localCommands.ts';
+import { packagePath } from '../paths.ts';
 
 const run = promisify(execFile);
 const location = await freshStoreLocation('PGlite');
 const { dataDir } = location;
 
-/** Runs `npm run gateway -- <args>` the way an operator does (through tsx, as the npm script does). */
+/**
+ * Runs a command the way an operator does: `wpwl-gateway <args>`, the installed package's command (the compiled
+ * gateway, globalSetup's build: the same command line as `npm run gateway --`, without compiling it at each start).
+ */
 async function gateway(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return gatewayWith({}, ...args);
 }
 
+/** `npm run gateway -- <args>` in a checkout: the sources, through tsx, as the npm script runs them. */
+async function fromSources(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return commandLine(['--import', 'tsx', 'server/cli/index.ts', ...args], {});
+}
+
 async function gatewayWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return commandLine([packagePath('dist/server/bin.js').pathname, ...args], env);
+}
+
+async function commandLine(argv: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli/index.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...argv], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_TOKEN: '', ...env },
     });
     return { code: 0, stdout, stderr };
@@ -193,7 +206,7 @@ describe('the operator command line', () => {
 
   it('prints its usage when asked for help', async () => {
     for (const asked of [['--help'], ['help'], ['-h'], ['token', '--help']]) {
-      const answer = await gateway(...asked);
+      const answer = await fromSources(...asked);
       expect(answer.code).toBe(0);
       expect(answer.stdout).toContain('Usage: npm run gateway -- <command>');
       expect(answer.stdout).toContain('token list [--entity ID]');

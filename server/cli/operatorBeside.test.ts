@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStoreLocation, STORE_KINDS, warnIfPostgresSkipped, type StoreLocation } from '../testing/harness.ts';
 import { startGatewayProcess, type GatewayProcess } from '../testing/gatewayProcess.ts';
 import { COMMAND_FILE } from './localCommands.ts';
+import { packagePath } from '../paths.ts';
 
 /**
  * Found first (issue 34): a gateway started as a newcomer starts it (`npm start`, its own process) names the back
@@ -47,10 +48,13 @@ describe.each(STORE_KINDS)('an operator made beside a running gateway on %s', (k
     await location?.dispose();
   });
 
-  /** `npm run gateway -- <args>` as an operator runs it beside the gateway: another process, the same settings, PORT unset. */
+  /**
+   * The command line as an operator runs it beside the gateway (`wpwl-gateway <args>`, the compiled gateway of
+   * globalSetup's build): another process, the same settings, PORT unset.
+   */
   async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/cli/index.ts', ...args], { env: { ...process.env, ...env, PORT: '' } });
+      const { stdout, stderr } = await run(process.execPath, [packagePath('dist/server/bin.js').pathname, ...args], { env: { ...process.env, ...env, PORT: '' } });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };

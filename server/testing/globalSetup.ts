@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { buildWidget } from '../../widget/build.ts';
+import { compileServer } from '../compile.ts';
 import { openStore } from '../store/index.ts';
 import { buildStoreImage, hasStoreImage } from '../store/image.ts';
 import { staleDashboardBuild } from '../dashboard/freshness.ts';
@@ -18,6 +19,9 @@ export default async function setup(): Promise<() => void> {
   if (staleWidgetBuild() !== undefined) await buildWidget();
   // The back office's app likewise (dashboard/build.ts): the gateway serves it at /dashboard.
   if (staleDashboardBuild() !== undefined) await buildDashboard();
+  // The compiled gateway (dist/server, dist/ci: the installed package's command and helpers), once for every file that
+  // runs it — the command line's tests, the fixtures, the package — never while one of them reads it.
+  await compileServer();
   // The in-memory start's database image, for the tests of that start (npm run build makes it too).
   if (!(await hasStoreImage())) await buildStoreImage();
   const template = mkdtempSync(join(tmpdir(), 'gateway-template-'));
