@@ -93,9 +93,10 @@ export type SettlementResult =
 
 /**
  * The provider's word on a waiting asynchronous payment (the shopper's money arrived, the bank confirmed or refused
- * the transfer), given by the simulated provider's job or by the operator: an approval goes through the acquirer like
- * the shopper's on a page; a decline ends the payment. Found by the redirect's id, or (`byPayment`) the payment's
- * (of `entityId` when given). Once only: a decided payment is left as it is; one past its deadline times out.
+ * the transfer, the deadline passed without the money), given by the simulated provider's job, the operator, or a
+ * test's trigger (control/triggers.ts): an approval goes through the acquirer like the shopper's on a page; a decline
+ * ends the payment; an expiry times it out as its deadline would. Found by the redirect's id, or (`byPayment`) the
+ * payment's (of `entityId` when given). Once only: a decided payment is left as it is; one past its deadline times out.
  */
 export async function settleWaiting(
   services: PaymentServices,
