@@ -8,10 +8,11 @@ import { completeChallenge, payWithTestCard, type PayOptions } from './playwrigh
 /**
  * Playwright Test fixtures for a shop's browser tests (`payment-gateway/playwright/test`, docs/ci.md): a gateway per
  * worker — its own process (`wpwl-gateway --ci`), port, in-memory store and clock, so parallel workers never share a
- * payment, a webhook or a moved clock — with the demo merchant's credentials, the clock, what the gateway sent, and
- * the shopper's steps. A shop whose server talks to the gateway names the command that starts it (`shop` option): it
- * is started per worker too, told its worker's gateway (GATEWAY_URL, GATEWAY_ENTITY_ID, GATEWAY_TOKEN) and its port
- * (SHOP_PORT), and becomes the tests' baseURL.
+ * payment, a webhook or a moved clock — with the demo merchant's credentials, the clock, the events a test makes happen
+ * (triggers), what the gateway sent, and the shopper's steps; at the worker's end, the gateway's integration report
+ * beside Playwright's results. A shop whose server talks to the gateway names the command that starts it (`shop`
+ * option): it is started per worker too, told its worker's gateway (GATEWAY_URL, GATEWAY_ENTITY_ID, GATEWAY_TOKEN) and
+ * its port (SHOP_PORT), and becomes the tests' baseURL.
  */
 
 export interface ClockStep {
