@@ -10,6 +10,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import { pathId } from '../http/pathIds.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { settleWaiting, type SettlementOutcome } from './flows/asynchronous.ts';
+import type { PaymentRecord } from '../domain/payment.ts';
 import { findPayment } from './store/payments.ts';
 import { paymentBody, resultOf } from './view.ts';
 
@@ -22,6 +23,28 @@ import { paymentBody, resultOf } from './view.ts';
 
 const OUTCOMES: readonly SettlementOutcome[] = ['approved', 'declined'];
 const noPayment = (id: string) => adminNotFound('waiting payment', id);
+
+/**
+ * Settles a waiting payment by its id (settleWaiting) and gives it as it is then; what does not wait is refused as the
+ * admin API answers it: unknown 404, a 3-D Secure challenge or a final payment 409. The operator's route and a test's
+ * trigger (control/triggers.ts) both speak for the provider through it.
+ */
+export async function settlePayment(services: PaymentServices, paymentId: string, outcome: SettlementOutcome): Promise<PaymentRecord> {
+  const settled = await settleWaiting(services, paymentId, outcome, { byPayment: true });
+  switch (settled.kind) {
+    case 'unknown':
+      throw noPayment(paymentId);
+    case 'notAsynchronous':
+      throw new GatewayError(withReason(RESULTS.invalidParameter, `payment ${paymentId} waits for its 3-D Secure challenge, which only the shopper answers`), 409);
+    case 'alreadyFinished':
+      throw new GatewayError(withReason(RESULTS.invalidParameter, `payment ${paymentId} is final already; nothing was changed`), 409);
+    case 'settled': {
+      const payment = await findPayment(services.store, settled.redirect.entityId, paymentId);
+      if (!payment) throw noPayment(paymentId);
+      return payment;
+    }
+  }
+}
 
 export function settlementAdminRoutes(deps: Pick<HttpDependencies, 'authFailures' | 'config' | 'store' | 'now'> & { readonly payments: PaymentServices }, adminToken: string): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
@@ -36,20 +59,8 @@ export function settlementAdminRoutes(deps: Pick<HttpDependencies, 'authFailures
     if (deps.config.environment === 'live') {
       throw new GatewayError(withReason(RESULTS.unsupportedPaymentMethod, 'a live gateway has no simulated provider: its providers settle their payments themselves'), 400);
     }
-    const settled = await settleWaiting(deps.payments, paymentId, outcome, { byPayment: true });
-    switch (settled.kind) {
-      case 'unknown':
-        throw noPayment(paymentId);
-      case 'notAsynchronous':
-        throw new GatewayError(withReason(RESULTS.invalidParameter, `payment ${paymentId} waits for its 3-D Secure challenge, which only the shopper answers`), 409);
-      case 'alreadyFinished':
-        throw new GatewayError(withReason(RESULTS.invalidParameter, `payment ${paymentId} is final already; nothing was changed`), 409);
-      case 'settled': {
-        const payment = await findPayment(deps.store, settled.redirect.entityId, paymentId);
-        if (!payment) throw noPayment(paymentId);
-        return jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { payment: { ...paymentBody(payment), result: resultOf(payment) } }), 200);
-      }
-    }
+    const payment = await settlePayment(deps.payments, paymentId, outcome);
+    return jsonResponse(c, envelope(RESULTS.successfulRequest, c.get('requestId'), { payment: { ...paymentBody(payment), result: resultOf(payment) } }), 200);
   });
 
   routes.all('/:paymentId/settlement', () => {
