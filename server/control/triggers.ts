@@ -7,7 +7,9 @@ import { statusOfResult } from '../domain/paymentState.ts';
 import { describeResultCode, RESULTS } from '../domain/resultCodes.ts';
 import { adminNotFound } from '../http/admin.ts';
 import { processBackOffice } from '../payments/flows/backOffice.ts';
-import { settleWaiting, type SettlementOutcome } from '../payments/flows/asynchronous.ts';
+import type { SettlementOutcome } from '../payments/flows/asynchronous.ts';
+import { settlePayment } from '../payments/settlementRoutes.ts';
+import { openAttemptsOfPayments } from '../payments/store/attempts.ts';
 import { providerNotified } from '../payments/providerWord.ts';
 import { backOfficeCommand } from '../payments/request.ts';
 import type { PaymentServices } from '../payments/services.ts';
@@ -19,7 +21,7 @@ import { findFtpSettings } from '../reconciliation/repository.ts';
 import { runSettlement, settlementDateProblem, type SettlementRunDeps } from '../reports/settlementRun.ts';
 import { expiryOf } from '../registrations/storedCards.ts';
 import type { Store } from '../store/index.ts';
-import { resendDelivery } from '../webhooks/service.ts';
+import { resendDelivery, WebhookConfigError } from '../webhooks/service.ts';
 
 /**
  * The events a CI test makes happen when it wants them (issue 36), each on the shop's own objects, through the control
@@ -88,17 +90,7 @@ async function backOffice(deps: TriggerDependencies, params: Params, type: 'CB' 
 
 /** The provider's word on a payment that waits (a voucher paid, a transfer confirmed or refused, a deadline passed). */
 function providerWord(outcome: SettlementOutcome): Trigger {
-  return async (deps, params) => {
-    const id = idParam(params, 'paymentId');
-    const settled = await settleWaiting(deps.payments, id, outcome, { byPayment: true });
-    if (settled.kind === 'unknown') throw adminNotFound('payment waiting for its provider', id);
-    if (settled.kind === 'notAsynchronous') {
-      throw new GatewayError(withReason(RESULTS.invalidParameter, `payment ${id} waits for its 3-D Secure challenge, which only the shopper answers (completeChallenge)`), 409);
-    }
-    if (settled.kind === 'alreadyFinished') throw new GatewayError(withReason(RESULTS.invalidParameter, `payment ${id} is final already; nothing was changed`), 409);
-    const payment = await paymentOf(deps, id);
-    return { caused: { payment: shown(payment) } };
-  };
+  return async (deps, params) => ({ caused: { payment: shown(await settlePayment(deps.payments, idParam(params, 'paymentId'), outcome)) } });
 }
 
 /** A registration's last use that makes it expire at `now` (its lifetime runs from its last successful use). */
@@ -144,9 +136,13 @@ export const TRIGGERS: Readonly<Record<string, Trigger>> = {
       if (!latest) throw adminNotFound('webhook delivery for payment', paymentId);
       deliveryId = latest.id;
     }
-    const exists = await deps.store.query('SELECT 1 FROM webhook_deliveries WHERE id = $1', [deliveryId]);
-    if (exists.rows.length === 0) throw adminNotFound('webhook delivery', deliveryId);
-    await resendDelivery(deps.payments, deliveryId);
+    try {
+      await resendDelivery(deps.payments, deliveryId);
+    } catch (error) {
+      // The one refusal a re-send has: no such delivery.
+      if (error instanceof WebhookConfigError) throw adminNotFound('webhook delivery', deliveryId);
+      throw error;
+    }
     return { caused: { deliveryId } };
   },
   /** `checkoutId`: it expires now, and what waits for its expiry runs (a summary page's saved payment data is dropped). */
@@ -252,8 +248,8 @@ export const TRIGGERS: Readonly<Record<string, Trigger>> = {
     const amountMinor = amount === undefined ? payment.amountMinor : parseAmount(amount);
     if (amountMinor === undefined) throw invalidParameters([{ name: 'amount', value: amount ?? '', message: 'must be an amount like 10.00' }]);
     const chargeback = paymentType === 'CB' || paymentType === 'CR';
-    const open = await deps.store.query<{ id: string }>('SELECT id FROM acquirer_attempts WHERE payment_id = $1 AND finished_at IS NULL ORDER BY created_at DESC LIMIT 1', [payment.id]);
-    const attemptId = chargeback ? undefined : open.rows[0]?.id;
+    // A payment has one open attempt at most: the one the provider's word on the payment answers.
+    const attemptId = chargeback ? undefined : (await openAttemptsOfPayments(deps.store, [payment.id]))[0]?.id;
     const answer: AcquirerAnswer = { code, description: describeResultCode(code), details: {}, reference: chargeback ? `UPSTREAM-${newResourceId()}` : (payment.acquirerReference ?? '') };
     const outcome = await providerNotified(deps.payments, acquirer, {
       kind: 'payment',
