@@ -49,26 +49,9 @@ export interface SentWebhook {
 }
 
 export async function lastWebhookSent(db: Queryable, entityId?: string): Promise<SentWebhook | undefined> {
-  const found = await db.query<{ webhook_id: string; attempted_at: Date; http_status: number | null; error: string | null; type: string; action: string; payload: unknown }>(
-    `SELECT d.webhook_id, a.attempted_at, a.http_status, a.error, e.type, e.action, e.payload
-       FROM webhook_attempts a
-       JOIN webhook_deliveries d ON d.id = a.delivery_id
-       JOIN events e ON e.id = d.event_id
-      WHERE $1::text IS NULL OR e.entity_id = $1::char(32)
-      ORDER BY a.id DESC LIMIT 1`,
-    [entityId ?? null],
-  );
-  const row = found.rows[0];
-  if (!row) return undefined;
-  return {
-    webhookId: row.webhook_id,
-    attemptedAt: new Date(row.attempted_at).toISOString(),
-    httpStatus: row.http_status === null ? null : Number(row.http_status),
-    error: row.error,
-    type: row.type,
-    action: row.action,
-    payload: row.payload,
-  };
+  const [last] = await webhookAttempts(db, { ...(entityId !== undefined ? { entityId } : {}), limit: 1 });
+  if (!last) return undefined;
+  return { webhookId: last.webhookId, attemptedAt: last.at, httpStatus: last.answer.httpStatus, error: last.answer.error, ...last.notification };
 }
 
 /** The last call to a merchant's URL for a checkout (the 29-minute shopperResultUrl call, notificationUrl). */
@@ -103,6 +86,18 @@ export async function lastNotificationSent(db: Queryable, kinds: readonly string
   };
 }
 
+/** A webhook delivery attempt as sentMessages lists it. */
+interface SentWebhookItem {
+  readonly kind: 'webhook';
+  readonly at: string;
+  readonly deliveryId: string;
+  readonly webhookId: string;
+  readonly url: string;
+  readonly resourceId: string;
+  readonly notification: { readonly type: string; readonly action: string; readonly payload: unknown };
+  readonly answer: { readonly httpStatus: number | null; readonly latencyMs: number; readonly error: string | null };
+}
+
 /** What `GET /test/v1/sent` lists: one kind, one payment's (with the operations on it), one checkout's, one entity's. */
 export interface SentFilter {
   readonly kind?: 'webhook' | 'notification' | 'redirect';
@@ -111,6 +106,31 @@ export interface SentFilter {
   readonly entityId?: string;
   /** At most this many of each kind, newest first (default 100). */
   readonly limit?: number;
+}
+
+/** Webhook delivery attempts, newest first: of an entity, of a payment (and the operations on it), at most `limit`. */
+async function webhookAttempts(db: Queryable, filter: Pick<SentFilter, 'entityId' | 'paymentId'> & { readonly limit: number }): Promise<SentWebhookItem[]> {
+  const found = await db.query<{ delivery_id: string; webhook_id: string; url: string; attempted_at: Date; http_status: number | null; latency_ms: number; error: string | null; type: string; action: string; resource_id: string; payload: unknown }>(
+    `SELECT d.id AS delivery_id, d.webhook_id, w.url, a.attempted_at, a.http_status, a.latency_ms, a.error, e.type, e.action, e.resource_id, e.payload
+       FROM webhook_attempts a
+       JOIN webhook_deliveries d ON d.id = a.delivery_id
+       JOIN webhooks w ON w.id = d.webhook_id
+       JOIN events e ON e.id = d.event_id
+      WHERE ($1::text IS NULL OR e.entity_id = $1::char(32))
+        AND ($2::text IS NULL OR e.resource_id = $2::char(32) OR e.payload->>'referencedId' = $2::text)
+      ORDER BY a.id DESC LIMIT $3`,
+    [filter.entityId ?? null, filter.paymentId ?? null, filter.limit],
+  );
+  return found.rows.map((row) => ({
+    kind: 'webhook',
+    at: new Date(row.attempted_at).toISOString(),
+    deliveryId: row.delivery_id,
+    webhookId: row.webhook_id,
+    url: row.url,
+    resourceId: row.resource_id,
+    notification: { type: row.type, action: row.action, payload: row.payload },
+    answer: { httpStatus: row.http_status === null ? null : Number(row.http_status), latencyMs: Number(row.latency_ms), error: row.error },
+  }));
 }
 
 /**
@@ -130,33 +150,7 @@ export async function sentMessages(db: Queryable, filter: SentFilter): Promise<R
     checkoutId = found.rows[0]?.checkout_id ?? null;
   }
   if (wanted('webhook') && filter.checkoutId === undefined) {
-    const found = await db.query<{ delivery_id: string; webhook_id: string; url: string; attempted_at: Date; http_status: number | null; latency_ms: number; error: string | null; type: string; action: string; resource_id: string; payload: unknown }>(
-      `SELECT d.id AS delivery_id, d.webhook_id, w.url, a.attempted_at, a.http_status, a.latency_ms, a.error, e.type, e.action, e.resource_id, e.payload
-         FROM webhook_attempts a
-         JOIN webhook_deliveries d ON d.id = a.delivery_id
-         JOIN webhooks w ON w.id = d.webhook_id
-         JOIN events e ON e.id = d.event_id
-        WHERE ($1::text IS NULL OR e.entity_id = $1::char(32))
-          AND ($2::text IS NULL OR e.resource_id = $2::char(32) OR e.payload->>'referencedId' = $2::text)
-        ORDER BY a.id DESC LIMIT $3`,
-      [filter.entityId ?? null, filter.paymentId ?? null, limit],
-    );
-    for (const row of found.rows) {
-      const at = new Date(row.attempted_at).toISOString();
-      sent.push({
-        at,
-        item: {
-          kind: 'webhook',
-          at,
-          deliveryId: row.delivery_id,
-          webhookId: row.webhook_id,
-          url: row.url,
-          resourceId: row.resource_id,
-          notification: { type: row.type, action: row.action, payload: row.payload },
-          answer: { httpStatus: row.http_status === null ? null : Number(row.http_status), latencyMs: Number(row.latency_ms), error: row.error },
-        },
-      });
-    }
+    for (const item of await webhookAttempts(db, { ...filter, limit })) sent.push({ at: item.at, item: { ...item } });
   }
   if (wanted('notification') && (filter.paymentId === undefined || checkoutId !== null)) {
     const found = await db.query<{ kind: string; payload: { checkoutId?: unknown; url?: unknown }; attempts: number; created_at: Date; done_at: Date | null; failed_at: Date | null; last_error: string | null }>(
