@@ -261,6 +261,8 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
   // this gateway writes in DATA_DIR once it listens (cli/localCommands.ts).
   const commandToken = store.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? newCommandToken() : undefined;
   const observations = createObservationRecorder(store, now, logger);
+  // What the simulated acquirers' settlement runs with: the daily job's (test environment), the control API's trigger.
+  const simulatedSettlement = { acquirers: simulatedAcquirers(config), settlement: config.settlement };
   const app = createApp({
     ...(clock
       ? {
@@ -269,7 +271,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
             store,
             runDueWork: () => runDueWork(),
             observations,
-            triggers: { payments, store, settlement: { acquirers: simulatedAcquirers(config), settlement: config.settlement }, pspId: config.pspEntityId },
+            triggers: { payments, store, settlement: simulatedSettlement, pspId: config.pspEntityId },
           },
         }
       : {}),
@@ -334,7 +336,7 @@ export async function startGateway(config: GatewayConfig, options: GatewayOption
       ...dashboardJobHandlers(),
       ...maintenanceJobHandlers(),
       // The simulated acquirers' daily settlement: test only (a live gateway has none).
-      ...(config.environment === 'test' ? settlementJobHandlers({ acquirers: simulatedAcquirers(config), settlement: config.settlement }) : []),
+      ...(config.environment === 'test' ? settlementJobHandlers(simulatedSettlement) : []),
       // What the connectors' providers report they settled.
       ...providerSettlementJobHandlers({ acquirers: connectorsIn(payments.acquirers), payments, test: config.environment === 'test' }),
     ]),

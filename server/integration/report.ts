@@ -76,16 +76,19 @@ interface ObservationRow {
 
 const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
+/** Rows counted over a span (observations, a receiver's failed attempts): the counts summed, the earliest and latest. */
+function seen(rows: readonly { readonly count: string; readonly first_seen: Date; readonly last_seen: Date }[]): Pick<Finding, 'count' | 'firstSeen' | 'lastSeen'> {
+  const first = rows.reduce((earliest, row) => (row.first_seen < earliest ? row.first_seen : earliest), rows[0]?.first_seen as Date);
+  const last = rows.reduce((latest, row) => (row.last_seen > latest ? row.last_seen : latest), rows[0]?.last_seen as Date);
+  return { count: rows.reduce((sum, row) => sum + Number(row.count), 0), firstSeen: iso(first), lastSeen: iso(last) };
+}
+
 /** One finding from the observations of a kind: their counts summed, the span, the examples, the details by name. */
 function fromObservations(rows: readonly ObservationRow[], finding: Pick<Finding, 'id' | 'severity' | 'title' | 'advice'>, withDetails: boolean): Finding | undefined {
   if (rows.length === 0) return undefined;
-  const first = rows.reduce((earliest, row) => (row.first_seen < earliest ? row.first_seen : earliest), rows[0]?.first_seen as Date);
-  const last = rows.reduce((latest, row) => (row.last_seen > latest ? row.last_seen : latest), rows[0]?.last_seen as Date);
   return {
     ...finding,
-    count: rows.reduce((sum, row) => sum + Number(row.count), 0),
-    firstSeen: iso(first),
-    lastSeen: iso(last),
+    ...seen(rows),
     examples: [...new Set(rows.map((row) => row.example).filter((example): example is string => example !== null))].slice(0, 3),
     ...(withDetails ? { details: rows.map((row) => ({ name: row.detail, count: Number(row.count) })).sort((a, b) => b.count - a.count) } : {}),
   };
@@ -168,9 +171,7 @@ export async function integrationReport(db: Queryable, entityId: string, now: Da
       severity: 'failing',
       title: 'Webhook deliveries your receiver did not take',
       advice: 'Answer 2xx once the notification is decrypted and stored; a receiver that keeps failing for 5 days is switched off.',
-      count: failures.rows.reduce((sum, row) => sum + Number(row.count), 0),
-      firstSeen: iso(failures.rows.reduce((earliest, row) => (row.first_seen < earliest ? row.first_seen : earliest), failures.rows[0]?.first_seen as Date)),
-      lastSeen: iso(failures.rows.reduce((latest, row) => (row.last_seen > latest ? row.last_seen : latest), failures.rows[0]?.last_seen as Date)),
+      ...seen(failures.rows),
       examples: failures.rows.map((row) => row.delivery_id).slice(0, 3),
       details: failures.rows.map((row) => ({ name: `${row.url} (last: ${row.last_status ?? row.last_error ?? 'no answer'})`, count: Number(row.count) })),
     });
